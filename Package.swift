@@ -1,0 +1,87 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Invoices",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "invoices", targets: ["InvoicesCLI"]),
+        .library(name: "InvoicesCore", targets: ["InvoicesCore"]),
+        .library(name: "InvoicesStore", targets: ["InvoicesStore"]),
+        .library(name: "InvoicesReport", targets: ["InvoicesReport"]),
+        .library(name: "InvoicesSite", targets: ["InvoicesSite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // Debian's libcmark-dev (ships libcmark.pc).
+        .systemLibrary(name: "Ccmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // Money, currencies, calendar dates and the Sendable snapshots of the books.
+        .target(name: "InvoicesCore", swiftSettings: upcoming),
+        // SQLite store: schema, loading into snapshots, the sample generator.
+        .target(
+            name: "InvoicesStore",
+            dependencies: [
+                "InvoicesCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // Pure value code: totals per client, currency and month; aging.
+        .target(name: "InvoicesReport", dependencies: ["InvoicesCore"], swiftSettings: upcoming),
+        // Markdown (the only importer of Ccmark), templates, escaping, the site writer.
+        .target(
+            name: "InvoicesSite",
+            dependencies: [
+                "Ccmark", "InvoicesCore", "InvoicesReport",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: upcoming,
+            plugins: ["EmbedTemplatesPlugin"]
+        ),
+        // Fixture builders shared by the test targets.
+        .target(
+            name: "InvoicesTesting",
+            dependencies: ["InvoicesCore", "InvoicesStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(
+            name: "InvoicesCLI",
+            dependencies: [
+                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // Embeds Templates/ (the one source of the default templates) into the InvoicesSite module.
+        .executableTarget(name: "EmbedTemplatesTool", path: "Sources/EmbedTemplatesTool"),
+        .plugin(name: "EmbedTemplatesPlugin", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
+
+        .testTarget(name: "InvoicesCoreTests", dependencies: ["InvoicesCore"], swiftSettings: upcoming),
+        .testTarget(
+            name: "InvoicesStoreTests",
+            dependencies: ["InvoicesStore", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "InvoicesReportTests",
+            dependencies: ["InvoicesReport", "InvoicesStore", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "InvoicesSiteTests",
+            dependencies: ["InvoicesSite", "InvoicesStore", "InvoicesReport", "InvoicesTesting"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting"], swiftSettings: upcoming),
+    ],
+    swiftLanguageModes: [.v6]
+)

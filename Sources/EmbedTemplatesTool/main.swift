@@ -1,0 +1,22 @@
+import Foundation
+
+// Writes a Swift file declaring `DefaultTemplates.files`: file name -> contents, for every file in a folder.
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: EmbedTemplatesTool TEMPLATES_DIR OUTPUT.swift\n".utf8))
+    exit(64)
+}
+let directory = URL(fileURLWithPath: arguments[1])
+let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    .filter { !$0.hasPrefix(".") }
+    .sorted()
+var source = "// Generated from Templates/ by EmbedTemplatesTool. Do not edit.\n"
+source += "enum DefaultTemplates {\n    static let files: [String: String] = [\n"
+for name in names {
+    let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    var hashes = "#"
+    while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
+    source += "        \"\(name)\": \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes),\n"
+}
+source += "    ]\n}\n"
+try Data(source.utf8).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)

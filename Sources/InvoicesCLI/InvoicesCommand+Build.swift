@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import InvoicesCore
+import InvoicesReport
+import InvoicesSite
+import InvoicesStore
+
+extension InvoicesCommand {
+    struct Build: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Builds the report site from a store.",
+            discussion: """
+                Example:
+                  invoices build --store books.sqlite --output Output
+                  invoices build --store books.sqlite --month 2025-06 --as-of 2025-07-15
+                """
+        )
+
+        @Option(help: "The store (SQLite file) to read. It is opened read-only.")
+        var store: String
+
+        @Option(help: "A folder of templates replacing the default ones of the same name.")
+        var templates: String?
+
+        @Option(help: "The folder to write the site into; it is replaced only when the new site is complete.")
+        var output: String = "Output"
+
+        @Option(help: "Build the report for one month only (YYYY-MM).")
+        var month: String?
+
+        @Option(help: "The date outstanding and overdue amounts are measured at (YYYY-MM-DD). Default: the last day of the latest month reported.")
+        var asOf: String?
+
+        @Option(help: "The report's title.")
+        var title: String = "Invoices report"
+
+        @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
+        var locale: String = "en_US_POSIX"
+
+        @Flag(help: "Print nothing but errors.")
+        var quiet = false
+
+        func validate() throws {
+            if let month, YearMonth(iso: month) == nil {
+                throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06")
+            }
+            if let asOf, CalendarDate(iso: asOf) == nil {
+                throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
+            }
+        }
+
+        func run() async throws {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let templateSet: TemplateSet
+            do {
+                templateSet = try TemplateSet(directory: templates)
+            } catch {
+                printError(error.description)
+                throw ExitCode(error.code == .missingFolder ? Exit.noInput : Exit.dataError)
+            }
+            let books: Books
+            do {
+                books = try StoreLoader(path: store).load()
+            } catch {
+                printError(error.description)
+                throw ExitCode(error.errors.contains { $0.kind == .missing } ? Exit.noInput : Exit.dataError)
+            }
+            let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
+            let report: Report
+            do {
+                report = try Report(books: books, period: period)
+            } catch {
+                printError("\(store): \(error.description)")
+                throw ExitCode(Exit.dataError)
+            }
+            let options = SiteOptions(title: title, locale: locale, period: period)
+            let site = SiteBuilder(books: books, report: report, templates: templateSet, options: options)
+            let summary: BuildSummary
+            do {
+                summary = try SiteWriter(output: output).write(site.files())
+            } catch {
+                printError(error.description)
+                throw ExitCode(Exit.cannotCreate)
+            }
+            if !quiet {
+                let elapsed = clock.now - start
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+public import InvoicesCore
+
+/// The numbers of a report: per client, per currency and per month, with grand totals and aging.
+///
+/// Amounts are minor units of the currency they are listed under; different currencies are never added.
+public struct Report: Sendable {
+    /// One client's figures in one currency.
+    public struct ClientCurrency: Sendable {
+        public var currency: CurrencyCode
+        /// Index into ``Report/months``: figures for each month (outstanding and overdue at the month's end).
+        public var months: [Figures]
+        /// Figures for the month before the first reported one, for comparisons.
+        public var previousMonth: Figures
+        /// Figures for the whole period (outstanding and overdue at ``Report/asOf``).
+        public var period: Figures
+        /// Outstanding amounts by days past due at ``Report/asOf``.
+        public var aging: Aging
+    }
+
+    /// One client's figures, one entry per currency the client has invoices in, ordered by currency code.
+    public struct ClientTotals: Sendable {
+        /// Index of the client in ``Books/clients``.
+        public var clientIndex: Int
+        public var currencies: [ClientCurrency]
+    }
+
+    /// Grand totals of one currency.
+    public struct CurrencyTotals: Sendable {
+        public var currency: CurrencyCode
+        public var months: [Figures]
+        public var previousMonth: Figures
+        public var period: Figures
+        public var aging: Aging
+    }
+
+    /// The reported months, in order.
+    public var months: [YearMonth]
+    /// The date outstanding, overdue and aging are measured at for the period.
+    public var asOf: CalendarDate
+    /// One entry per client that has invoices, in the order of ``Books/clients``.
+    public var clients: [ClientTotals]
+    /// Grand totals per currency, ordered by currency code.
+    public var currencies: [CurrencyTotals]
+}
+
+/// What a report covers.
+public struct ReportPeriod: Sendable, Equatable {
+    /// One month only, or nil for every month in the store.
+    public var month: YearMonth?
+    /// The as-of date, or nil for the last day of the latest month reported.
+    public var asOf: CalendarDate?
+
+    public init(month: YearMonth? = nil, asOf: CalendarDate? = nil) {
+        self.month = month
+        self.asOf = asOf
+    }
+}

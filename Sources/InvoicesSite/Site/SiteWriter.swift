@@ -1,0 +1,128 @@
+public import Foundation
+
+/// Writes a site into a folder so that the folder always holds either the complete previous site or the complete
+/// new one.
+///
+/// Files go into a new folder beside the output (same file system); when every file is written, the new folder
+/// is swapped into place with one atomic `renameat2(RENAME_EXCHANGE)` where the system has it, and the old site
+/// is removed. A failure before the swap removes the new folder and leaves the previous site untouched.
+public struct SiteWriter: Sendable {
+    /// The output folder.
+    public let output: URL
+
+    public init(output: String) {
+        self.output = URL(fileURLWithPath: output).standardizedFileURL
+    }
+
+    /// Writes `files` as the whole new content of the output folder.
+    /// - Throws: ``SiteWriteError`` when the folder cannot be created or a file cannot be written.
+    @discardableResult
+    public func write(_ files: [SiteBuilder.File]) throws(SiteWriteError) -> BuildSummary {
+        let manager = FileManager.default
+        let parent = output.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).building-\(ProcessInfo.processInfo.processIdentifier)")
+        removeLeftovers(in: parent)
+        do {
+            try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+            try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw SiteWriteError(path: staging.path, message: "cannot create the output folder: \(Self.reason(error))")
+        }
+        var changed = 0
+        do {
+            var madeFolders: Set<String> = []
+            for file in files {
+                let target = staging.appendingPathComponent(file.path)
+                let folder = target.deletingLastPathComponent().path
+                if madeFolders.insert(folder).inserted {
+                    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                }
+                try file.data.write(to: target)
+                let previous = output.appendingPathComponent(file.path)
+                if manager.contents(atPath: previous.path) != file.data { changed += 1 }
+            }
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw SiteWriteError(path: output.path, message: "cannot write the site: \(Self.reason(error)); the previous site is untouched")
+        }
+        do {
+            try swap(staging)
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw error
+        }
+        return BuildSummary(files: files.count, pages: files.filter { $0.path.hasSuffix(".html") }.count, changed: changed)
+    }
+
+    /// Puts `staging` in the place of the output folder.
+    func swap(_ staging: URL) throws(SiteWriteError) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        let exists = manager.fileExists(atPath: output.path, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue {
+            throw SiteWriteError(path: output.path, message: "is a file, not a folder; choose another --output")
+        }
+        if !exists {
+            guard rename(staging.path, output.path) == 0 else {
+                throw SiteWriteError(path: output.path, message: "cannot move the new site into place: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        if Self.exchange(staging.path, output.path) {
+            try? manager.removeItem(at: staging)  // now the previous site
+            return
+        }
+        // No atomic exchange on this system: move the old site aside, then the new one in.
+        let aside = staging.path + ".previous"
+        guard rename(output.path, aside) == 0 else {
+            throw SiteWriteError(path: output.path, message: "cannot replace the previous site: \(String(cString: strerror(errno)))")
+        }
+        guard rename(staging.path, output.path) == 0 else {
+            _ = rename(aside, output.path)
+            throw SiteWriteError(path: output.path, message: "cannot move the new site into place: \(String(cString: strerror(errno)))")
+        }
+        try? manager.removeItem(atPath: aside)
+    }
+
+    /// Removes folders that an interrupted build left beside the output.
+    func removeLeftovers(in parent: URL) {
+        let prefix = ".\(output.lastPathComponent).building-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pidText = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // another build is running
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
+    }
+
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// Atomically exchanges two paths with renameat2(RENAME_EXCHANGE); false where unsupported.
+    static func exchange(_ a: String, _ b: String) -> Bool {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let AT_FDCWD: Int32 = -100
+        let RENAME_EXCHANGE: UInt32 = 1 << 1
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0
+        #else
+        return false
+        #endif
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
+    }
+}
+
+/// The site could not be written; the previous site is left as it was.
+public struct SiteWriteError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

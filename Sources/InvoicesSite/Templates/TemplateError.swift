@@ -1,0 +1,43 @@
+internal import Mustache
+
+/// An error in a report template, located at the offending character.
+///
+/// ```
+/// Templates/month.md:14:9: unclosed section 'clients'
+/// ```
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    /// A stable code for what went wrong.
+    public struct Code: Hashable, Sendable {
+        private enum Base: Hashable, Sendable { case syntax, unknownVariable, missingFolder, unreadable }
+        private let base: Base
+        public static var syntax: Self { Self(base: .syntax) }
+        public static var unknownVariable: Self { Self(base: .unknownVariable) }
+        public static var missingFolder: Self { Self(base: .missingFolder) }
+        public static var unreadable: Self { Self(base: .unreadable) }
+    }
+
+    public var code: Code
+    public var path: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String {
+        line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)"
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error as? MustacheTemplate.Error {
+        case .sectionCloseNameIncorrect: "the closing tag does not match the open section"
+        case .unfinishedName: "unfinished tag: a '{{' without its '}}'"
+        case .expectedSectionEnd: "unclosed section: a '{{#name}}' without its '{{/name}}'"
+        case .invalidSetDelimiter: "badly formed set-delimiter tag"
+        case .transformAppliedToInheritanceSection: "a transform cannot be applied to an inheritance section"
+        case .illegalTokenInsideInheritSection: "illegal tag inside an inherited section"
+        case .textInsideInheritSection: "text inside an inherited section of a partial"
+        case .invalidConfigVariableSyntax: "badly formed '{{% ... }}' pragma"
+        case .unrecognisedConfigVariable: "unknown '{{% ... }}' pragma"
+        case nil: "\(error)"
+        }
+    }
+}
