@@ -1,0 +1,99 @@
+public import Foundation
+internal import GRDB
+internal import InvoicesStore
+
+/// A fresh temporary folder, removed by ``remove()``.
+public struct TemporaryFolder: Sendable {
+    public let url: URL
+
+    public init(_ name: String = "invoices-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the folder.
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Builds stores for tests from SQL text a reviewer can read.
+public enum StoreFixture {
+    /// The current schema's statements.
+    public static var schema: String { Schema.createStatements }
+
+    /// Creates a store at `path` from `sql` (run as one script), after the current schema unless `withSchema` is false.
+    public static func make(at path: String, sql: String, withSchema: Bool = true) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            if withSchema { try db.execute(sql: Schema.createStatements) }
+            try db.execute(sql: sql)
+        }
+        try queue.close()
+    }
+
+    /// Runs `sql` against an existing store and returns the rows as dictionaries (for independent checks).
+    public static func query(_ path: String, _ sql: String) throws -> [[String: String]] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                var result: [String: String] = [:]
+                for column in row.columnNames { result[column] = row[column].map { "\($0)" } ?? "NULL" }
+                return result
+            }
+        }
+    }
+
+    /// A small hand-written store: two clients, invoices in EUR, JPY and KWD.
+    public static let small = """
+        INSERT INTO client (id, number, name, email, street, city, zip, country) VALUES
+          (1, 'C-001', 'Acme *Corp*', 'ap@acme.example', 'Main St 1', 'Springfield', '12345', 'US'),
+          (2, 'C-002', 'Müller & Söhne', 'info@mueller.example', 'Hauptstraße 5', 'München', '80331', 'DE');
+        INSERT INTO invoice (id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn) VALUES
+          (1, 'INV-1', 1, 123450, 'EUR', 'Design', '2025-01-31', '2025-02-14', '2025-02-10'),
+          (2, 'INV-2', 1, 50000, 'EUR', '', '2025-02-01', '2025-03-01', NULL),
+          (3, 'INV-3', 2, 1500000, 'JPY', 'Yen <b>job</b>', '2025-01-15', '2025-01-31', NULL),
+          (4, 'INV-4', 2, 12345, 'KWD', '', '2025-02-20', '2025-03-20', '2025-02-25');
+        """
+}
+
+/// Runs the built `invoices` binary.
+public enum CLI {
+    /// The `invoices` executable next to the test runner.
+    public static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("invoices").path), directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("invoices")
+    }
+
+    /// The result of a run.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs `invoices` with `arguments` in `directory` and waits for it.
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+@Suite(.serialized)
+struct BuildCommandTests {
+    @Test func sampleThenBuildWritesASiteAndLeavesTheStoreAlone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let sample = try CLI.run(["sample", "--clients", "12", "--invoices", "300", "--seed", "3", "--output", store])
+        #expect(sample.status == 0, "\(sample.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site")])
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stdout.hasPrefix("Wrote "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let index = try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8)
+        #expect(index.contains("months/2024-01.html"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("site/clients.html")))
+    }
+
+    @Test func aMissingStoreExits66AndWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CLI.run(["build", "--store", folder.path("nope.sqlite"), "--output", folder.path("site")])
+        #expect(result.status == 66)
+        #expect(result.stderr == "Error: \(folder.path("nope.sqlite")): no such file; create one with 'invoices sample' or 'invoices import'\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("nope.sqlite")))
+    }
+
+    @Test func aFileThatIsNotAStoreExits65AndKeepsThePreviousSite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("site"), withIntermediateDirectories: true)
+        try Data("previous".utf8).write(to: folder.url.appendingPathComponent("site/index.html"))
+        try Data("hello".utf8).write(to: folder.url.appendingPathComponent("text.sqlite"))
+        let result = try CLI.run(["build", "--store", folder.path("text.sqlite"), "--output", folder.path("site")])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("not a SQLite database"))
+        #expect(try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8) == "previous")
+    }
+
+    @Test func aBadMonthIsAUsageError() throws {
+        let result = try CLI.run(["build", "--store", "x.sqlite", "--month", "2025-13"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--month '2025-13' is not a month"))
+    }
+}

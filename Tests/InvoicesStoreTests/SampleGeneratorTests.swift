@@ -1,0 +1,38 @@
+import Foundation
+import InvoicesCore
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+struct SampleGeneratorTests {
+    @Test func theSameArgumentsGiveTheSameBytes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try SampleGenerator(clients: 30, invoices: 900, seed: 7).write(to: folder.path("a.sqlite"))
+        try SampleGenerator(clients: 30, invoices: 900, seed: 7).write(to: folder.path("b.sqlite"))
+        try SampleGenerator(clients: 30, invoices: 900, seed: 8).write(to: folder.path("c.sqlite"))
+        let a = try Data(contentsOf: folder.url.appendingPathComponent("a.sqlite"))
+        #expect(a == (try Data(contentsOf: folder.url.appendingPathComponent("b.sqlite"))))
+        #expect(a != (try Data(contentsOf: folder.url.appendingPathComponent("c.sqlite"))))
+    }
+
+    @Test func theSampleIsRealistic() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("s.sqlite")
+        try SampleGenerator(clients: 50, invoices: 2000, seed: 1).write(to: path)
+        let books = try StoreLoader(path: path).load()
+        #expect(books.clients.count == 50)
+        #expect(books.invoices.count == 2000)
+        #expect(Set(books.currencies.map(\.minorUnitDigits)) == [0, 2, 3])
+        let months = Set(books.invoices.map(\.issued.month))
+        #expect(months.count >= 24)
+        let asOf = try #require(CalendarDate(iso: "2025-12-31"))
+        #expect(books.invoices.contains { $0.paid != nil })
+        #expect(books.invoices.contains { $0.paid == nil && $0.due < asOf })
+        #expect(books.invoices.contains { $0.paid == nil && $0.due >= asOf })
+        #expect(books.clients.contains { $0.name.unicodeScalars.contains { !$0.isASCII } })
+        #expect(books.invoices.contains { $0.notes.contains("*") || $0.notes.contains("[") })
+        #expect(books.invoices.contains { $0.notes.contains("<") })
+    }
+}
