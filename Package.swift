@@ -47,6 +47,12 @@ let package = Package(
             swiftSettings: upcoming,
             plugins: ["EmbedTemplatesPlugin"]
         ),
+        // The build pipeline (load, totals, render, write) shared by the CLI's commands.
+        .target(
+            name: "InvoicesApp",
+            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite"],
+            swiftSettings: upcoming
+        ),
         // Fixture builders shared by the test targets.
         .target(
             name: "InvoicesTesting",
@@ -56,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "InvoicesCLI",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite",
+                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming

@@ -3,7 +3,7 @@ import Foundation
 import InvoicesCore
 import InvoicesReport
 import InvoicesSite
-import InvoicesStore
+import InvoicesApp
 
 extension InvoicesCommand {
     struct Build: AsyncParsableCommand {
@@ -50,43 +50,23 @@ extension InvoicesCommand {
         }
 
         func run() async throws {
+            let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
+            let configuration = BuildPipeline.Configuration(
+                store: store, templates: templates, output: output,
+                site: SiteOptions(title: title, locale: locale, period: period))
             let clock = ContinuousClock()
             let start = clock.now
-            let templateSet: TemplateSet
             do {
-                templateSet = try TemplateSet(directory: templates)
+                let result = try await BuildPipeline(configuration: configuration).run()
+                if !quiet {
+                    let elapsed = clock.now - start
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let summary = result.summary
+                    print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
+                }
             } catch {
-                printError(error.description)
-                throw ExitCode(error.code == .missingFolder ? Exit.noInput : Exit.dataError)
-            }
-            let books: Books
-            do {
-                books = try StoreLoader(path: store).load()
-            } catch {
-                printError(error.description)
-                throw ExitCode(error.errors.contains { $0.kind == .missing } ? Exit.noInput : Exit.dataError)
-            }
-            let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            let report: Report
-            do {
-                report = try Report(books: books, period: period)
-            } catch {
-                printError("\(store): \(error.description)")
-                throw ExitCode(Exit.dataError)
-            }
-            let options = SiteOptions(title: title, locale: locale, period: period)
-            let site = SiteBuilder(books: books, report: report, templates: templateSet, options: options)
-            let summary: BuildSummary
-            do {
-                summary = try SiteWriter(output: output).write(site.files())
-            } catch {
-                printError(error.description)
-                throw ExitCode(Exit.cannotCreate)
-            }
-            if !quiet {
-                let elapsed = clock.now - start
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
+                printError(error.message)
+                throw ExitCode(error.code.rawValue)
             }
         }
     }
