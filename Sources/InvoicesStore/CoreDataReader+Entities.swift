@@ -135,12 +135,12 @@ extension CoreDataReader {
                         found.append(
                             StoreWarning(
                                 kind: .inexactAmount, path: "", table: name, row: rowName, column: columnNames[3],
-                                message: "\(value) \(currency) is not a whole number of minor units "
-                                    + "(\(converted.scaled) × 10^-\(currency.minorUnitDigits)); "
-                                    + "reported as \(reported) \(currency), rounded half to even"))
+                                message: "\(value) \(currency) is not a whole number of minor units (\(currency) has "
+                                    + "\(currency.minorUnitDigits) decimals); reported as \(reported) \(currency), "
+                                    + "rounded half to even"))
                     }
                 } else {
-                    fail(3, "\(value) cannot be held exactly in \(currency) minor units (not finite, or too large)")
+                    fail(3, "\(value) is not a finite amount that fits in 64-bit \(currency) minor units")
                 }
             }
             var notes = ""

@@ -141,19 +141,82 @@ struct CoreDataReader {
 
     // MARK: - Amounts
 
-    /// A floating-point amount as minor units of a currency with `digits` decimals.
+    /// A floating-point amount as minor units of a currency with `digits` decimals, rounded half to even.
     ///
-    /// The value is scaled by 10^digits and rounded half to even. It is exact when the scaled value is within
-    /// 1e-6 of a whole number, a tolerance widened to 1e-14 of the scaled value above 10^8 minor units, where a
-    /// `Double` (about 16 significant digits) can no longer resolve a millionth.
-    /// - Returns: nil when the value is not finite, or too large to be exact (2^53 minor units or more).
-    static func minorUnits(of value: Double, digits: Int) -> (minorUnits: Int64, scaled: Double, exact: Bool)? {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = value * scale
-        guard scaled.isFinite, scaled.magnitude < 9_007_199_254_740_992 else { return nil }
-        let rounded = scaled.rounded(.toNearestOrEven)
-        let tolerance = max(1e-6, scaled.magnitude * 1e-14)
-        return (Int64(rounded), scaled, (scaled - rounded).magnitude <= tolerance)
+    /// The `Double` is read as the shortest decimal that converts back to it (what Swift prints: `10.005`, not
+    /// the binary value 10.004999…), and that decimal is scaled and rounded exactly, in integers. The amount is
+    /// exact when it is within 1e-6 of a whole number of minor units; above 10^8 minor units the tolerance widens to
+    /// 1e-14 of the amount, the limit of a `Double`'s 15–17 significant digits (sums such as 0.1 + 0.2 =
+    /// 0.30000000000000004 are exact 0.30 either way).
+    /// - Returns: nil when the value is not finite or does not fit in 64-bit minor units.
+    static func minorUnits(of value: Double, digits: Int) -> (minorUnits: Int64, exact: Bool)? {
+        guard value.isFinite, let decimal = shortestDecimal(value) else { return nil }
+        func power(_ exponent: Int) -> UInt64? {
+            var result: UInt64 = 1
+            for _ in 0..<exponent {
+                let (next, overflow) = result.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                result = next
+            }
+            return result
+        }
+        let shift = decimal.exponent + digits
+        var units: UInt64
+        var distance: Double  // From the nearest whole number of minor units, in minor units.
+        if shift >= 0 {
+            guard let scale = power(shift) else { return nil }
+            let (product, overflow) = decimal.significand.multipliedReportingOverflow(by: scale)
+            guard !overflow else { return nil }
+            units = product
+            distance = 0
+        } else if let scale = power(-shift) {
+            let (quotient, remainder) = decimal.significand.quotientAndRemainder(dividingBy: scale)
+            units = quotient
+            distance = Double(remainder) / Double(scale)
+            // remainder < scale <= 10^19, so twice it fits in a UInt64.
+            if 2 * remainder > scale || (2 * remainder == scale && quotient % 2 == 1) {
+                units += 1
+                distance = Double(scale - remainder) / Double(scale)
+            }
+        } else {
+            units = 0  // Less than 10^-19 of a minor unit (the significand has at most 19 digits).
+            distance = Double(decimal.significand) * pow(10, Double(shift))
+        }
+        guard units <= UInt64(Int64.max) else { return nil }
+        let signed = decimal.negative ? -Int64(units) : Int64(units)
+        return (signed, distance <= max(1e-6, Double(units) * 1e-14))
+    }
+
+    /// The shortest decimal that converts back to `value`: `significand × 10^exponent`.
+    static func shortestDecimal(_ value: Double) -> (negative: Bool, significand: UInt64, exponent: Int)? {
+        var negative = false
+        var significand: UInt64 = 0
+        var exponent = 0
+        var afterPoint = false
+        let text = value.description  // e.g. "10.005", "-3.0", "1e-05", "1.2345678901234568e+17"
+        var bytes = text.utf8[...]
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes = bytes.dropFirst()
+        }
+        while let byte = bytes.first {
+            bytes = bytes.dropFirst()
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let (times10, o1) = significand.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.addingReportingOverflow(UInt64(byte - 48))
+                guard !o1, !o2 else { return nil }
+                significand = next
+                if afterPoint { exponent -= 1 }
+            case UInt8(ascii: "."):
+                afterPoint = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard let power = Int(String(decoding: bytes, as: UTF8.self)) else { return nil }
+                return (negative, significand, exponent + power)
+            default:
+                return nil
+            }
+        }
+        return (negative, significand, exponent)
     }
 }
