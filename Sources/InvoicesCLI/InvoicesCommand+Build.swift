@@ -4,6 +4,7 @@ import InvoicesCore
 import InvoicesReport
 import InvoicesSite
 import InvoicesApp
+import InvoicesStore
 
 extension InvoicesCommand {
     struct Build: AsyncParsableCommand {
@@ -37,6 +38,15 @@ extension InvoicesCommand {
         @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
         var locale: String = "en_US_POSIX"
 
+        @Option(help: "For a Core Data store: the Invoice attribute holding the issue date. Default: issuedAt, issueDate or date.")
+        var issueDateAttribute: String?
+
+        @Option(help: "For a Core Data store: the Invoice attribute holding the due date. Default: dueAt or dueDate.")
+        var dueDateAttribute: String?
+
+        @Option(help: "For a Core Data store: the Invoice attribute holding the paid date. Default: paidAt or paidDate.")
+        var paidDateAttribute: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -51,13 +61,16 @@ extension InvoicesCommand {
 
         func run() async throws {
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            let configuration = BuildPipeline.Configuration(
+            var configuration = BuildPipeline.Configuration(
                 store: store, templates: templates, output: output,
                 site: SiteOptions(title: title, locale: locale, period: period))
+            configuration.coreDataMapping = CoreDataMapping(
+                issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
             let clock = ContinuousClock()
             let start = clock.now
             do {
                 let result = try await BuildPipeline(configuration: configuration).run()
+                for warning in result.warnings { FileHandle.standardError.write(Data("Warning: \(warning)\n".utf8)) }
                 if !quiet {
                     let elapsed = clock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
