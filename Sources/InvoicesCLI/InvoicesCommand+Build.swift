@@ -50,6 +50,8 @@ extension InvoicesCommand {
         }
 
         func run() async throws {
+            // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
+            signal(SIGXFSZ, SIG_IGN)
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
             let configuration = BuildPipeline.Configuration(
                 store: store, templates: templates, output: output,

@@ -116,6 +116,7 @@ public struct SiteWriter: Sendable {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        if let cocoa = error as? CocoaError, cocoa.code == .fileWriteOutOfSpace { return String(cString: strerror(ENOSPC)) }
         return nsError.localizedDescription
     }
 }
