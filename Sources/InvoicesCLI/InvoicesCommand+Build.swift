@@ -47,6 +47,9 @@ extension InvoicesCommand {
         @Option(help: "For a Core Data store: the Invoice attribute holding the paid date. Default: paidAt or paidDate.")
         var paidDateAttribute: String?
 
+        @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
+        var timings: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -60,6 +63,8 @@ extension InvoicesCommand {
         }
 
         func run() async throws {
+            // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
+            signal(SIGXFSZ, SIG_IGN)
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
             var configuration = BuildPipeline.Configuration(
                 store: store, templates: templates, output: output,
@@ -68,9 +73,19 @@ extension InvoicesCommand {
                 issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
             let clock = ContinuousClock()
             let start = clock.now
+            let result: BuildPipeline.Result
             do {
-                let result = try await BuildPipeline(configuration: configuration).run()
-                for warning in result.warnings { FileHandle.standardError.write(Data("Warning: \(warning)\n".utf8)) }
+                result = try await BuildPipeline(configuration: configuration).run()
+            } catch {
+                printError(error.message)
+                throw ExitCode(error.code.rawValue)
+            }
+            for warning in result.warnings { FileHandle.standardError.write(Data("Warning: \(warning)\n".utf8)) }
+            do {
+                if let timings {
+                    let phases = BuildPipeline.Phase.allCases.map { "\"\($0.rawValue)\": \(result.timings[$0] ?? 0)" }
+                    try Data(("{" + phases.joined(separator: ", ") + "}\n").utf8).write(to: URL(fileURLWithPath: timings))
+                }
                 if !quiet {
                     let elapsed = clock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -78,8 +93,8 @@ extension InvoicesCommand {
                     print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
                 }
             } catch {
-                printError(error.message)
-                throw ExitCode(error.code.rawValue)
+                printError("\(timings ?? ""): cannot write the timings: \(error)")
+                throw ExitCode(Exit.cannotCreate)
             }
         }
     }

@@ -73,12 +73,48 @@ public struct StoreLoader: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.label = "store"
         do {
-            return try DatabaseQueue(path: path, configuration: configuration)
+            return try DatabaseQueue(path: try readOnlyURI(), configuration: configuration)
         } catch let error as DatabaseError {
             throw StoreErrors(errors: [unreadable(error)])
         } catch {
             throw StoreErrors(errors: [StoreError(kind: .unreadable, path: path, message: "\(error)")])
         }
+    }
+
+    /// A SQLite URI that opens the store without writing to any of its files.
+    ///
+    /// `mode=ro` opens the database read-only. For a store in WAL mode, `readonly_shm=1` makes SQLite read the
+    /// `-shm` index without updating its read marks, so the `-wal` and `-shm` files keep their bytes too; readers
+    /// still take the shared locks that give one consistent snapshot while another process writes. A WAL store
+    /// whose `-shm` file is missing and whose `-wal` is empty is opened as immutable (there is nothing in the WAL).
+    func readOnlyURI() throws(StoreErrors) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "/-._~")
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        var parameters = "mode=ro&readonly_shm=1"
+        let manager = FileManager.default
+        if isWAL, !manager.fileExists(atPath: path + "-shm") {
+            let walSize = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+            guard (walSize ?? 0) == 0 else {
+                throw StoreErrors(errors: [
+                    StoreError(
+                        kind: .unreadable, path: path,
+                        message: "the store is in WAL mode and its -shm file is missing beside its -wal file; "
+                            + "copy the store with all three files (.sqlite, -wal, -shm)")
+                ])
+            }
+            parameters += "&immutable=1"
+        }
+        return "file:\(encoded)?\(parameters)"
+    }
+
+    /// Whether the file's header says WAL mode (file format version numbers 2 at offsets 18 and 19).
+    var isWAL: Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 20)) ?? Data()
+        return header.count == 20 && header[18] == 2 && header[19] == 2
     }
 
     func unreadable(_ error: DatabaseError) -> StoreError {

@@ -75,6 +75,12 @@ public enum CLI {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// Runs `invoices` with `arguments` in `directory` and waits for it.

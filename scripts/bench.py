@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Benchmarks `invoices build` against the references on the same data, in the same run.
+
+References: sqlite3's GROUP BY over the invoices and a full scan (the floor for reading the store), cmark
+rendering the Markdown the tool renders (the floor for rendering), and Hugo building the equivalent pages.
+Prints a table of median wall times, peak memory and ratios. Usage:
+
+    scripts/bench.py [--sizes tiny,S,L] [--runs N] [--data bench-data]
+
+Stores are generated with `invoices sample` and cached in the data folder between runs.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+SIZES = {"tiny": (50, 5_000), "S": (2_000, 200_000), "M": (10_000, 1_000_000), "L": (20_000, 2_000_000)}
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INVOICES = os.path.join(ROOT, ".build/release/invoices")
+
+
+def timed(command, runs, cwd=None, shell=False):
+    """Runs `command` `runs` times under /usr/bin/time; returns (median seconds, max peak RSS MB, last stdout)."""
+    walls, peaks, out = [], [], ""
+    for _ in range(runs):
+        fd, path = tempfile.mkstemp()
+        os.close(fd)
+        full = ["/usr/bin/time", "-f", "%e %M", "-o", path] + (["sh", "-c", command] if shell else command)
+        result = subprocess.run(full, cwd=cwd, capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"failed: {command}\n{result.stderr}")
+        wall, peak = open(path).read().split()[-2:]
+        os.unlink(path)
+        walls.append(float(wall))
+        peaks.append(int(peak) / 1024)
+        out = result.stdout
+    return statistics.median(walls), max(peaks), out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="S,L")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--data", default=os.path.join(ROOT, "bench-data"))
+    parser.add_argument("--no-hugo", action="store_true")
+    args = parser.parse_args()
+    os.makedirs(args.data, exist_ok=True)
+    rows = []
+    for size in args.sizes.split(","):
+        clients, invoices = SIZES[size]
+        store = os.path.join(args.data, f"{size}.sqlite")
+        if not os.path.exists(store):
+            print(f"generating {size}: {clients} clients, {invoices} invoices", flush=True)
+            subprocess.run([INVOICES, "sample", "--clients", str(clients), "--invoices", str(invoices),
+                            "--seed", "1", "--output", store], check=True, stdout=subprocess.DEVNULL)
+        work = tempfile.mkdtemp(prefix=f"bench-{size}-")
+        site = os.path.join(work, "site")
+        markdown = os.path.join(work, "markdown")
+        timings = os.path.join(work, "timings.json")
+        # Our build, several times; the last run also writes its phases and intermediate Markdown.
+        ours, ours_mb, _ = timed([INVOICES, "build", "--store", store, "--output", site, "--quiet"], args.runs)
+        subprocess.run([INVOICES, "build", "--store", store, "--output", site, "--quiet",
+                        "--debug-markdown", markdown, "--timings", timings], check=True)
+        phases = json.load(open(timings))
+        pages = sum(1 for _, _, names in os.walk(site) for n in names if n.endswith(".html"))
+        group_sql = "SELECT clientId, currency, SUM(amount), COUNT(*) FROM invoice GROUP BY clientId, currency;"
+        group, group_mb, _ = timed(["sqlite3", store, group_sql], args.runs)
+        scan, scan_mb, _ = timed(f"sqlite3 {store} 'SELECT * FROM invoice;' > /dev/null", args.runs, shell=True)
+        md_bytes = sum(os.path.getsize(os.path.join(d, n)) for d, _, names in os.walk(markdown) for n in names)
+        cmark, cmark_mb, _ = timed(f"find {markdown} -name '*.md' -print0 | xargs -0 cat | cmark > /dev/null", args.runs, shell=True)
+        hugo = hugo_mb = None
+        if not args.no_hugo:
+            hugo_dir = os.path.join(work, "hugo")
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts/hugo_site.py"), store, hugo_dir], check=True,
+                           stdout=subprocess.DEVNULL)
+            hugo, hugo_mb, _ = timed(["hugo", "--quiet", "-s", hugo_dir, "-d", os.path.join(work, "hugo-out")], max(1, args.runs // 2))
+        rows.append(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
+                         phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb))
+        shutil.rmtree(work, ignore_errors=True)
+
+    print()
+    print(f"{'size':5} {'invoices':>9} {'pages':>6} | {'invoices build':>15} {'peak':>8} | {'sqlite GROUP BY':>15} {'sqlite scan':>11} "
+          f"{'cmark':>7} {'(MB md)':>8} {'hugo':>7} | {'vs scan+cmark':>13} {'vs GROUP BY':>11} {'hugo/ours':>9}")
+    for r in rows:
+        floor = r["scan"] + r["cmark"]
+        hugo = f"{r['hugo']:6.2f}s" if r["hugo"] is not None else "    -  "
+        hugo_ratio = f"{r['hugo'] / r['ours']:8.1f}x" if r["hugo"] else "       - "
+        print(f"{r['size']:5} {r['invoices']:>9} {r['pages']:>6} | {r['ours']:14.2f}s {r['ours_mb']:6.0f}MB | "
+              f"{r['group']:14.2f}s {r['scan']:10.2f}s {r['cmark']:6.2f}s {r['md_mb']:8.1f} {hugo} | "
+              f"{r['ours'] / floor if floor else 0:12.2f}x {r['ours'] / r['group'] if r['group'] else 0:10.2f}x {hugo_ratio}")
+    print()
+    print("phases of our build (seconds, from --timings):")
+    for r in rows:
+        print(f"  {r['size']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["phases"].items()))
+
+
+if __name__ == "__main__":
+    main()
