@@ -58,6 +58,7 @@ public struct SiteBuilder: Sendable {
                 page(clientPath(totals.clientIndex), template: "client", title: client.name,
                      clientContext(totals, invoices: invoicesByClient[totals.clientIndex])))
         }
+        files.append(contentsOf: exportFiles())
         return files
     }
 
