@@ -37,6 +37,12 @@ extension InvoicesCommand {
         @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
         var locale: String = "en_US_POSIX"
 
+        @Option(help: "A CSV file of exchange rates (date,from,to,rate) to also show totals converted into --base-currency.")
+        var rates: String?
+
+        @Option(help: "The ISO 4217 currency converted totals are shown in; needs --rates.")
+        var baseCurrency: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -47,13 +53,15 @@ extension InvoicesCommand {
             if let asOf, CalendarDate(iso: asOf) == nil {
                 throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
             }
+            try validateConversion()
         }
 
         func run() async throws {
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
+            var site = SiteOptions(title: title, locale: locale, period: period)
+            site.conversion = try loadConversion()
             let configuration = BuildPipeline.Configuration(
-                store: store, templates: templates, output: output,
-                site: SiteOptions(title: title, locale: locale, period: period))
+                store: store, templates: templates, output: output, site: site)
             let clock = ContinuousClock()
             let start = clock.now
             do {

@@ -34,7 +34,8 @@ public struct ExchangeRates: Sendable {
     public init(csv text: String, path: String) throws(ExchangeRateError) {
         var rates: [ExchangeRate] = []
         var seen: Set<String> = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, so split on both line ends.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (offset, raw) in lines.enumerated() {
             let number = offset + 1
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
