@@ -23,3 +23,29 @@ extension SiteBuilder {
         ]
     }
 }
+
+extension SiteBuilder {
+    /// The overview's `conversion` section (Templates/conversion.md), empty without rates.
+    func conversionContext() -> [String: Any] {
+        guard let converted = convertedTotals() else { return [:] }
+        let base = converted.base
+        let lines: [[String: Any]] = converted.lines.map { line in
+            let isBase = line.currency == base
+            return [
+                "currency": line.currency.code, "invoiced": money(line.figures.invoiced, line.currency),
+                "outstanding": money(line.figures.outstanding, line.currency),
+                "rate": line.rate.map { "\($0.rate)" } ?? (isBase ? "1" : "no rate"),
+                "rateDate": line.rate?.date.description ?? (isBase ? "" : "not converted"),
+                "convertedInvoiced": line.converted.map { money($0.invoiced, base) } ?? "",
+                "convertedOutstanding": line.converted.map { money($0.outstanding, base) } ?? "",
+            ]
+        }
+        return [
+            "conversion": [
+                "base": base.code, "asOf": converted.asOf.description, "lines": lines,
+                "totalInvoiced": money(converted.total.invoiced, base),
+                "totalOutstanding": money(converted.total.outstanding, base),
+            ] as [String: Any]
+        ]
+    }
+}
