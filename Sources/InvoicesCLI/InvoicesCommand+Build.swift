@@ -37,12 +37,18 @@ extension InvoicesCommand {
         @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
         var locale: String = "en_US_POSIX"
 
+        @Option(help: "The absolute address the site is published at, e.g. https://example.com/reports/. Adds feed.xml, sitemap.xml and canonical links.")
+        var baseURL: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
         func validate() throws {
             if let month, YearMonth(iso: month) == nil {
                 throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06")
+            }
+            if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
+                throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
             }
             if let asOf, CalendarDate(iso: asOf) == nil {
                 throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
@@ -53,7 +59,7 @@ extension InvoicesCommand {
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
             let configuration = BuildPipeline.Configuration(
                 store: store, templates: templates, output: output,
-                site: SiteOptions(title: title, locale: locale, period: period))
+                site: SiteOptions(title: title, locale: locale, period: period, baseURL: baseURL.flatMap(SiteOptions.normalizedBaseURL)))
             let clock = ContinuousClock()
             let start = clock.now
             do {
