@@ -39,7 +39,12 @@ public struct SiteWriter: Sendable {
                 }
                 try file.data.write(to: target)
                 let previous = output.appendingPathComponent(file.path)
-                if manager.contents(atPath: previous.path) != file.data { changed += 1 }
+                if manager.contents(atPath: previous.path) != file.data {
+                    changed += 1
+                } else if let date = try? manager.attributesOfItem(atPath: previous.path)[.modificationDate] as? Date {
+                    // Unchanged files keep their modification time too, so rsync and caches move only what changed.
+                    try? manager.setAttributes([.modificationDate: date], ofItemAtPath: target.path)
+                }
             }
         } catch {
             try? manager.removeItem(at: staging)
