@@ -7,15 +7,46 @@ extension SiteBuilder {
         let totals = report.currencies.map { figuresRow($0.period, $0.currency) }
         let months: [[String: Any]] = report.months.enumerated().reversed().map { offset, month in
             var rows = report.currencies.filter { $0.months[offset].isActive }.map { figuresRow($0.months[offset], $0.currency) }
-            if rows.isEmpty { rows = [["currency": "—", "invoiced": "", "paid": "", "outstanding": "", "overdue": ""]] }
+            if rows.isEmpty { rows = [["currency": "—", "invoiced": "", "paid": "", "outstanding": "", "overdue": "", "invoices": ""]] }
             rows[0]["first"] = true
             return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": monthPath(month), "totals": rows]
+        }
+        let charts: [[String: Any]] = report.currencies.map { currency in
+            [
+                "currency": currency.currency.code, "svg": chart(currency),
+                "caption": "Invoiced and paid per month in \(currency.currency.code); the table of months below has every figure.",
+            ]
         }
         return [
             "firstMonth": report.months.first.map(SiteBuilder.monthLabel) ?? "",
             "lastMonth": report.months.last.map(SiteBuilder.monthLabel) ?? "",
+            "monthCount": String(report.months.count),
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
+            "aging": report.currencies.map { agingRow($0.aging, $0.currency) },
+            "charts": charts, "topClients": topClients(limit: 5),
         ]
+    }
+
+    /// Per currency, the clients that were invoiced most over the period (ties by client order).
+    func topClients(limit: Int) -> [[String: Any]] {
+        report.currencies.map { currency in
+            var entries: [(clientIndex: Int, figures: Figures)] = []
+            for client in report.clients {
+                if let entry = client.currencies.first(where: { $0.currency == currency.currency }), entry.period.invoiced != 0 {
+                    entries.append((client.clientIndex, entry.period))
+                }
+            }
+            entries.sort { $0.figures.invoiced != $1.figures.invoiced ? $0.figures.invoiced > $1.figures.invoiced : $0.clientIndex < $1.clientIndex }
+            let rows: [[String: Any]] = entries.prefix(limit).enumerated().map { rank, entry in
+                let client = books.clients[entry.clientIndex]
+                return [
+                    "rank": String(rank + 1), "name": client.name, "number": client.number, "href": clientPath(entry.clientIndex),
+                    "invoiced": money(entry.figures.invoiced, currency.currency), "paid": money(entry.figures.paid, currency.currency),
+                    "outstanding": money(entry.figures.outstanding, currency.currency),
+                ]
+            }
+            return ["currency": currency.currency.code, "clients": rows]
+        }
     }
 
     func clientsContext() -> [String: Any] {
@@ -34,20 +65,30 @@ extension SiteBuilder {
 
     func monthContext(_ offset: Int) -> [String: Any] {
         let month = report.months[offset]
-        let totals = report.currencies.filter { $0.months[offset].isActive }.map { figuresRow($0.months[offset], $0.currency) }
-        var rows: [[String: Any]] = []
-        for client in report.clients {
-            for entry in client.currencies where entry.months[offset].isActive {
-                var row = figuresRow(entry.months[offset], entry.currency)
-                row["name"] = books.clients[client.clientIndex].name
-                row["number"] = books.clients[client.clientIndex].number
-                row["href"] = "../" + clientPath(client.clientIndex)
-                rows.append(row)
+        var totals: [[String: Any]] = []
+        var sections: [[String: Any]] = []
+        for currency in report.currencies where currency.months[offset].isActive {
+            let previous = offset > 0 ? currency.months[offset - 1] : currency.previousMonth
+            var total = figuresRow(currency.months[offset], currency.currency)
+            total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
+            totals.append(total)
+            var rows: [[String: Any]] = []
+            for client in report.clients {
+                for entry in client.currencies where entry.currency == currency.currency && entry.months[offset].isActive {
+                    let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
+                    var row = figuresRow(entry.months[offset], entry.currency)
+                    row["name"] = books.clients[client.clientIndex].name
+                    row["number"] = books.clients[client.clientIndex].number
+                    row["href"] = "../" + clientPath(client.clientIndex)
+                    row["change"] = change(entry.months[offset].invoiced, from: previous.invoiced, entry.currency)
+                    rows.append(row)
+                }
             }
+            sections.append(["currency": currency.currency.code, "rows": rows, "total": total])
         }
         var context: [String: Any] = [
             "label": SiteBuilder.monthLabel(month), "month": month.description, "totals": totals,
-            "hasTotals": !totals.isEmpty, "rows": rows,
+            "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": SiteBuilder.monthLabel(month.previous),
         ]
         if offset > 0 {
             context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": "\(report.months[offset - 1]).html"]
@@ -56,6 +97,22 @@ extension SiteBuilder {
             context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": "\(report.months[offset + 1]).html"]
         }
         return context
+    }
+
+    /// The change of an amount against the previous month: `+EUR 12.00`, `−EUR 3.00` or `no change`.
+    func change(_ current: Int64, from previous: Int64, _ currency: CurrencyCode) -> String {
+        let (difference, overflow) = current.subtractingReportingOverflow(previous)
+        if overflow || difference == .min { return "" }
+        if difference == 0 { return "no change" }
+        return (difference > 0 ? "+" : "\u{2212}") + money(abs(difference), currency)
+    }
+
+    func agingRow(_ aging: Aging, _ currency: CurrencyCode) -> [String: Any] {
+        [
+            "currency": currency.code, "notDue": money(aging.notDue, currency), "days1to30": money(aging.days1to30, currency),
+            "days31to60": money(aging.days31to60, currency), "days61to90": money(aging.days61to90, currency),
+            "over90": money(aging.over90, currency),
+        ]
     }
 
     func clientContext(_ totals: Report.ClientTotals, invoices: [Int]) -> [String: Any] {
@@ -78,6 +135,17 @@ extension SiteBuilder {
             "name": client.name, "number": client.number, "street": client.street, "city": client.city, "zip": client.zip,
             "country": client.country, "hasAddress": hasAddress,
             "totals": totals.currencies.map { figuresRow($0.period, $0.currency) }, "invoices": rows,
+            "aging": totals.currencies.map { agingRow($0.aging, $0.currency) },
+            "monthly": totals.currencies.map { entry -> [String: Any] in
+                let months: [[String: Any]] = report.months.indices.compactMap { offset in
+                    guard entry.months[offset].isActive else { return nil }
+                    var row = figuresRow(entry.months[offset], entry.currency)
+                    row["label"] = SiteBuilder.monthLabel(report.months[offset])
+                    row["href"] = "../" + monthPath(report.months[offset])
+                    return row
+                }
+                return ["currency": entry.currency.code, "months": months]
+            },
         ]
         if !client.email.isEmpty {
             context["email"] = client.email

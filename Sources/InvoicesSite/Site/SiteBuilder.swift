@@ -44,9 +44,9 @@ public struct SiteBuilder: Sendable {
     public func files() -> [File] {
         var files: [File] = []
         for (name, data) in templates.assets.sorted(by: { $0.key < $1.key }) { files.append(File(path: name, data: data)) }
-        files.append(page("index.html", template: "overview", title: options.title, overviewContext().merging(conversionContext()) { a, _ in a }))
+        files.append(page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a }))
         files.append(page("clients.html", template: "clients", title: "Clients", clientsContext()))
-        files.append(page("404.html", template: "404", title: "Page not found", [:], absoluteRoot: true))
+        files.append(notFoundPage())
         for (offset, month) in report.months.enumerated() {
             let context = monthContext(offset)
             files.append(page(monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context))
@@ -59,22 +59,56 @@ public struct SiteBuilder: Sendable {
                      clientContext(totals, invoices: invoicesByClient[totals.clientIndex])))
         }
         files.append(contentsOf: exportFiles())
+        files.append(contentsOf: addressFiles())
         return files
     }
 
     /// Renders one page: the Markdown template with `context`, to HTML, into the layout.
-    func page(_ path: String, template: String, title: String, _ context: [String: Any], absoluteRoot: Bool = false) -> File {
+    ///
+    /// Links are relative to the page (`root` is `../` on pages one folder down); with a base URL the page also
+    /// gets a canonical link and the feed's address.
+    func page(_ path: String, template: String, title: String, _ context: [String: Any]) -> File {
         let depth = path.split(separator: "/").count - 1
-        let root = absoluteRoot ? "" : String(repeating: "../", count: depth)
+        let root = String(repeating: "../", count: depth)
+        var layout: [String: Any] = ["root": root, "nav": true]
+        if let baseURL = options.baseURL {
+            layout["canonical"] = path == "index.html" ? baseURL : baseURL + path
+            layout["feed"] = root + "feed.xml"
+        }
+        return render(path, template: template, title: title, context, root: root, layout: layout)
+    }
+
+    /// The page served for unknown addresses, at any depth: relative links would break there, so with a base URL
+    /// its links and stylesheet are absolute; without one it has its style inline and no links.
+    func notFoundPage() -> File {
+        var context: [String: Any] = [:]
+        var layout: [String: Any] = [:]
+        let root: String
+        if let baseURL = options.baseURL {
+            root = baseURL
+            context["home"] = baseURL
+            layout["nav"] = true
+        } else {
+            root = ""
+            layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
+        }
+        layout["root"] = root
+        return render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
+    }
+
+    func render(_ path: String, template: String, title: String, _ context: [String: Any], root: String, layout: [String: Any]) -> File {
         var context = context
         context["root"] = root
         context["siteTitle"] = options.title
         context["asOf"] = report.asOf.description
+        if let baseURL = options.baseURL { context["baseURL"] = baseURL }
         let body = markdown.html(from: templates.render(template, context))
-        let layout: [String: Any] = [
-            "content": body, "root": root, "pageTitle": title, "siteTitle": options.title, "lang": options.language,
-            "asOf": report.asOf.description,
-        ]
+        var layout = layout
+        layout["content"] = body
+        layout["pageTitle"] = title
+        layout["siteTitle"] = options.title
+        layout["lang"] = options.language
+        layout["asOf"] = report.asOf.description
         return File(path: path, data: Data(templates.render("layout", layout).utf8))
     }
 

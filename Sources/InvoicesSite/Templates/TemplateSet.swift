@@ -18,7 +18,8 @@ public struct TemplateSet: Sendable {
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
 
     /// Loads the default templates, replacing each by the file of the same name in `directory` when there is one.
-    /// - Throws: ``TemplateError`` naming the file, line and column of a template that does not parse.
+    /// - Throws: ``TemplateError`` naming the file, line and column of a template that does not parse, or of a
+    ///   name its context does not have (see ``TemplateVariables``).
     public init(directory: String? = nil) throws(TemplateError) {
         MarkdownContentType.registerOnce()
         var texts: [String: (text: String, source: String)] = [:]
@@ -54,6 +55,11 @@ public struct TemplateSet: Sendable {
                 assets[name] = Data(entry.text.utf8)
             }
         }
+        var checked: [String: (text: String, path: String)] = [:]
+        for (name, entry) in texts where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            checked[(name as NSString).deletingPathExtension] = (entry.text, entry.source)
+        }
+        if let error = TemplateChecker(texts: checked).check().first { throw error }
         self.library = library
         self.assets = assets
     }
