@@ -74,10 +74,10 @@ public struct ReportExports: Sendable {
         return csv.text
     }
 
-    /// `report.json`: UTF-8, keys sorted, two-space indentation.
+    /// `report.json`: UTF-8, keys sorted, compact (no indentation).
     public func json() -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         do {
             return try encoder.encode(jsonDocument())

@@ -63,7 +63,7 @@ extension SiteBuilder {
         return ["clients": clients]
     }
 
-    func monthContext(_ offset: Int) -> [String: Any] {
+    func monthContext(_ offset: Int, registry: RowListRegistry? = nil) -> [String: Any] {
         let month = report.months[offset]
         var totals: [[String: Any]] = []
         var sections: [[String: Any]] = []
@@ -72,16 +72,24 @@ extension SiteBuilder {
             var total = figuresRow(currency.months[offset], currency.currency)
             total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
             totals.append(total)
-            var rows: [[String: Any]] = []
+            var members: [(client: Int, entry: Report.ClientCurrency)] = []
             for client in report.clients {
                 for entry in client.currencies where entry.currency == currency.currency && entry.months[offset].isActive {
+                    members.append((client.clientIndex, entry))
+                }
+            }
+            let columns = TemplateSet.monthRowColumns
+            let rows = RowList(columns: columns, count: members.count, registry: registry) { row, column in
+                let (clientIndex, entry) = members[row]
+                let figures = entry.months[offset]
+                switch columns[column] {
+                case "name": return books.clients[clientIndex].name
+                case "number": return books.clients[clientIndex].number
+                case "href": return "../" + clientPath(clientIndex)
+                case "change":
                     let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
-                    var row = figuresRow(entry.months[offset], entry.currency)
-                    row["name"] = books.clients[client.clientIndex].name
-                    row["number"] = books.clients[client.clientIndex].number
-                    row["href"] = "../" + clientPath(client.clientIndex)
-                    row["change"] = change(entry.months[offset].invoiced, from: previous.invoiced, entry.currency)
-                    rows.append(row)
+                    return change(figures.invoiced, from: previous.invoiced, entry.currency)
+                default: return figuresCell(figures, entry.currency, columns[column])
                 }
             }
             sections.append(["currency": currency.currency.code, "rows": rows, "total": total])
@@ -107,6 +115,19 @@ extension SiteBuilder {
         return (difference > 0 ? "+" : "\u{2212}") + money(abs(difference), currency)
     }
 
+    /// One figure of `figures` by its template name (`invoiced`, `paid`, ...), formatted.
+    func figuresCell(_ figures: Figures, _ currency: CurrencyCode, _ name: String) -> String {
+        switch name {
+        case "currency": currency.code
+        case "invoiced": money(figures.invoiced, currency)
+        case "paid": money(figures.paid, currency)
+        case "outstanding": money(figures.outstanding, currency)
+        case "overdue": money(figures.overdue, currency)
+        case "invoices": String(figures.invoices)
+        default: ""
+        }
+    }
+
     func agingRow(_ aging: Aging, _ currency: CurrencyCode) -> [String: Any] {
         [
             "currency": currency.code, "notDue": money(aging.notDue, currency), "days1to30": money(aging.days1to30, currency),
@@ -115,20 +136,24 @@ extension SiteBuilder {
         ]
     }
 
-    func clientContext(_ totals: Report.ClientTotals, invoices: [Int]) -> [String: Any] {
+    func clientContext(_ totals: Report.ClientTotals, invoices: [Int], registry: RowListRegistry? = nil) -> [String: Any] {
         let client = books.clients[totals.clientIndex]
         let asOf = report.asOf
-        let rows: [[String: Any]] = invoices.map { index in
-            let invoice = books.invoices[index]
-            let status: String
-            if let paid = invoice.paid, paid <= asOf { status = "paid" }
-            else if invoice.due < asOf { status = "overdue" }
-            else { status = "open" }
-            return [
-                "identifier": invoice.identifier, "issued": invoice.issued.description, "due": invoice.due.description,
-                "paid": invoice.paid?.description ?? "", "amount": money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]),
-                "status": status, "notes": invoice.notes,
-            ]
+        let columns = TemplateSet.invoiceColumns
+        let rows = RowList(columns: columns, count: invoices.count, registry: registry) { row, column in
+            let invoice = books.invoices[invoices[row]]
+            switch columns[column] {
+            case "identifier": return invoice.identifier
+            case "issued": return invoice.issued.description
+            case "due": return invoice.due.description
+            case "paid": return invoice.paid?.description ?? ""
+            case "amount": return money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
+            case "status":
+                if let paid = invoice.paid, paid <= asOf { return "paid" }
+                return invoice.due < asOf ? "overdue" : "open"
+            case "notes": return invoice.notes
+            default: return ""
+            }
         }
         let hasAddress = !(client.street.isEmpty && client.city.isEmpty && client.zip.isEmpty && client.country.isEmpty)
         var context: [String: Any] = [
@@ -137,12 +162,16 @@ extension SiteBuilder {
             "totals": totals.currencies.map { figuresRow($0.period, $0.currency) }, "invoices": rows,
             "aging": totals.currencies.map { agingRow($0.aging, $0.currency) },
             "monthly": totals.currencies.map { entry -> [String: Any] in
-                let months: [[String: Any]] = report.months.indices.compactMap { offset in
-                    guard entry.months[offset].isActive else { return nil }
-                    var row = figuresRow(entry.months[offset], entry.currency)
-                    row["label"] = SiteBuilder.monthLabel(report.months[offset])
-                    row["href"] = "../" + monthPath(report.months[offset])
-                    return row
+                let active = report.months.indices.filter { entry.months[$0].isActive }
+                let columns = TemplateSet.monthlyColumns
+                let months = RowList(columns: columns, count: active.count, registry: registry) { row, column in
+                    let offset = active[row]
+                    let figures = entry.months[offset]
+                    switch columns[column] {
+                    case "label": return SiteBuilder.monthLabel(report.months[offset])
+                    case "href": return "../" + monthPath(report.months[offset])
+                    default: return figuresCell(figures, entry.currency, columns[column])
+                    }
                 }
                 return ["currency": entry.currency.code, "months": months]
             },

@@ -13,6 +13,8 @@ public struct TemplateSet: Sendable {
     let library: MustacheLibrary
     /// Non-template files to copy into the site (`style.css`), by name.
     let assets: [String: Data]
+    /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
+    let rowTemplates: [RowTemplate]
 
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
@@ -42,13 +44,21 @@ public struct TemplateSet: Sendable {
         }
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
+        var rowTemplates: [RowTemplate] = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             sources[name] = entry.source
             let stem = (name as NSString).deletingPathExtension
             let ext = (name as NSString).pathExtension
             switch ext {
             case "md":
-                library.register(try Self.parse(MarkdownContentType.pragma + entry.text, path: entry.source, prefix: MarkdownContentType.pragma.count), named: stem)
+                let prefix = MarkdownContentType.pragma
+                var template = try Self.parse(prefix + entry.text, path: entry.source, prefix: prefix.count)
+                var rewritten = entry.text
+                for fast in Self.fastLists[stem] ?? [] {
+                    rewritten = Self.rewritingFastRows(rewritten, section: fast.section, columns: fast.columns, rowTemplates: &rowTemplates)
+                }
+                if rewritten != entry.text { template = try Self.parse(prefix + rewritten, path: entry.source, prefix: prefix.count) }
+                library.register(template, named: stem)
             case "html":
                 library.register(try Self.parse(entry.text, path: entry.source, prefix: 0), named: stem)
             default:
@@ -62,6 +72,7 @@ public struct TemplateSet: Sendable {
         if let error = TemplateChecker(texts: checked).check().first { throw error }
         self.library = library
         self.assets = assets
+        self.rowTemplates = rowTemplates
     }
 
     static func parse(_ text: String, path: String, prefix: Int) throws(TemplateError) -> MustacheTemplate {
