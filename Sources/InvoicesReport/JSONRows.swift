@@ -42,8 +42,7 @@ struct JSONRows {
         amount(entry.aging.over90, currency)
         text += #","not_due":"#
         amount(entry.aging.notDue, currency)
-        text += #"},"currency":"#
-        string(currency.code)
+        text += #"},"currency":""# + currency.code + "\""
         text += #","minor_unit_digits":"# + String(currency.minorUnitDigits) + #","months":["#
         var first = true
         for (offset, figures) in entry.months.enumerated() where figures.isActive {
@@ -60,10 +59,7 @@ struct JSONRows {
         text += #"{"invoiced":"#
         amount(figures.invoiced, currency)
         text += #","invoices":"# + String(figures.invoices)
-        if let month {
-            text += #","month":"#
-            string(month)
-        }
+        if let month { text += #","month":""# + month + "\"" }
         text += #","outstanding":"#
         amount(figures.outstanding, currency)
         text += #","overdue":"#
@@ -81,6 +77,11 @@ struct JSONRows {
 
     mutating func string(_ value: String) {
         text += "\""
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text += value
+            text += "\""
+            return
+        }
         var start = value.unicodeScalars.startIndex
         let scalars = value.unicodeScalars
         var index = start

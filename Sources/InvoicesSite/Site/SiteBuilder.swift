@@ -50,10 +50,11 @@ public struct SiteBuilder: Sendable {
 
     /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
     func jobs(batch: Int = 64) -> [Job] {
-        var jobs: [Job] = [.assets, .overview, .clients, .notFound]
+        // The exports are one long job: first, so the other cores render pages meanwhile.
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .notFound]
         jobs += report.months.indices.map(Job.month)
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
-        jobs += [.exports, .addresses]
+        jobs += [.addresses]
         return jobs
     }
 
