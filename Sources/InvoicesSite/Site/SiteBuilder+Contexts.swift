@@ -139,20 +139,33 @@ extension SiteBuilder {
     func clientContext(_ totals: Report.ClientTotals, invoices: [Int], registry: RowListRegistry? = nil) -> [String: Any] {
         let client = books.clients[totals.clientIndex]
         let asOf = report.asOf
+        enum Column { case identifier, issued, due, paid, amount, status, notes, other }
         let columns = TemplateSet.invoiceColumns
+        let kinds: [Column] = columns.map {
+            switch $0 {
+            case "identifier": .identifier
+            case "issued": .issued
+            case "due": .due
+            case "paid": .paid
+            case "amount": .amount
+            case "status": .status
+            case "notes": .notes
+            default: .other
+            }
+        }
         let rows = RowList(columns: columns, count: invoices.count, registry: registry) { row, column in
             let invoice = books.invoices[invoices[row]]
-            switch columns[column] {
-            case "identifier": return invoice.identifier
-            case "issued": return invoice.issued.description
-            case "due": return invoice.due.description
-            case "paid": return invoice.paid?.description ?? ""
-            case "amount": return money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
-            case "status":
+            switch kinds[column] {
+            case .identifier: return invoice.identifier
+            case .issued: return invoice.issued.description
+            case .due: return invoice.due.description
+            case .paid: return invoice.paid?.description ?? ""
+            case .amount: return money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
+            case .status:
                 if let paid = invoice.paid, paid <= asOf { return "paid" }
                 return invoice.due < asOf ? "overdue" : "open"
-            case "notes": return invoice.notes
-            default: return ""
+            case .notes: return invoice.notes
+            case .other: return ""
             }
         }
         let hasAddress = !(client.street.isEmpty && client.city.isEmpty && client.zip.isEmpty && client.country.isEmpty)
