@@ -84,7 +84,8 @@ public struct BuildPipeline: Sendable {
 
         start = clock.now
         let site = SiteBuilder(books: books, report: report, templates: templates, options: configuration.site)
-        let files = site.files()
+        observer?(.render, 0, 0, nil)
+        let files = site.files { done, total in observer?(.render, done, total, nil) }
         timings[.render] = seconds(clock.now - start)
         observer?(.render, files.count, files.count, "\(files.count) files")
 

@@ -1,73 +1,71 @@
 import ArgumentParser
 import Foundation
+import InvoicesApp
 import InvoicesCore
 import InvoicesReport
 import InvoicesSite
-import InvoicesApp
 
 extension InvoicesCommand {
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Builds the report site from a store.",
             discussion: """
-                Example:
-                  invoices build --store books.sqlite --output Output
+                Reads invoices.yaml in the current folder (or --config PATH) when there is one; every flag overrides \
+                the key of the same name. Without a project file, --store is required.
+
+                On a terminal, progress is shown with a bar; otherwise each phase (load, totals, render, write) prints \
+                one plain line on standard error. The last line, on standard output, says how many pages were written \
+                and changed, and how long it took.
+
+                Examples:
+                  invoices build
+                  invoices build --month previous --as-of today --output public
                   invoices build --store books.sqlite --month 2025-06 --as-of 2025-07-15
                 """
         )
 
-        @Option(help: "The store (SQLite file) to read. It is opened read-only.")
-        var store: String
+        @OptionGroup var project: ProjectOptions
 
-        @Option(help: "A folder of templates replacing the default ones of the same name.")
-        var templates: String?
-
-        @Option(help: "The folder to write the site into; it is replaced only when the new site is complete.")
-        var output: String = "Output"
-
-        @Option(help: "Build the report for one month only (YYYY-MM).")
-        var month: String?
-
-        @Option(help: "The date outstanding and overdue amounts are measured at (YYYY-MM-DD). Default: the last day of the latest month reported.")
-        var asOf: String?
-
-        @Option(help: "The report's title.")
-        var title: String = "Invoices report"
-
-        @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
-        var locale: String = "en_US_POSIX"
+        @Flag(help: "Also print where each setting came from and which templates replace the defaults.")
+        var verbose = false
 
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
         func validate() throws {
-            if let month, YearMonth(iso: month) == nil {
-                throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06")
-            }
-            if let asOf, CalendarDate(iso: asOf) == nil {
-                throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
-            }
+            if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be used together") }
         }
 
         func run() async throws {
-            let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            let configuration = BuildPipeline.Configuration(
-                store: store, templates: templates, output: output,
-                site: SiteOptions(title: title, locale: locale, period: period))
+            do {
+                let resolved = try project.resolve(with: try project.loadConfig())
+                if verbose { printNote(resolved.settingsDescription) }
+                let reporter = ProgressReporter(mode: ProgressReporter.mode(quiet: quiet))
+                let line = try await Self.build(resolved, reporter: reporter)
+                if !quiet { print(line) }
+            } catch {
+                printError(error.message)
+                throw ExitCode(error.code)
+            }
+        }
+
+        /// Runs one build and returns its summary line.
+        static func build(_ resolved: ResolvedProject, reporter: ProgressReporter) async throws(CommandError) -> String {
             let clock = ContinuousClock()
             let start = clock.now
             do {
-                let result = try await BuildPipeline(configuration: configuration).run()
-                if !quiet {
-                    let elapsed = clock.now - start
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                    let summary = result.summary
-                    print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
-                }
+                let result = try await BuildPipeline(configuration: resolved.configuration).run(observer: reporter.observer)
+                let summary = result.summary
+                let elapsed = ProgressReporter.format(clock.now - start)
+                return "Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(resolved.configuration.output) in \(elapsed)"
             } catch {
-                printError(error.message)
-                throw ExitCode(error.code.rawValue)
+                throw CommandError(code: error.code.rawValue, message: error.message)
             }
         }
     }
+}
+
+/// Prints lines to standard error as they are, for `--verbose`.
+func printNote(_ lines: String) {
+    FileHandle.standardError.write(Data((lines + "\n").utf8))
 }

@@ -41,8 +41,12 @@ public struct SiteBuilder: Sendable {
     public func monthPath(_ month: YearMonth) -> String { "months/\(month).html" }
 
     /// Every file of the site, in a stable order.
-    public func files() -> [File] {
-        var files: [File] = []
+    /// - Parameter progress: Called after each file with the files done and the total; keep it cheap.
+    public func files(progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) -> [File] {
+        let total = templates.assets.count + 3 + report.months.count + report.clients.count
+        var files: [File] = [] {
+            didSet { progress(files.count, total) }
+        }
         for (name, data) in templates.assets.sorted(by: { $0.key < $1.key }) { files.append(File(path: name, data: data)) }
         files.append(page("index.html", template: "overview", title: options.title, overviewContext()))
         files.append(page("clients.html", template: "clients", title: "Clients", clientsContext()))
