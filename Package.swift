@@ -30,13 +30,15 @@ let package = Package(
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
         .systemLibrary(name: "Ccmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-        // Money, currencies, calendar dates and the Sendable snapshots of the books.
-        .target(name: "InvoicesCore", swiftSettings: upcoming),
+        // Core Data's nested object contexts on Linux: generic, knows nothing of invoices.
+        .target(name: "ObjectContexts", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
+        .target(name: "InvoicesCore", dependencies: ["ObjectContexts"], swiftSettings: upcoming),
         // SQLite store: schema, loading into snapshots, the sample generator.
         .target(
             name: "InvoicesStore",
             dependencies: [
-                "InvoicesCore",
+                "InvoicesCore", "ObjectContexts",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -56,7 +58,7 @@ let package = Package(
         // The build pipeline (load, totals, render, write) shared by the CLI's commands.
         .target(
             name: "InvoicesApp",
-            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite"],
+            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "ObjectContexts"],
             swiftSettings: upcoming
         ),
         // Fixture builders shared by the test targets.
@@ -81,7 +83,8 @@ let package = Package(
         .executableTarget(name: "EmbedTemplatesTool", path: "Sources/EmbedTemplatesTool"),
         .plugin(name: "EmbedTemplatesPlugin", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
 
-        .testTarget(name: "InvoicesCoreTests", dependencies: ["InvoicesCore"], swiftSettings: upcoming),
+        .testTarget(name: "ObjectContextsTests", dependencies: ["ObjectContexts"], swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .testTarget(name: "InvoicesCoreTests", dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesTesting"], swiftSettings: upcoming),
         .testTarget(
             name: "InvoicesStoreTests",
             dependencies: ["InvoicesStore", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],

@@ -85,9 +85,12 @@ public struct BuildPipeline: Sendable {
         observer?(.totals, 0, 1, nil)
         let report: Report
         do {
-            report = try Report(books: books, period: configuration.site.period)
-        } catch {
+            // The books go into a read-only main context; a private child context computes the totals.
+            report = try await TotalsContext.report(books: books, period: configuration.site.period)
+        } catch let error as ReportError {
             throw BuildError(code: .dataError, message: "\(configuration.store): \(error.description)")
+        } catch {
+            throw BuildError(code: .internalError, message: "\(configuration.store): the totals could not be computed: \(error)")
         }
         timings[.totals] = seconds(clock.now - start)
         observer?(.totals, 1, 1, "\(report.clients.count) clients, \(report.currencies.count) currencies, \(report.months.count) months")

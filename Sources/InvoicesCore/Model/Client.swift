@@ -1,0 +1,46 @@
+import Foundation
+public import ObjectContexts
+
+/// A client, confined to the context it was fetched or inserted in. To use it elsewhere, pass its
+/// ``ObjectContexts/ObjectID``.
+public final class Client: ManagedObject {
+    private func text(_ attribute: InvoicesModel.ClientAttribute) -> String {
+        if case .text(let text) = value(at: attribute.rawValue) { return text }
+        return ""
+    }
+
+    private func set(_ attribute: InvoicesModel.ClientAttribute, _ text: String) throws {
+        try setValue(.text(text), at: attribute.rawValue)
+    }
+
+    public var number: String { text(.number) }
+    public var name: String { text(.name) }
+    public var email: String { text(.email) }
+    public var street: String { text(.street) }
+    public var city: String { text(.city) }
+    public var zip: String { text(.zip) }
+    public var country: String { text(.country) }
+
+    /// The client's invoices.
+    public var invoices: [Invoice] { objects(forKey: "invoices").compactMap { $0 as? Invoice } }
+
+    /// Sets every field from a snapshot (the id is not copied: the store owns it).
+    public func update(from snapshot: ClientSnapshot) throws {
+        try set(.number, snapshot.number)
+        try set(.name, snapshot.name)
+        try set(.email, snapshot.email)
+        try set(.street, snapshot.street)
+        try set(.city, snapshot.city)
+        try set(.zip, snapshot.zip)
+        try set(.country, snapshot.country)
+    }
+
+    func domainFailures() -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        if number.isEmpty { failures.append(validationFailure("number", "is empty; every client needs a number", code: .missingValue)) }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty {
+            failures.append(validationFailure("name", "is empty; every client needs a name", code: .missingValue))
+        }
+        return failures
+    }
+}

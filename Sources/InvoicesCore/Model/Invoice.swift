@@ -1,0 +1,64 @@
+public import ObjectContexts
+
+/// An invoice, confined to the context it was fetched or inserted in. To use it elsewhere, pass its
+/// ``ObjectContexts/ObjectID``.
+public final class Invoice: ManagedObject {
+    private typealias Attribute = InvoicesModel.InvoiceAttribute
+
+    private func integer(_ attribute: Attribute) -> Int64? {
+        if case .integer(let value) = value(at: attribute.rawValue) { return value }
+        return nil
+    }
+
+    private func text(_ attribute: Attribute) -> String {
+        if case .text(let text) = value(at: attribute.rawValue) { return text }
+        return ""
+    }
+
+    public var identifier: String { text(.identifier) }
+    public var notes: String { text(.notes) }
+    public var currencyCode: String { text(.currency) }
+    /// The amount in minor units of ``currencyCode``.
+    public var amount: Int64 { integer(.amount) ?? 0 }
+    public var issued: CalendarDate? { integer(.issuedOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) } }
+    public var due: CalendarDate? { integer(.dueOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) } }
+    public var paid: CalendarDate? { integer(.paidOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) } }
+
+    /// The amount as money, when the currency is an ISO 4217 code.
+    public var money: Money? { (try? CurrencyCode(currencyCode)).map { Money(minorUnits: amount, currency: $0) } }
+
+    /// The invoice's client.
+    public var client: Client? { object(forKey: "client") as? Client }
+
+    /// Sets every field from a snapshot, with `currency` as the invoice's currency (the client is set apart).
+    public func update(from snapshot: InvoiceSnapshot, currency: CurrencyCode) throws {
+        try setValue(.text(snapshot.identifier), at: Attribute.identifier.rawValue)
+        try setValue(.integer(snapshot.amount), at: Attribute.amount.rawValue)
+        try setValue(.text(currency.code), at: Attribute.currency.rawValue)
+        try setValue(.text(snapshot.notes), at: Attribute.notes.rawValue)
+        try setValue(.integer(Int64(snapshot.issued.dayNumber)), at: Attribute.issuedOn.rawValue)
+        try setValue(.integer(Int64(snapshot.due.dayNumber)), at: Attribute.dueOn.rawValue)
+        try setValue(snapshot.paid.map { .integer(Int64($0.dayNumber)) } ?? .null, at: Attribute.paidOn.rawValue)
+    }
+
+    /// Sets the client.
+    public func setClient(_ client: Client) throws { try setObject(client, forKey: "client") }
+
+    func domainFailures() -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        if identifier.isEmpty {
+            failures.append(validationFailure("identifier", "is empty; every invoice needs an identifier", code: .missingValue))
+        }
+        if !CurrencyCode.isKnown(currencyCode) {
+            failures.append(validationFailure("currency", CurrencyError(code: currencyCode).description))
+        }
+        if amount < 0 { failures.append(validationFailure("amount", "is negative (\(amount)); amounts are never negative")) }
+        if let issued, let due, due < issued {
+            failures.append(validationFailure("dueOn", "\(due) is before the issue date \(issued)"))
+        }
+        if let issued, let paid, paid < issued {
+            failures.append(validationFailure("paidOn", "\(paid) is before the issue date \(issued)"))
+        }
+        return failures
+    }
+}
