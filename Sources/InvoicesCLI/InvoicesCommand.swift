@@ -11,7 +11,7 @@ struct InvoicesCommand: AsyncParsableCommand {
             Exit codes (sysexits): 0 success, 64 usage error, 65 bad data (store rows, templates), \
             66 missing input, 70 internal error, 73 cannot create output.
             """,
-        subcommands: [Build.self, Sample.self],
+        subcommands: [Build.self, Sample.self, Import.self],
         defaultSubcommand: Build.self
     )
 }
