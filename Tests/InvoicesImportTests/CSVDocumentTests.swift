@@ -2,7 +2,7 @@
 import Testing
 
 struct CSVDocumentTests {
-    func parse(_ text: String) throws -> CSVDocument { try CSVDocument(bytes: Array(text.utf8)) }
+    func parse(_ text: String) throws(CSVDocument.SyntaxError) -> CSVDocument { try CSVDocument(bytes: Array(text.utf8)) }
 
     @Test func quotedFieldsWithCommasQuotesAndLineBreaksKeepTheirLines() throws {
         let document = try parse("a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n\"two\nlines\",z\r\n\r\nlast,row")
@@ -18,20 +18,12 @@ struct CSVDocumentTests {
     }
 
     @Test func anUnclosedQuoteIsAnErrorAtItsLine() throws {
-        #expect(throws: CSVDocument.SyntaxError.self) { try parse("a,b\n1,2\n\"open,3\n4,5\n") }
-        do {
-            _ = try parse("a,b\n1,2\n\"open,3\n4,5\n")
-        } catch {
-            #expect(error.line == 3)
-        }
+        let error = try #require(throws: CSVDocument.SyntaxError.self) { try parse("a,b\n1,2\n\"open,3\n4,5\n") }
+        #expect(error.line == 3)
     }
 
     @Test func textAfterAClosingQuoteIsAnError() throws {
-        do {
-            _ = try parse("a,b\n\"x\"y,2\n")
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.line == 2)
-        }
+        let error = try #require(throws: CSVDocument.SyntaxError.self) { try parse("a,b\n\"x\"y,2\n") }
+        #expect(error.line == 2)
     }
 }
