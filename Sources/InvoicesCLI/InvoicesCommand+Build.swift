@@ -37,6 +37,9 @@ extension InvoicesCommand {
         @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
         var locale: String = "en_US_POSIX"
 
+        @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
+        var timings: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -58,8 +61,18 @@ extension InvoicesCommand {
                 site: SiteOptions(title: title, locale: locale, period: period))
             let clock = ContinuousClock()
             let start = clock.now
+            let result: BuildPipeline.Result
             do {
-                let result = try await BuildPipeline(configuration: configuration).run()
+                result = try await BuildPipeline(configuration: configuration).run()
+            } catch {
+                printError(error.message)
+                throw ExitCode(error.code.rawValue)
+            }
+            do {
+                if let timings {
+                    let phases = BuildPipeline.Phase.allCases.map { "\"\($0.rawValue)\": \(result.timings[$0] ?? 0)" }
+                    try Data(("{" + phases.joined(separator: ", ") + "}\n").utf8).write(to: URL(fileURLWithPath: timings))
+                }
                 if !quiet {
                     let elapsed = clock.now - start
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -67,8 +80,8 @@ extension InvoicesCommand {
                     print("Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(output) in \(String(format: "%.2f", seconds)) s")
                 }
             } catch {
-                printError(error.message)
-                throw ExitCode(error.code.rawValue)
+                printError("\(timings ?? ""): cannot write the timings: \(error)")
+                throw ExitCode(Exit.cannotCreate)
             }
         }
     }

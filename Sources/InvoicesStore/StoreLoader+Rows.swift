@@ -41,12 +41,23 @@ extension StoreLoader {
         sqlite3_reset(pointer)
     }
 
+    /// Whether `table` has a UNIQUE index on exactly `column`.
+    func hasUniqueIndex(_ db: Database, table: String, column: String) throws -> Bool {
+        for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(table))") where (index["unique"] as Int?) == 1 {
+            let name: String = index["name"]
+            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))").map { $0["name"] as String? }
+            if columns == [column] { return true }
+        }
+        return false
+    }
+
     func loadClients(_ db: Database, problems: inout Problems) throws -> ([ClientSnapshot], [Int64: Int32]) {
         let statement = try db.makeStatement(
             sql: "SELECT id, number, name, email, street, city, zip, country FROM client ORDER BY number, id")
         var clients: [ClientSnapshot] = []
         var indexByID: [Int64: Int32] = [:]
         var numbers: Set<String> = []
+        let checkNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         let names = ["id", "number", "name", "email", "street", "city", "zip", "country"]
         try step(statement) { row in
             let id = row.int64(0)
@@ -72,7 +83,7 @@ extension StoreLoader {
                 problems.add(table: "client", row: rowName, column: "name", "is empty; every client needs a name")
                 valid = false
             }
-            if valid, !numbers.insert(fields[0]).inserted {
+            if valid, checkNumbers, !numbers.insert(fields[0]).inserted {
                 problems.add(table: "client", row: rowName, column: "number", "is used by more than one client")
                 valid = false
             }
@@ -96,8 +107,10 @@ extension StoreLoader {
         invoices.reserveCapacity(count)
         var currencyIndexByKey: [UInt32: Int16] = [:]
         var currencies: [CurrencyCode] = []
+        // A UNIQUE index already guarantees distinct identifiers; only a store without one needs the check here.
+        let checkIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
         var identifiers: Set<String> = []
-        identifiers.reserveCapacity(count)
+        if checkIdentifiers { identifiers.reserveCapacity(count) }
         try step(statement) { row in
             let id = row.int64(0)
             var valid = true
@@ -109,7 +122,7 @@ extension StoreLoader {
             } else if let text = row.text(1) {
                 identifier = text
                 rowName = "'\(text)'"
-                if !identifiers.insert(text).inserted {
+                if checkIdentifiers, !identifiers.insert(text).inserted {
                     problems.add(table: "invoice", row: rowName, column: "identifier", "is used by more than one invoice")
                     valid = false
                 }

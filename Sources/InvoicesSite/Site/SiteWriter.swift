@@ -18,40 +18,31 @@ public struct SiteWriter: Sendable {
     /// - Throws: ``SiteWriteError`` when the folder cannot be created or a file cannot be written.
     @discardableResult
     public func write(_ files: [SiteBuilder.File]) throws(SiteWriteError) -> BuildSummary {
+        let staging = try begin()
+        do {
+            for file in files { try staging.write(file.path, file.data) }
+        } catch {
+            staging.discard()
+            throw error
+        }
+        return try staging.commit()
+    }
+
+    /// Starts a new site: a staging folder beside the output that files are written into.
+    /// - Throws: ``SiteWriteError`` when the folder cannot be created.
+    public func begin() throws(SiteWriteError) -> SiteStaging {
         let manager = FileManager.default
         let parent = output.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".\(output.lastPathComponent).building-\(ProcessInfo.processInfo.processIdentifier)")
         removeLeftovers(in: parent)
+        try? manager.removeItem(at: staging)
         do {
             try manager.createDirectory(at: parent, withIntermediateDirectories: true)
             try manager.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
             throw SiteWriteError(path: staging.path, message: "cannot create the output folder: \(Self.reason(error))")
         }
-        var changed = 0
-        do {
-            var madeFolders: Set<String> = []
-            for file in files {
-                let target = staging.appendingPathComponent(file.path)
-                let folder = target.deletingLastPathComponent().path
-                if madeFolders.insert(folder).inserted {
-                    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                }
-                try file.data.write(to: target)
-                let previous = output.appendingPathComponent(file.path)
-                if manager.contents(atPath: previous.path) != file.data { changed += 1 }
-            }
-        } catch {
-            try? manager.removeItem(at: staging)
-            throw SiteWriteError(path: output.path, message: "cannot write the site: \(Self.reason(error)); the previous site is untouched")
-        }
-        do {
-            try swap(staging)
-        } catch {
-            try? manager.removeItem(at: staging)
-            throw error
-        }
-        return BuildSummary(files: files.count, pages: files.filter { $0.path.hasSuffix(".html") }.count, changed: changed)
+        return SiteStaging(writer: self, folder: staging)
     }
 
     /// Puts `staging` in the place of the output folder.
