@@ -50,7 +50,11 @@ extension InvoicesCommand {
             do {
                 let batch = try ImportReader(options: options).read(files: files)
                 let summary = try ImportWriter.apply(batch, to: store)
-                if !quiet { print("Imported into \(store): \(summary)") }
+                if !quiet {
+                    let skipped = batch.skippedInvoices
+                    let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
+                    print("Imported into \(store): \(summary)\(note)")
+                }
             } catch {
                 printError(error.description)
                 if error.kind == .badData { printError("nothing was written to \(store)") }

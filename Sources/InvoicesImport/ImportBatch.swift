@@ -105,10 +105,13 @@ public struct ImportedInvoice: Sendable, Hashable {
 public struct ImportBatch: Sendable, Hashable {
     public var clients: [ImportedClient]
     public var invoices: [ImportedInvoice]
+    /// Invoices left out because the source marks them draft or void (FreshBooks, Zoho).
+    public var skippedInvoices: Int
 
-    public init(clients: [ImportedClient] = [], invoices: [ImportedInvoice] = []) {
+    public init(clients: [ImportedClient] = [], invoices: [ImportedInvoice] = [], skippedInvoices: Int = 0) {
         self.clients = clients
         self.invoices = invoices
+        self.skippedInvoices = skippedInvoices
     }
 }
 

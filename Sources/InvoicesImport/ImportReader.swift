@@ -120,6 +120,7 @@ public struct ImportReader: Sendable {
             batch.invoices += invoices
         case .json: break
         }
+        batch.skippedInvoices += context.skipped
         problems = context.problems
     }
 

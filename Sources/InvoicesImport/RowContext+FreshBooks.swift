@@ -36,6 +36,10 @@ extension RowContext {
         for number in order {
             let rows = lines[number]!
             let first = rows[0]
+            if RowContext.skippedStatuses.contains(first["Invoice Status"].lowercased()) {
+                skipped += 1
+                continue
+            }
             var valid = true
             for column in ["Client Name", "Date Issued", "Invoice Status", "Date Paid", "Currency"] {
                 for row in rows.dropFirst() where row[column] != first[column] {

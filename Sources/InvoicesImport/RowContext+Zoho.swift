@@ -23,6 +23,10 @@ extension RowContext {
         for number in order {
             let rows = lines[number]!
             let first = rows[0]
+            if RowContext.skippedStatuses.contains(first["Invoice Status"].lowercased()) {
+                skipped += 1
+                continue
+            }
             var valid = true
             for column in invoiceColumns {
                 for row in rows.dropFirst() where row[column] != first[column] {

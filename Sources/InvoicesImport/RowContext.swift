@@ -5,6 +5,11 @@ struct RowContext {
     let dates: DateReader
     var problems: ProblemList
     let defaultTerms: Int
+    /// Invoices left out as draft or void.
+    var skipped = 0
+
+    /// Statuses of invoices that were never sent or were cancelled: they are not imported.
+    static let skippedStatuses: Set<String> = ["draft", "void"]
 
     mutating func problem(_ location: SourceLocation, _ column: String?, _ message: String) {
         problems.add(ImportProblem(location: location, column: column, message: message))

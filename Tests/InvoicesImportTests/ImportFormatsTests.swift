@@ -44,6 +44,7 @@ import Testing
         let summary = try Support.importFixtures(["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store)
         #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 2)))
         // 0000101: 1575.00 + 420.10 + 90.00 = 2085.10 USD, open. 0000102: 904.00 CAD, paid.
+        // 0000103 is a draft: not imported.
         #expect(try Support.totals(store) == ["USD": [208_510, 0, 208_510], "CAD": [90_400, 90_400, 0]])
         let books = try StoreLoader(path: store).load()
         #expect(books.clients.map(\.name) == ["Globex Corporation", "Jane Doe"])
@@ -74,6 +75,8 @@ import Testing
         #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 3)))
         // USD: 1080.00 open (two lines, amount = Total) + 324.00 paid (Balance 0). EUR: 99.99 partly paid = open.
         #expect(try Support.totals(store) == ["USD": [140_400, 32_400, 108_000], "EUR": [9_999, 0, 9_999]])
+        // INV-000004 is void: not imported.
+        #expect(try ImportReader().read(files: [Support.fixture("zoho-invoices.csv")]).skippedInvoices == 1)
         let books = try StoreLoader(path: store).load()
         let initech = try #require(books.clients.first { $0.name == "Initech" })
         #expect(initech.street == "4120 Freidrich Ln\nBuilding 3")
