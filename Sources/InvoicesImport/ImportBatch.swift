@@ -69,6 +69,8 @@ public enum ClientReference: Sendable, Hashable, CustomStringConvertible {
 public struct ImportedInvoice: Sendable, Hashable {
     public var identifier: String
     public var client: ClientReference
+    /// The column the client reference came from, for messages.
+    public var clientColumn: String
     public var amount: Money
     public var issued: CalendarDate
     public var due: CalendarDate
@@ -81,11 +83,12 @@ public struct ImportedInvoice: Sendable, Hashable {
     public var source: SourceLocation
 
     public init(
-        identifier: String, client: ClientReference, amount: Money, issued: CalendarDate, due: CalendarDate,
+        identifier: String, client: ClientReference, clientColumn: String, amount: Money, issued: CalendarDate, due: CalendarDate,
         dueIsDerived: Bool = false, paid: CalendarDate?, notes: String?, source: SourceLocation
     ) {
         self.identifier = identifier
         self.client = client
+        self.clientColumn = clientColumn
         self.amount = amount
         self.issued = issued
         self.due = due

@@ -93,8 +93,9 @@ struct ImportSession {
         let update = try db.makeStatement(
             sql: "UPDATE invoice SET clientId = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, paidOn = ? WHERE id = ?")
         for invoice in batch.invoices {
-            let column: String? = switch invoice.client { case .number: "clientNumber"; case .name: nil }
-            guard let clientIndex = clientIndex(invoice.client, invoice.source, column: column) else { continue }
+            guard let clientIndex = clientIndex(invoice.client, invoice.source, column: invoice.clientColumn) else {
+                continue
+            }
             let issued = invoice.issued.description
             var wanted = StoredInvoice(
                 id: 0, clientId: clients[clientIndex].id, amount: invoice.amount.minorUnits,

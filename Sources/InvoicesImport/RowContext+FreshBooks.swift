@@ -78,7 +78,7 @@ extension RowContext {
             let items = rows.map { $0["Item Name"] }.filter { !$0.isEmpty }
             invoices.append(
                 ImportedInvoice(
-                    identifier: number, client: .name(client), amount: total, issued: issued, due: due, dueIsDerived: true,
+                    identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued, due: due, dueIsDerived: true,
                     paid: paid, notes: items.joined(separator: ", "), source: location))
         }
         return invoices

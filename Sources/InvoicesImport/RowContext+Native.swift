@@ -36,7 +36,7 @@ extension RowContext {
             return nil
         }
         return ImportedInvoice(
-            identifier: identifier, client: .number(client), amount: amount, issued: issued, due: due, paid: paid,
+            identifier: identifier, client: .number(client), clientColumn: "clientNumber", amount: amount, issued: issued, due: due, paid: paid,
             notes: hasColumn("notes") ? value("notes") : nil, source: location)
     }
 }

@@ -58,7 +58,7 @@ extension RowContext {
             }
             invoices.append(
                 ImportedInvoice(
-                    identifier: number, client: .name(customer), amount: total, issued: issued, due: due, paid: paidOn,
+                    identifier: number, client: .name(customer), clientColumn: "Customer Name", amount: total, issued: issued, due: due, paid: paidOn,
                     notes: first.optional("Notes"), source: location))
         }
         return (clients, invoices)
