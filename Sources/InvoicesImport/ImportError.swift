@@ -36,17 +36,24 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    /// Every problem, in file and line order.
+    /// The problems, in file and line order (at most the reader's limit).
     public var problems: [ImportProblem]
+    /// How many problems there were in all.
+    public var total: Int
 
-    public init(kind: Kind, problems: [ImportProblem]) {
+    public init(kind: Kind, problems: [ImportProblem], total: Int? = nil) {
         self.kind = kind
         self.problems = problems
+        self.total = total ?? problems.count
     }
 
     public init(kind: Kind, file: String, message: String) {
         self.init(kind: kind, problems: [ImportProblem(location: SourceLocation(file: file), message: message)])
     }
 
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    public var description: String {
+        var lines = problems.map(\.description)
+        if total > problems.count { lines.append("... and \(total - problems.count) more problems") }
+        return lines.joined(separator: "\n")
+    }
 }

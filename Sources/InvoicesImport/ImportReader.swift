@@ -56,13 +56,7 @@ public struct ImportReader: Sendable {
         if !missing.isEmpty { throw ImportError(kind: .missingInput, problems: missing) }
         checkDuplicates(&batch, problems: &problems)
         if !problems.all.isEmpty {
-            var list = problems.all
-            if list.count > problemLimit {
-                let more = list.count - problemLimit
-                list = Array(list.prefix(problemLimit))
-                list.append(ImportProblem(location: SourceLocation(file: "..."), message: "and \(more) more problems"))
-            }
-            throw ImportError(kind: .badData, problems: list)
+            throw ImportError(kind: .badData, problems: Array(problems.all.prefix(problemLimit)), total: problems.all.count)
         }
         return batch
     }

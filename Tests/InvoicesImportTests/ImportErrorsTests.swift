@@ -53,3 +53,19 @@ import Testing
         #expect(error.problems[0].description.contains("invoice 'INV-1' is also at"))
     }
 }
+
+extension ImportErrorsTests {
+    @Test func manyProblemsAreCountedBeyondTheLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("invoices.csv")
+        var text = "identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn,notes\n"
+        for index in 0..<250 { text += "X-\(index),C-1,1.234,EUR,2025-01-01,2025-01-31,,\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [file]) }
+        #expect(error.problems.count == 200)
+        #expect(error.total == 250)
+        #expect(error.problems.last?.location.line == 201)
+        #expect(error.description.hasSuffix("\n... and 50 more problems"))
+    }
+}
