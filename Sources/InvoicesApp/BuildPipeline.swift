@@ -2,7 +2,7 @@ internal import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 public import InvoicesSite
-internal import InvoicesStore
+public import InvoicesStore
 
 /// One build of a report site, phase by phase: load the store, compute the totals, render the pages, write them.
 ///
@@ -14,6 +14,8 @@ public struct BuildPipeline: Sendable {
         public var templates: String?
         public var output: String
         public var site: SiteOptions
+        /// Which Invoice attributes hold the dates when the store is a Core Data store.
+        public var coreDataMapping = CoreDataMapping()
 
         public init(store: String, templates: String? = nil, output: String = "Output", site: SiteOptions = SiteOptions()) {
             self.store = store
@@ -36,6 +38,8 @@ public struct BuildPipeline: Sendable {
         public var summary: BuildSummary
         /// Seconds spent in each phase.
         public var timings: [Phase: Double]
+        /// What the store loader assumed or rounded (``StoreWarning``), one line each, to print before the summary.
+        public var warnings: [String] = []
     }
 
     public let configuration: Configuration
@@ -63,8 +67,14 @@ public struct BuildPipeline: Sendable {
         var start = clock.now
         observer?(.load, 0, 1, nil)
         let books: Books
+        var warnings: [String] = []
         do {
-            books = try StoreLoader(path: configuration.store).load()
+            var loader = StoreLoader(path: configuration.store)
+            loader.coreDataMapping = configuration.coreDataMapping
+            let loaded = try loader.loadWithWarnings()
+            books = loaded.books
+            warnings = loaded.warnings.map(\.description)
+            if loaded.totalWarnings > loaded.warnings.count { warnings.append("... and \(loaded.totalWarnings - loaded.warnings.count) more warnings") }
         } catch {
             throw BuildError(code: error.errors.contains { $0.kind == .missing } ? .missingInput : .dataError, message: error.description)
         }
@@ -98,7 +108,7 @@ public struct BuildPipeline: Sendable {
         }
         timings[.write] = seconds(clock.now - start)
         observer?(.write, files.count, files.count, "\(summary.changed) changed")
-        return Result(summary: summary, timings: timings)
+        return Result(summary: summary, timings: timings, warnings: warnings)
     }
 }
 

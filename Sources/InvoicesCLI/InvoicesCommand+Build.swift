@@ -4,6 +4,7 @@ import InvoicesCore
 import InvoicesReport
 import InvoicesSite
 import InvoicesApp
+import InvoicesStore
 
 extension InvoicesCommand {
     struct Build: AsyncParsableCommand {
@@ -37,6 +38,15 @@ extension InvoicesCommand {
         @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
         var locale: String = "en_US_POSIX"
 
+        @Option(help: "For a Core Data store: the Invoice attribute holding the issue date. Default: issuedAt, issueDate or date.")
+        var issueDateAttribute: String?
+
+        @Option(help: "For a Core Data store: the Invoice attribute holding the due date. Default: dueAt or dueDate.")
+        var dueDateAttribute: String?
+
+        @Option(help: "For a Core Data store: the Invoice attribute holding the paid date. Default: paidAt or paidDate.")
+        var paidDateAttribute: String?
+
         @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
         var timings: String?
 
@@ -56,9 +66,11 @@ extension InvoicesCommand {
             // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
             signal(SIGXFSZ, SIG_IGN)
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            let configuration = BuildPipeline.Configuration(
+            var configuration = BuildPipeline.Configuration(
                 store: store, templates: templates, output: output,
                 site: SiteOptions(title: title, locale: locale, period: period))
+            configuration.coreDataMapping = CoreDataMapping(
+                issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
             let clock = ContinuousClock()
             let start = clock.now
             let result: BuildPipeline.Result
@@ -68,6 +80,7 @@ extension InvoicesCommand {
                 printError(error.message)
                 throw ExitCode(error.code.rawValue)
             }
+            for warning in result.warnings { FileHandle.standardError.write(Data("Warning: \(warning)\n".utf8)) }
             do {
                 if let timings {
                     let phases = BuildPipeline.Phase.allCases.map { "\"\($0.rawValue)\": \(result.timings[$0] ?? 0)" }

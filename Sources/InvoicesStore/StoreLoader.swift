@@ -16,14 +16,21 @@ public struct StoreLoader: Sendable {
     public let path: String
     /// How many problems to keep in a thrown ``StoreErrors`` (the total is still counted).
     public var errorLimit = 100
+    /// Which Invoice attributes hold the dates, when the file is a Core Data store (see ``loadWithWarnings()``).
+    public var coreDataMapping = CoreDataMapping()
 
     public init(path: String) {
         self.path = path
     }
 
-    /// Loads the books.
+    /// Loads the books from a native or a Core Data store, dropping warnings; see ``loadWithWarnings()``.
     /// - Throws: ``StoreErrors`` naming every problem found (missing file, not SQLite, wrong schema, bad rows).
     public func load() throws(StoreErrors) -> Books {
+        try loadWithWarnings().books
+    }
+
+    /// Loads the books of a native store.
+    func loadNative() throws(StoreErrors) -> Books {
         let database = try open()
         do {
             return try database.read { db in
