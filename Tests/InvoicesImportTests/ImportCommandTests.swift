@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import InvoicesTesting
 import Testing
 
@@ -135,4 +136,25 @@ struct SeededRandom {
         return z ^ (z >> 31)
     }
     mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
+}
+
+extension ImportCommandTests {
+    @Test func aStoreLockedByAnotherWriterExits73AndKeepsItsContent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        #expect(try CLI.run(["import", "--store", store, Support.fixture("clients.csv")]).status == 0)
+        let before = try Support.dump(store)
+        // Another process's writer, holding an exclusive lock across accesses.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: store, configuration: configuration)
+        try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        let result = try CLI.run(["import", "--store", store, Support.fixture("invoices.csv")])
+        try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        try holder.close()
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("the store is locked by another process"))
+        #expect(try Support.dump(store) == before)
+    }
 }
