@@ -50,6 +50,12 @@ extension InvoicesCommand {
         @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
         var timings: String?
 
+        @Option(help: "A CSV file of exchange rates (date,from,to,rate) to also show totals converted into --base-currency.")
+        var rates: String?
+
+        @Option(help: "The ISO 4217 currency converted totals are shown in; needs --rates.")
+        var baseCurrency: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -60,15 +66,16 @@ extension InvoicesCommand {
             if let asOf, CalendarDate(iso: asOf) == nil {
                 throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
             }
+            try validateConversion()
         }
 
         func run() async throws {
             // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
             signal(SIGXFSZ, SIG_IGN)
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            var configuration = BuildPipeline.Configuration(
-                store: store, templates: templates, output: output,
-                site: SiteOptions(title: title, locale: locale, period: period))
+            var site = SiteOptions(title: title, locale: locale, period: period)
+            site.conversion = try loadConversion()
+            var configuration = BuildPipeline.Configuration(store: store, templates: templates, output: output, site: site)
             configuration.coreDataMapping = CoreDataMapping(
                 issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
             let clock = ContinuousClock()

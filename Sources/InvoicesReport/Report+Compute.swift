@@ -16,11 +16,43 @@ extension Report {
     /// Computes every figure of `books` for `period` in one pass over the invoices.
     /// - Throws: ``ReportError`` when a sum overflows.
     public init(books: Books, period: ReportPeriod = ReportPeriod()) throws(ReportError) {
+        try self.init(
+            clientCount: books.clients.count, currencies: books.currencies, period: period,
+            describeClient: { "\(books.clients[$0].number) '\(books.clients[$0].name)'" },
+            invoices: { visit in
+                for invoice in books.invoices {
+                    visit(InvoiceFacts(
+                        clientIndex: Int(invoice.clientIndex), currencyIndex: Int(invoice.currencyIndex), amount: invoice.amount,
+                        issued: invoice.issued, due: invoice.due, paid: invoice.paid))
+                }
+            })
+    }
+
+    /// Computes every figure from invoices given one by one, so any source can feed it: the books' tables, or a
+    /// context's rows.
+    ///
+    /// - Parameters:
+    ///   - clientCount: How many clients there are; ``InvoiceFacts/clientIndex`` is below it.
+    ///   - currencies: The currencies, sorted by code; ``InvoiceFacts/currencyIndex`` indexes them.
+    ///   - describeClient: The client's number and name, for an overflow error.
+    ///   - invoices: Calls its argument once per invoice. It is called twice when the period spans every month.
+    /// - Throws: ``ReportError`` when a sum overflows.
+    public init(
+        clientCount: Int, currencies: [CurrencyCode], period: ReportPeriod, describeClient: (Int) -> String,
+        invoices: (_ visit: (InvoiceFacts) -> Void) -> Void
+    ) throws(ReportError) {
         let span: ClosedRange<YearMonth>
+        var bounds: (low: CalendarDate, high: CalendarDate)?
+        if period.month == nil {
+            invoices { invoice in
+                let high = max(invoice.issued, invoice.paid ?? invoice.issued)
+                bounds = bounds.map { (min($0.low, invoice.issued), max($0.high, high)) } ?? (invoice.issued, high)
+            }
+        }
         if let month = period.month {
             span = month...month
-        } else if let all = Report.monthSpan(of: books.invoices) {
-            span = all
+        } else if let bounds {
+            span = bounds.low.month...bounds.high.month
         } else {
             span = (period.asOf?.month ?? YearMonth(year: 2000, month: 1))...(period.asOf?.month ?? YearMonth(year: 2000, month: 1))
         }
@@ -28,9 +60,9 @@ extension Report {
         // Column 0 is the month before the first reported one; columns 1... are the reported months.
         let first = span.lowerBound.index - 1
         let columns = span.upperBound.index - first + 1
-        let currencyCount = max(books.currencies.count, 1)
+        let currencyCount = max(currencies.count, 1)
 
-        var slotOf: [Int] = Array(repeating: -1, count: books.clients.count * currencyCount)
+        var slotOf: [Int] = Array(repeating: -1, count: clientCount * currencyCount)
         var slotKeys: [(client: Int, currency: Int)] = []
         var invoiced: [Int64] = []
         var paid: [Int64] = []
@@ -41,7 +73,7 @@ extension Report {
         var agings: [Aging] = []
         var overflowSlot: Int?
 
-        for invoice in books.invoices {
+        invoices { invoice in
             let key = Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex)
             var slot = slotOf[key]
             if slot < 0 {
@@ -103,8 +135,7 @@ extension Report {
         }
         func overflow(_ slot: Int) -> ReportError {
             let key = slotKeys[slot]
-            let client = books.clients[key.client]
-            return ReportError(client: "\(client.number) '\(client.name)'", currency: books.currencies[key.currency])
+            return ReportError(client: describeClient(key.client), currency: currencies[key.currency])
         }
         if let overflowSlot { throw overflow(overflowSlot) }
 
@@ -140,7 +171,7 @@ extension Report {
             period.overdue = aging.days1to30 &+ aging.days31to60 &+ aging.days61to90 &+ aging.over90
             guard period.overdue <= period.outstanding, period.overdue >= 0 else { throw overflow(slot) }
             let entry = ClientCurrency(
-                currency: books.currencies[key.currency], months: Array(months.dropFirst()), previousMonth: months[0],
+                currency: currencies[key.currency], months: Array(months.dropFirst()), previousMonth: months[0],
                 period: period, aging: aging)
             if clients.last?.clientIndex == key.client {
                 clients[clients.count - 1].currencies.append(entry)

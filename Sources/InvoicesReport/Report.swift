@@ -55,3 +55,25 @@ public struct ReportPeriod: Sendable, Equatable {
         self.asOf = asOf
     }
 }
+
+/// What a report needs of one invoice.
+public struct InvoiceFacts: Sendable {
+    /// The client's index among the report's clients.
+    public var clientIndex: Int
+    /// The currency's index among the report's currencies.
+    public var currencyIndex: Int
+    /// The amount in minor units.
+    public var amount: Int64
+    public var issued: CalendarDate
+    public var due: CalendarDate
+    public var paid: CalendarDate?
+
+    public init(clientIndex: Int, currencyIndex: Int, amount: Int64, issued: CalendarDate, due: CalendarDate, paid: CalendarDate?) {
+        self.clientIndex = clientIndex
+        self.currencyIndex = currencyIndex
+        self.amount = amount
+        self.issued = issued
+        self.due = due
+        self.paid = paid
+    }
+}

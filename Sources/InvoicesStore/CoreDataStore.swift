@@ -29,7 +29,7 @@ extension StoreLoader {
         configuration.busyMode = .timeout(5)
         configuration.label = "coredata-store"
         do {
-            let database = try DatabaseQueue(path: Self.readOnlyURI(path), configuration: configuration)
+            let database = try DatabaseQueue(path: try readOnlyURI(), configuration: configuration)
             defer { try? database.close() }
             return try database.read { db -> LoadedBooks? in
                 guard try CoreDataModel.isCoreDataStore(db) else { return nil }
@@ -51,22 +51,6 @@ extension StoreLoader {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
-    }
-
-    /// `file:PATH?mode=ro&readonly_shm=1`, with the characters that end a URI path escaped.
-    static func readOnlyURI(_ path: String) -> String {
-        var escaped = ""
-        for character in path {
-            switch character {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3f"
-            case "#": escaped += "%23"
-            default: escaped.append(character)
-            }
-        }
-        // A relative path must not look like an authority ("file://host/...").
-        if escaped.hasPrefix("//") { escaped = "/" + escaped.drop { $0 == "/" } }
-        return "file:\(escaped)?mode=ro&readonly_shm=1"
     }
 
     func coreDataUnreadable(_ error: DatabaseError) -> StoreError {

@@ -100,8 +100,10 @@ public struct StoreLoader: Sendable {
                 throw StoreErrors(errors: [
                     StoreError(
                         kind: .unreadable, path: path,
-                        message: "the store is in WAL mode and its -shm file is missing beside its -wal file; "
-                            + "copy the store with all three files (.sqlite, -wal, -shm)")
+                        message: "the store is in WAL mode and has a '-wal' file but no '-shm' file beside it; invoices "
+                            + "never creates or changes files beside a store, so it cannot read the transactions still in "
+                            + "the '-wal' file. Quit the app that writes it (which checkpoints the store), or copy the store "
+                            + "with all three files (.sqlite, -wal, -shm)")
                 ])
             }
             parameters += "&immutable=1"

@@ -44,7 +44,7 @@ public struct SiteBuilder: Sendable {
     public func files() -> [File] {
         var files: [File] = []
         for (name, data) in templates.assets.sorted(by: { $0.key < $1.key }) { files.append(File(path: name, data: data)) }
-        files.append(page("index.html", template: "overview", title: options.title, overviewContext()))
+        files.append(page("index.html", template: "overview", title: options.title, overviewContext().merging(conversionContext()) { a, _ in a }))
         files.append(page("clients.html", template: "clients", title: "Clients", clientsContext()))
         files.append(page("404.html", template: "404", title: "Page not found", [:], absoluteRoot: true))
         for (offset, month) in report.months.enumerated() {
@@ -58,6 +58,7 @@ public struct SiteBuilder: Sendable {
                 page(clientPath(totals.clientIndex), template: "client", title: client.name,
                      clientContext(totals, invoices: invoicesByClient[totals.clientIndex])))
         }
+        files.append(contentsOf: exportFiles())
         return files
     }
 

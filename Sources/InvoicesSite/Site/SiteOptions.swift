@@ -11,6 +11,8 @@ public struct SiteOptions: Sendable {
     public var language = "en"
     /// What the report covers.
     public var period = ReportPeriod()
+    /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
+    public var conversion: CurrencyConversion?
 
     public init(title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod()) {
         self.title = title

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import InvoicesCore
+import InvoicesReport
+
+extension InvoicesCommand.Build {
+    /// Checks `--rates` and `--base-currency` go together and name an ISO 4217 code.
+    func validateConversion() throws {
+        switch (rates, baseCurrency) {
+        case (nil, nil): return
+        case (_?, nil): throw ValidationError("--rates needs --base-currency, the currency to convert into, e.g. EUR")
+        case (nil, _?): throw ValidationError("--base-currency needs --rates, a CSV file of 'date,from,to,rate' lines")
+        case (_, let code?):
+            guard CurrencyCode.isKnown(code) else {
+                throw ValidationError("--base-currency '\(code)' is not an ISO 4217 currency code (expected e.g. 'EUR')")
+            }
+        }
+    }
+
+    /// Reads the rates file, or nil without `--rates`.
+    /// - Throws: `ExitCode` 66 when the file cannot be read, 65 when a line is wrong, after printing why.
+    func loadConversion() throws -> CurrencyConversion? {
+        guard let rates, let baseCurrency else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: rates, encoding: .utf8)
+        } catch {
+            printError("\(rates): cannot read the rates file; check --rates")
+            throw ExitCode(66)
+        }
+        do {
+            return CurrencyConversion(base: try CurrencyCode(baseCurrency), rates: try ExchangeRates(csv: text, path: rates))
+        } catch {
+            printError("\(error)")
+            throw ExitCode(65)
+        }
+    }
+}

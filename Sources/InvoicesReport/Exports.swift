@@ -1,0 +1,241 @@
+public import Foundation
+public import InvoicesCore
+
+/// The machine-readable files a build writes beside the HTML: `report.json`, `totals.csv` and `aging.csv`.
+///
+/// docs/exports.md documents the schema and the columns. Amounts are exact: CSV cells are plain decimals with
+/// the currency's number of decimals (`1234.50`, `98765` for JPY, `12.345` for KWD); JSON gives each amount as
+/// that decimal string and as integer minor units, with its currency code. The same report gives the same bytes.
+///
+/// ```swift
+/// let exports = ReportExports(books: books, report: try Report(books: books))
+/// try exports.totalsCSV().write(toFile: "totals.csv", atomically: true, encoding: .utf8)
+/// ```
+public struct ReportExports: Sendable {
+    /// The version of the JSON schema, `schema_version` in `report.json`. Raised on incompatible changes.
+    public static let schemaVersion = 1
+    /// The columns of `totals.csv`, in order.
+    public static let totalsColumns = [
+        "client_number", "client_name", "currency", "month", "invoiced", "paid", "outstanding", "overdue", "invoices",
+    ]
+    /// The columns of `aging.csv`, in order.
+    public static let agingColumns = [
+        "client_number", "client_name", "currency", "as_of", "not_due", "days_1_30", "days_31_60", "days_61_90",
+        "days_over_90",
+    ]
+
+    public let books: Books
+    public let report: Report
+    /// Totals converted into a base currency, when exchange rates were given.
+    public let conversion: ConvertedTotals?
+
+    public init(books: Books, report: Report, conversion: ConvertedTotals? = nil) {
+        self.books = books
+        self.report = report
+        self.conversion = conversion
+    }
+
+    /// `totals.csv`: one row per client, currency and month in which the client has an invoice issued, an invoice
+    /// paid or a balance outstanding at the month's end (``Figures/isActive``). Outstanding and overdue are at the
+    /// end of the month.
+    public func totalsCSV() -> String {
+        var csv = CSVWriter(header: Self.totalsColumns)
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            for entry in totals.currencies {
+                let digits = entry.currency.minorUnitDigits
+                for (offset, figures) in entry.months.enumerated() where figures.isActive {
+                    csv.append([
+                        client.number, client.name, entry.currency.code, report.months[offset].description,
+                        Money.decimalString(figures.invoiced, digits: digits),
+                        Money.decimalString(figures.paid, digits: digits),
+                        Money.decimalString(figures.outstanding, digits: digits),
+                        Money.decimalString(figures.overdue, digits: digits), String(figures.invoices),
+                    ])
+                }
+            }
+        }
+        return csv.text
+    }
+
+    /// `aging.csv`: one row per client and currency with a balance outstanding at the as-of date, the amounts by
+    /// days past due.
+    public func agingCSV() -> String {
+        var csv = CSVWriter(header: Self.agingColumns)
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            for entry in totals.currencies where entry.period.outstanding != 0 {
+                let digits = entry.currency.minorUnitDigits
+                csv.append(
+                    [client.number, client.name, entry.currency.code, report.asOf.description]
+                        + entry.aging.buckets.map { Money.decimalString($0, digits: digits) })
+            }
+        }
+        return csv.text
+    }
+
+    /// `report.json`: UTF-8, keys sorted, two-space indentation.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        do {
+            return try encoder.encode(jsonDocument())
+        } catch {
+            // The document holds only strings and integers; JSONEncoder fails only on non-finite floating point.
+            preconditionFailure("report.json could not be encoded: \(error)")
+        }
+    }
+
+    func jsonDocument() -> JSONReport {
+        let months = report.months.map(\.description)
+        let clients = report.clients.map { totals in
+            let client = books.clients[totals.clientIndex]
+            return JSONReport.Client(
+                number: client.number, name: client.name,
+                currencies: totals.currencies.map {
+                    entry($0.currency, months: $0.months, period: $0.period, aging: $0.aging, activeOnly: true)
+                })
+        }
+        return JSONReport(
+            schemaVersion: Self.schemaVersion,
+            period: JSONReport.Period(
+                firstMonth: months.first ?? "", lastMonth: months.last ?? "", months: months,
+                asOf: report.asOf.description),
+            totals: report.currencies.map {
+                entry($0.currency, months: $0.months, period: $0.period, aging: $0.aging, activeOnly: false)
+            },
+            clients: clients, conversion: conversion.map(JSONReport.Conversion.init))
+    }
+
+    func entry(_ currency: CurrencyCode, months: [Figures], period: Figures, aging: Aging, activeOnly: Bool)
+        -> JSONReport.CurrencyEntry
+    {
+        var rows: [JSONReport.Figures] = []
+        for (offset, figures) in months.enumerated() where !activeOnly || figures.isActive {
+            rows.append(JSONReport.Figures(figures, currency, month: report.months[offset].description))
+        }
+        return JSONReport.CurrencyEntry(
+            currency: currency.code, minorUnitDigits: currency.minorUnitDigits,
+            period: JSONReport.Figures(period, currency, month: nil), aging: JSONReport.Aging(aging, currency),
+            months: rows)
+    }
+}
+
+/// The shape of `report.json` (docs/exports.md). Keys are written in snake_case.
+struct JSONReport: Encodable {
+    struct Amount: Encodable {
+        var currency: String
+        var decimal: String
+        var minorUnits: Int64
+
+        init(_ minorUnits: Int64, _ currency: CurrencyCode) {
+            self.currency = currency.code
+            self.decimal = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
+            self.minorUnits = minorUnits
+        }
+    }
+
+    struct Figures: Encodable {
+        var month: String?
+        var invoiced: Amount
+        var paid: Amount
+        var outstanding: Amount
+        var overdue: Amount
+        var invoices: Int
+
+        init(_ figures: InvoicesReport.Figures, _ currency: CurrencyCode, month: String?) {
+            self.month = month
+            invoiced = Amount(figures.invoiced, currency)
+            paid = Amount(figures.paid, currency)
+            outstanding = Amount(figures.outstanding, currency)
+            overdue = Amount(figures.overdue, currency)
+            invoices = figures.invoices
+        }
+    }
+
+    struct Aging: Encodable {
+        var notDue: Amount
+        var days1To30: Amount
+        var days31To60: Amount
+        var days61To90: Amount
+        var daysOver90: Amount
+
+        enum CodingKeys: String, CodingKey {
+            case notDue = "not_due", days1To30 = "days_1_30", days31To60 = "days_31_60", days61To90 = "days_61_90"
+            case daysOver90 = "days_over_90"
+        }
+
+        init(_ aging: InvoicesReport.Aging, _ currency: CurrencyCode) {
+            notDue = Amount(aging.notDue, currency)
+            days1To30 = Amount(aging.days1to30, currency)
+            days31To60 = Amount(aging.days31to60, currency)
+            days61To90 = Amount(aging.days61to90, currency)
+            daysOver90 = Amount(aging.over90, currency)
+        }
+    }
+
+    struct CurrencyEntry: Encodable {
+        var currency: String
+        var minorUnitDigits: Int
+        var period: Figures
+        var aging: Aging
+        var months: [Figures]
+    }
+
+    struct Client: Encodable {
+        var number: String
+        var name: String
+        var currencies: [CurrencyEntry]
+    }
+
+    struct Period: Encodable {
+        var firstMonth: String
+        var lastMonth: String
+        var months: [String]
+        var asOf: String
+    }
+
+    struct Conversion: Encodable {
+        struct Line: Encodable {
+            var currency: String
+            var outstanding: Amount
+            var invoiced: Amount
+            var converted: Bool
+            var rate: String?
+            var rateDate: String?
+            var convertedInvoiced: Amount?
+            var convertedOutstanding: Amount?
+        }
+        var baseCurrency: String
+        var asOf: String
+        var rounding: String
+        var lines: [Line]
+        var invoiced: Amount
+        var outstanding: Amount
+        var unconverted: [String]
+
+        init(_ totals: ConvertedTotals) {
+            baseCurrency = totals.base.code
+            asOf = totals.asOf.description
+            rounding = "half-even to the base currency's minor unit, per currency, before adding"
+            lines = totals.lines.map { line in
+                Line(
+                    currency: line.currency.code, outstanding: Amount(line.figures.outstanding, line.currency),
+                    invoiced: Amount(line.figures.invoiced, line.currency), converted: line.converted != nil,
+                    rate: line.rate.map { "\($0.rate)" }, rateDate: line.rate?.date.description,
+                    convertedInvoiced: line.converted.map { Amount($0.invoiced, totals.base) },
+                    convertedOutstanding: line.converted.map { Amount($0.outstanding, totals.base) })
+            }
+            invoiced = Amount(totals.total.invoiced, totals.base)
+            outstanding = Amount(totals.total.outstanding, totals.base)
+            unconverted = totals.unconverted.map(\.code)
+        }
+    }
+
+    var schemaVersion: Int
+    var period: Period
+    var totals: [CurrencyEntry]
+    var clients: [Client]
+    var conversion: Conversion?
+}
