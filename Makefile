@@ -5,7 +5,7 @@ DEMO_STORE := demo.sqlite
 # Tests run in a time zone far from UTC: dates are calendar dates and must never shift.
 TEST_TZ := Pacific/Kiritimati
 
-.PHONY: report test setup build clean bench
+.PHONY: report test setup build clean bench test-deps site-checks screenshots
 
 setup:
 	@pkg-config --exists libcmark 2>/dev/null && [ -f /usr/include/sqlite3.h ] || \
@@ -20,8 +20,22 @@ report: build
 	.build/release/invoices build --store $(DEMO_STORE) --output Output
 	@echo "Open $(CURDIR)/Output/index.html in a browser."
 
-test: setup
+# The site tests parse pages with html5lib (Python); site-checks adds the Nu validator and an nginx crawl.
+test-deps:
+	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
+		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }
+
+test: setup test-deps
 	TZ=$(TEST_TZ) $(SWIFT) test
+	scripts/site-checks.sh
+
+site-checks:
+	scripts/site-checks.sh
+
+# Screenshots of the overview, a month and a client page at 1280 and 390 px into screenshots/ (headless Chromium).
+screenshots:
+	scripts/screenshots.sh "" screenshots
 
 clean:
 	rm -rf .build Output $(DEMO_STORE)

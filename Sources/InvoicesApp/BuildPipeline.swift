@@ -94,20 +94,33 @@ public struct BuildPipeline: Sendable {
 
         start = clock.now
         let site = SiteBuilder(books: books, report: report, templates: templates, options: configuration.site)
-        let files = site.files()
+        // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
+        // swap of the complete folder into place.
+        let staging: SiteStaging
+        do {
+            staging = try SiteWriter(output: configuration.output).begin()
+        } catch {
+            throw BuildError(code: .cannotCreateOutput, message: error.description)
+        }
+        do {
+            try await site.write(to: staging) { done, total in observer?(.render, done, total, nil) }
+        } catch {
+            staging.discard()
+            throw BuildError(code: .cannotCreateOutput, message: error.description)
+        }
         timings[.render] = seconds(clock.now - start)
-        observer?(.render, files.count, files.count, "\(files.count) files")
+        observer?(.render, 1, 1, "pages rendered and written")
 
         start = clock.now
-        observer?(.write, 0, files.count, nil)
+        observer?(.write, 0, 1, nil)
         let summary: BuildSummary
         do {
-            summary = try SiteWriter(output: configuration.output).write(files)
+            summary = try staging.commit()
         } catch {
             throw BuildError(code: .cannotCreateOutput, message: error.description)
         }
         timings[.write] = seconds(clock.now - start)
-        observer?(.write, files.count, files.count, "\(summary.changed) changed")
+        observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed")
         return Result(summary: summary, timings: timings, warnings: warnings)
     }
 }

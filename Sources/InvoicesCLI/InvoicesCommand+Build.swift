@@ -56,12 +56,18 @@ extension InvoicesCommand {
         @Option(help: "The ISO 4217 currency converted totals are shown in; needs --rates.")
         var baseCurrency: String?
 
+        @Option(help: "The absolute address the site is published at, e.g. https://example.com/reports/. Adds feed.xml, sitemap.xml and canonical links.")
+        var baseURL: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
         func validate() throws {
             if let month, YearMonth(iso: month) == nil {
                 throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06")
+            }
+            if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
+                throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
             }
             if let asOf, CalendarDate(iso: asOf) == nil {
                 throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")
@@ -73,7 +79,7 @@ extension InvoicesCommand {
             // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
             signal(SIGXFSZ, SIG_IGN)
             let period = ReportPeriod(month: month.flatMap(YearMonth.init(iso:)), asOf: asOf.flatMap(CalendarDate.init(iso:)))
-            var site = SiteOptions(title: title, locale: locale, period: period)
+            var site = SiteOptions(title: title, locale: locale, period: period, baseURL: baseURL.flatMap(SiteOptions.normalizedBaseURL))
             site.conversion = try loadConversion()
             var configuration = BuildPipeline.Configuration(store: store, templates: templates, output: output, site: site)
             configuration.coreDataMapping = CoreDataMapping(

@@ -71,7 +71,24 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// `YYYY-MM-DD`.
     public var description: String {
         let c = components
-        return YearMonth.pad(c.year, 4) + "-" + YearMonth.pad(c.month, 2) + "-" + YearMonth.pad(c.day, 2)
+        guard (0...9999).contains(c.year) else {
+            return YearMonth.pad(c.year, 4) + "-" + YearMonth.pad(c.month, 2) + "-" + YearMonth.pad(c.day, 2)
+        }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, _ at: Int, _ width: Int) {
+                var value = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[at + offset] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(c.year, 0, 4)
+            buffer[4] = UInt8(ascii: "-")
+            put(c.month, 5, 2)
+            buffer[7] = UInt8(ascii: "-")
+            put(c.day, 8, 2)
+            return 10
+        }
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.dayNumber < rhs.dayNumber }

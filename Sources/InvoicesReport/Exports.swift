@@ -74,22 +74,47 @@ public struct ReportExports: Sendable {
         return csv.text
     }
 
-    /// `report.json`: UTF-8, keys sorted, two-space indentation.
+    /// `report.json`: UTF-8, keys sorted, compact (no indentation).
+    ///
+    /// The small top of the document goes through `JSONEncoder`; the `clients` array, which holds nearly all of
+    /// it, is written directly (``JSONRows``), producing exactly the bytes `JSONEncoder` would (a test compares
+    /// the two) at a fraction of the cost.
     public func json() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        do {
-            return try encoder.encode(jsonDocument())
-        } catch {
-            // The document holds only strings and integers; JSONEncoder fails only on non-finite floating point.
-            preconditionFailure("report.json could not be encoded: \(error)")
+        var document = jsonDocument(includingClients: false)
+        document.clients = []
+        let top = Self.encoder.encodeOrFail(document)
+        let emptyClients = Data(#"{"clients":[]"#.utf8)
+        precondition(top.starts(with: emptyClients), "report.json's first key is clients")
+        var output = Data(#"{"clients":["#.utf8)
+        var rows = JSONRows()
+        for (index, totals) in report.clients.enumerated() {
+            if index > 0 { rows.text += "," }
+            let client = books.clients[totals.clientIndex]
+            rows.client(number: client.number, name: client.name, currencies: totals.currencies, months: report.months)
+            if rows.text.utf8.count > 1 << 20 {
+                output.append(contentsOf: rows.text.utf8)
+                rows.text = ""
+            }
         }
+        output.append(contentsOf: rows.text.utf8)
+        output.append(contentsOf: "]".utf8)
+        output.append(top.dropFirst(emptyClients.count))
+        return output
     }
 
-    func jsonDocument() -> JSONReport {
+    /// `report.json` written entirely by `JSONEncoder`: the reference ``json()`` is tested against.
+    func jsonThroughEncoder() -> Data { Self.encoder.encodeOrFail(jsonDocument()) }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
+
+    func jsonDocument(includingClients: Bool = true) -> JSONReport {
         let months = report.months.map(\.description)
-        let clients = report.clients.map { totals in
+        let clients: [JSONReport.Client] = !includingClients ? [] : report.clients.map { totals in
             let client = books.clients[totals.clientIndex]
             return JSONReport.Client(
                 number: client.number, name: client.name,

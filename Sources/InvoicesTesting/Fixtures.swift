@@ -32,6 +32,13 @@ public enum StoreFixture {
         try queue.close()
     }
 
+    /// Runs `sql` (one or more statements) against an existing store, writing to it.
+    public static func execute(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
     /// Runs `sql` against an existing store and returns the rows as dictionaries (for independent checks).
     public static func query(_ path: String, _ sql: String) throws -> [[String: String]] {
         var configuration = Configuration()

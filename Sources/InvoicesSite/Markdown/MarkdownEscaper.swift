@@ -3,7 +3,8 @@
 /// Characters that could start markup become numeric character references (`*` becomes `&#42;`): everywhere,
 /// `` \ ` * _ [ ] < > & " ' `` and line breaks, NUL and other control characters; at the start of the value (where
 /// a template may have put it at the start of a line), also the characters that open a block (`-`, `+`, `=`, `#`,
-/// `~`, `>`, `|`, and the `.` or `)` after leading digits); blanks at either end. CommonMark decodes references
+/// `~`, `>`, `|`, and the `.` or `)` after leading digits); at the end, a `#` (it would close an ATX heading's
+/// `# {{name}}` and vanish); blanks at either end. CommonMark decodes references
 /// as literal characters that never start markup ("Entity and numeric character references cannot be used in
 /// place of symbols indicating structure"), and browsers decode them in HTML blocks and attributes; so one
 /// escaped form is safe everywhere a template may put a value, except inside code spans, where nothing is
@@ -31,14 +32,16 @@ public enum MarkdownEscaper {
                     }
                 }
             }
-            var needsWork = firstNonBlank > 0 || lastNonBlank < count - 1 || markerIndex >= 0
+            // A trailing '#' would be read as the closing sequence of a heading the value sits in.
+            let closingIndex = lastNonBlank >= 0 && bytes[lastNonBlank] == UInt8(ascii: "#") ? lastNonBlank : -1
+            var needsWork = firstNonBlank > 0 || lastNonBlank < count - 1 || markerIndex >= 0 || closingIndex >= 0
             if !needsWork { needsWork = bytes.contains(where: { alwaysEscaped[Int($0)] }) }
             guard needsWork else { return String(decoding: bytes, as: UTF8.self) }
             var output: [UInt8] = []
             output.reserveCapacity(count + 16)
             for index in 0..<count {
                 let byte = bytes[index]
-                if alwaysEscaped[Int(byte)] || index == markerIndex || index < firstNonBlank || index > lastNonBlank {
+                if alwaysEscaped[Int(byte)] || index == markerIndex || index == closingIndex || index < firstNonBlank || index > lastNonBlank {
                     let code = byte == 0 ? 0xFFFD : Int(byte)
                     output.append(contentsOf: [UInt8(ascii: "&"), UInt8(ascii: "#")])
                     output.append(contentsOf: Array(String(code).utf8))

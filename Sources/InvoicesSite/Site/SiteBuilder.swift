@@ -40,41 +40,147 @@ public struct SiteBuilder: Sendable {
     /// The relative path of a month's page.
     public func monthPath(_ month: YearMonth) -> String { "months/\(month).html" }
 
+    /// A piece of the site that renders independently of the others.
+    enum Job: Sendable {
+        case assets, overview, clients, notFound, exports, addresses
+        case month(Int)
+        /// Client pages, by their index in ``Report/clients``.
+        case clientPages(Range<Int>)
+    }
+
+    /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
+    func jobs(batch: Int = 64) -> [Job] {
+        // The exports are one long job: first, so the other cores render pages meanwhile.
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .notFound]
+        jobs += report.months.indices.map(Job.month)
+        jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
+        jobs += [.addresses]
+        return jobs
+    }
+
+    /// Renders one job's files.
+    func files(of job: Job, invoicesByClient: [[Int]]) -> [File] {
+        switch job {
+        case .assets: templates.assets.sorted(by: { $0.key < $1.key }).map { File(path: $0.key, data: $0.value) }
+        case .overview:
+            [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
+        case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())]
+        case .notFound: [notFoundPage()]
+        case .month(let offset): [monthPage(offset)]
+        case .clientPages(let range):
+            range.map { clientPage(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
+        case .exports: exportFiles()
+        case .addresses: addressFiles()
+        }
+    }
+
     /// Every file of the site, in a stable order.
     public func files() -> [File] {
-        var files: [File] = []
-        for (name, data) in templates.assets.sorted(by: { $0.key < $1.key }) { files.append(File(path: name, data: data)) }
-        files.append(page("index.html", template: "overview", title: options.title, overviewContext().merging(conversionContext()) { a, _ in a }))
-        files.append(page("clients.html", template: "clients", title: "Clients", clientsContext()))
-        files.append(page("404.html", template: "404", title: "Page not found", [:], absoluteRoot: true))
-        for (offset, month) in report.months.enumerated() {
-            let context = monthContext(offset)
-            files.append(page(monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context))
-        }
         let invoicesByClient = groupedInvoices()
-        for totals in report.clients {
-            let client = books.clients[totals.clientIndex]
-            files.append(
-                page(clientPath(totals.clientIndex), template: "client", title: client.name,
-                     clientContext(totals, invoices: invoicesByClient[totals.clientIndex])))
+        return jobs().flatMap { files(of: $0, invoicesByClient: invoicesByClient) }
+    }
+
+    /// Renders every page and writes it into `staging` as it is rendered, using every core: pages are
+    /// independent, so they render in parallel, and no page waits in memory for the others.
+    /// - Parameter progress: Called with (files written, jobs done, jobs in all) as jobs finish.
+    /// - Throws: ``SiteWriteError`` when a file cannot be written.
+    public func write(
+        to staging: SiteStaging, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws(SiteWriteError) {
+        let invoicesByClient = groupedInvoices()
+        let jobs = self.jobs()
+        let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                var done = 0
+                func start() {
+                    guard next < jobs.count else { return }
+                    let job = jobs[next]
+                    next += 1
+                    group.addTask {
+                        for file in files(of: job, invoicesByClient: invoicesByClient) { try staging.write(file.path, file.data) }
+                    }
+                }
+                for _ in 0..<width { start() }
+                while try await group.next() != nil {
+                    done += 1
+                    progress?(done, jobs.count)
+                    start()
+                }
+            }
+        } catch let error as SiteWriteError {
+            throw error
+        } catch {
+            throw SiteWriteError(path: staging.writer.output.path, message: "cannot write the site: \(error)")
         }
-        files.append(contentsOf: exportFiles())
-        return files
+    }
+
+    /// The page of the month at `offset` in the report.
+    func monthPage(_ offset: Int) -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        let context = monthContext(offset, registry: registry)
+        let month = report.months[offset]
+        return page(monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
+    }
+
+    /// The page of one client, listing `invoices` (indices into the books, in order).
+    func clientPage(_ totals: Report.ClientTotals, invoices: [Int]) -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        let context = clientContext(totals, invoices: invoices, registry: registry)
+        return page(clientPath(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
     }
 
     /// Renders one page: the Markdown template with `context`, to HTML, into the layout.
-    func page(_ path: String, template: String, title: String, _ context: [String: Any], absoluteRoot: Bool = false) -> File {
+    ///
+    /// Links are relative to the page (`root` is `../` on pages one folder down); with a base URL the page also
+    /// gets a canonical link and the feed's address.
+    func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil) -> File {
         let depth = path.split(separator: "/").count - 1
-        let root = absoluteRoot ? "" : String(repeating: "../", count: depth)
+        let root = String(repeating: "../", count: depth)
+        var layout: [String: Any] = ["root": root, "nav": true]
+        if let baseURL = options.baseURL {
+            layout["canonical"] = path == "index.html" ? baseURL : baseURL + path
+            layout["feed"] = root + "feed.xml"
+        }
+        return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
+    }
+
+    /// The page served for unknown addresses, at any depth: relative links would break there, so with a base URL
+    /// its links and stylesheet are absolute; without one it has its style inline and no links.
+    func notFoundPage() -> File {
+        var context: [String: Any] = [:]
+        var layout: [String: Any] = [:]
+        let root: String
+        if let baseURL = options.baseURL {
+            root = baseURL
+            context["home"] = baseURL
+            layout["nav"] = true
+        } else {
+            root = ""
+            layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
+        }
+        layout["root"] = root
+        return render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
+    }
+
+    func render(
+        _ path: String, template: String, title: String, _ context: [String: Any], root: String, layout: [String: Any],
+        rows: RowListRegistry? = nil
+    ) -> File {
         var context = context
         context["root"] = root
         context["siteTitle"] = options.title
         context["asOf"] = report.asOf.description
-        let body = markdown.html(from: templates.render(template, context))
-        let layout: [String: Any] = [
-            "content": body, "root": root, "pageTitle": title, "siteTitle": options.title, "lang": options.language,
-            "asOf": report.asOf.description,
-        ]
+        if let baseURL = options.baseURL { context["baseURL"] = baseURL }
+        var body = markdown.html(from: templates.render(template, context))
+        if let rows { body = rows.substitute(in: body, templates: templates.rowTemplates) }
+        var layout = layout
+        layout["content"] = body
+        layout["pageTitle"] = title
+        layout["siteTitle"] = options.title
+        layout["lang"] = options.language
+        layout["asOf"] = report.asOf.description
         return File(path: path, data: Data(templates.render("layout", layout).utf8))
     }
 

@@ -1,3 +1,4 @@
+internal import Foundation
 internal import InvoicesCore
 public import InvoicesReport
 
@@ -14,10 +15,30 @@ public struct SiteOptions: Sendable {
     /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
     public var conversion: CurrencyConversion?
 
-    public init(title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod()) {
+    /// The absolute address the site is published at, ending in `/` (see ``SiteOptions/normalizedBaseURL(_:)``),
+    /// or nil. With it the site gets an Atom feed (`feed.xml`), a `sitemap.xml`, canonical links, and a 404 page
+    /// whose links work at any depth.
+    public var baseURL: String?
+
+    public init(
+        title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
+        baseURL: String? = nil
+    ) {
         self.title = title
         self.locale = locale
         self.period = period
+        self.baseURL = baseURL
+    }
+
+    /// `text` as a base URL: an absolute `http` or `https` address with a host, without query or fragment, ending
+    /// in `/`; nil when it is not one.
+    public static func normalizedBaseURL(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil,
+            !text.contains(where: { $0.isWhitespace || "\"'<>`".contains($0) })
+        else { return nil }
+        return text.hasSuffix("/") ? text : text + "/"
     }
 }
 

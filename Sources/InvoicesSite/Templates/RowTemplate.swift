@@ -92,7 +92,13 @@ struct RowTemplate: Sendable {
 
 /// HTML escaping for text and attribute values: `&`, `<`, `>`, `"` and `'`.
 enum HTMLEscaping {
+    private static let needsEscape: [Bool] = (0..<256).map { [0x26, 0x3C, 0x3E, 0x22, 0x27, 0x00].contains($0) }
+
     static func append(_ text: String, to output: inout String) {
+        if !text.utf8.contains(where: { needsEscape[Int($0)] }) {
+            output += text
+            return
+        }
         var text = text
         text.withUTF8 { bytes in
             var start = 0

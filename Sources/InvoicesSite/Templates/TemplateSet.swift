@@ -13,12 +13,15 @@ public struct TemplateSet: Sendable {
     let library: MustacheLibrary
     /// Non-template files to copy into the site (`style.css`), by name.
     let assets: [String: Data]
+    /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
+    let rowTemplates: [RowTemplate]
 
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
 
     /// Loads the default templates, replacing each by the file of the same name in `directory` when there is one.
-    /// - Throws: ``TemplateError`` naming the file, line and column of a template that does not parse.
+    /// - Throws: ``TemplateError`` naming the file, line and column of a template that does not parse, or of a
+    ///   name its context does not have (see ``TemplateVariables``).
     public init(directory: String? = nil) throws(TemplateError) {
         MarkdownContentType.registerOnce()
         var texts: [String: (text: String, source: String)] = [:]
@@ -41,21 +44,35 @@ public struct TemplateSet: Sendable {
         }
         var library = MustacheLibrary()
         var assets: [String: Data] = [:]
+        var rowTemplates: [RowTemplate] = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
             sources[name] = entry.source
             let stem = (name as NSString).deletingPathExtension
             let ext = (name as NSString).pathExtension
             switch ext {
             case "md":
-                library.register(try Self.parse(MarkdownContentType.pragma + entry.text, path: entry.source, prefix: MarkdownContentType.pragma.count), named: stem)
+                let prefix = MarkdownContentType.pragma
+                var template = try Self.parse(prefix + entry.text, path: entry.source, prefix: prefix.count)
+                var rewritten = entry.text
+                for fast in Self.fastLists[stem] ?? [] {
+                    rewritten = Self.rewritingFastRows(rewritten, section: fast.section, columns: fast.columns, rowTemplates: &rowTemplates)
+                }
+                if rewritten != entry.text { template = try Self.parse(prefix + rewritten, path: entry.source, prefix: prefix.count) }
+                library.register(template, named: stem)
             case "html":
                 library.register(try Self.parse(entry.text, path: entry.source, prefix: 0), named: stem)
             default:
                 assets[name] = Data(entry.text.utf8)
             }
         }
+        var checked: [String: (text: String, path: String)] = [:]
+        for (name, entry) in texts where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            checked[(name as NSString).deletingPathExtension] = (entry.text, entry.source)
+        }
+        if let error = TemplateChecker(texts: checked).check().first { throw error }
         self.library = library
         self.assets = assets
+        self.rowTemplates = rowTemplates
     }
 
     static func parse(_ text: String, path: String, prefix: Int) throws(TemplateError) -> MustacheTemplate {

@@ -1,0 +1,76 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+extension SiteBuilder {
+    /// With a base URL: the Atom feed (`feed.xml`, one entry per monthly report) and `sitemap.xml`.
+    ///
+    /// Both are deterministic: an entry's `updated` date is the latest day in its month on which an invoice was
+    /// issued or paid (the month's first day when nothing happened), never the time of the build.
+    func addressFiles() -> [File] {
+        guard let baseURL = options.baseURL else { return [] }
+        let updated = monthUpdates()
+        let title = Self.xml(options.title)
+        var feed = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom">
+            <title>\(title)</title>
+            <id>\(Self.xml(baseURL))</id>
+            <link rel="self" href="\(Self.xml(baseURL))feed.xml"/>
+            <link rel="alternate" type="text/html" href="\(Self.xml(baseURL))"/>
+            <updated>\(Self.atomDate(updated.max() ?? report.asOf))</updated>
+            <author><name>\(title)</name></author>
+
+            """
+        for (offset, month) in report.months.enumerated().reversed() {
+            let address = Self.xml(baseURL + monthPath(month))
+            let summary = report.currencies.filter { $0.months[offset].isActive }.map {
+                "\($0.currency.code): invoiced \(money($0.months[offset].invoiced, $0.currency)), paid \(money($0.months[offset].paid, $0.currency))"
+            }
+            feed += """
+                <entry>
+                <title>\(Self.xml(Self.monthLabel(month)))</title>
+                <id>\(address)</id>
+                <link rel="alternate" type="text/html" href="\(address)"/>
+                <updated>\(Self.atomDate(updated[offset]))</updated>
+                <summary>\(Self.xml(summary.isEmpty ? "Nothing invoiced or paid." : summary.joined(separator: "; ") + "."))</summary>
+                </entry>
+
+                """
+        }
+        feed += "</feed>\n"
+
+        var sitemap = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+            <url><loc>\(Self.xml(baseURL))</loc></url>
+            <url><loc>\(Self.xml(baseURL))clients.html</loc></url>
+
+            """
+        for (offset, month) in report.months.enumerated() {
+            sitemap += "<url><loc>\(Self.xml(baseURL + monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
+        }
+        for totals in report.clients {
+            sitemap += "<url><loc>\(Self.xml(baseURL + clientPath(totals.clientIndex)))</loc></url>\n"
+        }
+        sitemap += "</urlset>\n"
+        return [File(path: "feed.xml", data: Data(feed.utf8)), File(path: "sitemap.xml", data: Data(sitemap.utf8))]
+    }
+
+    /// For each reported month, the latest day in it on which an invoice was issued or paid, or its first day.
+    func monthUpdates() -> [CalendarDate] {
+        guard let first = report.months.first else { return [] }
+        var latest = report.months.map(\.firstDay)
+        func note(_ date: CalendarDate) {
+            let offset = date.month.index - first.index
+            if offset >= 0, offset < latest.count, date > latest[offset] { latest[offset] = date }
+        }
+        for invoice in books.invoices {
+            note(invoice.issued)
+            if let paid = invoice.paid { note(paid) }
+        }
+        return latest
+    }
+
+    static func atomDate(_ date: CalendarDate) -> String { "\(date)T00:00:00Z" }
+}

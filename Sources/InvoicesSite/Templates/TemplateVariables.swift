@@ -1,0 +1,86 @@
+/// The variables each template's context holds: the contract between ``SiteBuilder`` and the templates, documented
+/// in `docs/templates.md`.
+///
+/// A name maps to `nil` for a value, or to the scope a section over it (`{{#name}}…{{/name}}`) opens: a list's
+/// items or an object's fields. Template checks reject every name that is not here, so a typo in a template is an
+/// error, not an empty cell.
+public struct TemplateScope: Sendable, Equatable {
+    public var names: [String: TemplateScope?]
+
+    public init(_ names: [String: TemplateScope?]) { self.names = names }
+
+    /// A scope of plain values.
+    public init(values: [String]) { self.names = Dictionary(uniqueKeysWithValues: values.map { ($0, nil) }) }
+
+    /// This scope with `other`'s names added.
+    public func adding(_ other: [String: TemplateScope?]) -> TemplateScope {
+        TemplateScope(names.merging(other) { _, new in new })
+    }
+}
+
+public enum TemplateVariables {
+    /// The figures of one currency over a period; every row of `totals`.
+    public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
+    /// Outstanding amounts by days past due, one row per currency.
+    public static let aging = TemplateScope(values: ["currency", "notDue", "days1to30", "days31to60", "days61to90", "over90"])
+    /// Names every Markdown page template has.
+    public static let common = ["root", "siteTitle", "asOf", "baseURL"]
+    static let link = TemplateScope(values: ["label", "href"])
+
+    /// The scope of each page template, by template name (file name without extension).
+    public static let pages: [String: TemplateScope] = [
+        "layout": TemplateScope(values: [
+            "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav",
+        ]),
+        "overview": page([
+            "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "clientCount": nil, "hasTotals": nil,
+            "totals": TemplateScope(values: figures),
+            "aging": aging,
+            "charts": TemplateScope(values: ["currency", "svg", "caption"]),
+            "months": TemplateScope([
+                "label": nil, "month": nil, "href": nil,
+                "totals": TemplateScope(values: figures + ["first"]),
+            ]),
+            "topClients": TemplateScope([
+                "currency": nil,
+                "clients": TemplateScope(values: ["rank", "name", "number", "href", "invoiced", "paid", "outstanding"]),
+            ]),
+            // Only with --rates and --base-currency: the grand totals converted into one currency.
+            "conversion": TemplateScope([
+                "base": nil, "asOf": nil, "totalInvoiced": nil, "totalOutstanding": nil,
+                "lines": TemplateScope(values: [
+                    "currency", "invoiced", "outstanding", "rate", "rateDate", "convertedInvoiced", "convertedOutstanding",
+                ]),
+            ]),
+        ]),
+        "month": page([
+            "label": nil, "month": nil, "hasTotals": nil, "previousLabel": nil,
+            "totals": TemplateScope(values: figures + ["change"]),
+            "currencies": TemplateScope([
+                "currency": nil,
+                "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+                "total": TemplateScope(values: figures + ["change"]),
+            ]),
+            "previous": link, "next": link,
+        ]),
+        "client": page([
+            "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
+            "country": nil, "hasAddress": nil,
+            "totals": TemplateScope(values: figures),
+            "aging": aging,
+            "monthly": TemplateScope([
+                "currency": nil,
+                "months": TemplateScope(values: figures + ["label", "href"]),
+            ]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+        ]),
+        "clients": page([
+            "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),
+        ]),
+        "404": page(["home": nil]),
+    ]
+
+    static func page(_ names: [String: TemplateScope?]) -> TemplateScope {
+        TemplateScope(values: common).adding(names)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+@testable import InvoicesSite
+import InvoicesReport
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+struct TemplateCheckTests {
+    func folder(with files: [String: String]) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for (name, text) in files { try Data(text.utf8).write(to: folder.url.appendingPathComponent(name)) }
+        return folder
+    }
+
+    @Test func anUnknownVariableIsAnErrorWithFileLineAndColumn() throws {
+        let folder = try folder(with: ["month.md": "# {{label}}\n\n{{#currencies}}\nTotal: {{totl}}\n{{/currencies}}\n"])
+        defer { folder.remove() }
+        let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
+        #expect(error.code == .unknownVariable)
+        #expect(error.description.hasPrefix(folder.path("month.md") + ":4:10: unknown variable 'totl'"))
+    }
+
+    @Test func namesResolveFromTheInnermostSectionOutwards() throws {
+        // `siteTitle` is found in the page's scope from inside two sections; `rows.name` is a dotted path.
+        let text = "{{#currencies}}{{#rows}}{{name}} {{siteTitle}} {{currency}}{{/rows}}{{total.change}}{{/currencies}}"
+        let folder = try folder(with: ["month.md": text])
+        defer { folder.remove() }
+        _ = try TemplateSet(directory: folder.url.path)
+    }
+
+    @Test func aPartialIsCheckedWhereItIsIncluded() throws {
+        let folder = try folder(with: ["totals-table.md": "{{#totals}}\n  {{curency}}\n{{/totals}}\n"])
+        defer { folder.remove() }
+        let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
+        #expect(error.description.hasPrefix(folder.path("totals-table.md") + ":2:5: unknown variable 'curency'"))
+    }
+
+    @Test func anUnknownNameInTheLayoutIsFound() throws {
+        let layout = TemplateSet.defaultFiles["layout.html"]!.replacingOccurrences(of: "{{asOf}}", with: "{{asof}}")
+        let folder = try folder(with: ["layout.html": layout])
+        defer { folder.remove() }
+        let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
+        #expect(error.code == .unknownVariable)
+        #expect(error.message.contains("'asof'"))
+    }
+
+    @Test func setDelimitersAndCommentsAreFollowed() throws {
+        let tags = TemplateChecker.tags(in: "{{! a comment }}\n{{=<% %>=}}\nx <%name%> {{notATag}}")
+        #expect(tags.map(\.name) == ["a comment", "name"])
+        #expect(tags.last?.line == 3)
+        #expect(tags.last?.column == 5)
+    }
+
+    @Test func aMissingTemplateFallsBackToTheDefault() throws {
+        let folder = try folder(with: ["client.md": "# Custom {{name}}\n"])
+        defer { folder.remove() }
+        let templates = try TemplateSet(directory: folder.url.path)
+        #expect(templates.sources["client.md"] == folder.path("client.md"))
+        #expect(templates.sources["month.md"] == "(default) month.md")
+        #expect(templates.render("client", ["name": "X"]) == "# Custom X\n")
+        #expect(templates.render("month", ["label": "June 2025"]).hasPrefix("# June 2025\n"))
+    }
+
+    @Test func everyVariableIsDocumented() throws {
+        let docs = try String(contentsOf: Python.repository.appendingPathComponent("docs/templates.md"), encoding: .utf8)
+        func names(_ scope: TemplateScope) -> [String] {
+            scope.names.flatMap { name, inner in [name] + (inner.map(names) ?? []) }
+        }
+        for (template, scope) in TemplateVariables.pages {
+            #expect(docs.contains("`\(template)"), "docs/templates.md does not describe \(template)")
+            for name in Set(names(scope)) {
+                #expect(docs.contains("`\(name)`"), "docs/templates.md does not document `\(name)` of \(template)")
+            }
+        }
+    }
+
+    @Test func theContextsHoldOnlyDocumentedNames() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
+        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let site = SiteBuilder(
+            books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        func check(_ value: Any, _ scope: TemplateScope, _ path: String) {
+            if let list = value as? [[String: Any]] {
+                for item in list { check(item, scope, path) }
+            } else if let dictionary = value as? [String: Any] {
+                for (key, inner) in dictionary {
+                    guard let entry = scope.names[key] else {
+                        Issue.record("\(path).\(key) is not in TemplateVariables")
+                        continue
+                    }
+                    if let innerScope = entry { check(inner, innerScope, "\(path).\(key)") }
+                }
+            }
+        }
+        let pages = TemplateVariables.pages
+        check(site.overviewContext(), pages["overview"]!, "overview")
+        check(site.clientsContext(), pages["clients"]!, "clients")
+        for offset in site.report.months.indices { check(site.monthContext(offset), pages["month"]!, "month") }
+        let invoices = site.groupedInvoices()
+        for totals in site.report.clients {
+            check(site.clientContext(totals, invoices: invoices[totals.clientIndex]), pages["client"]!, "client")
+        }
+    }
+}
+
+struct SlugTests {
+    @Test func hostileNamesGiveSafeDistinctSlugs() {
+        var slugger = Slugger()
+        let names = [
+            "../../etc/passwd", "..", ".", "", "   ", "%$#@!", "/", "\\..\\..", "ACME", "acme", "Acme", "acme-2",
+            "Acme", "CON", "Müller & Söhne", "株式会社", "😀😀", "a\u{0}b", String(repeating: "x", count: 500),
+        ]
+        let slugs = names.map { slugger.slug(for: $0) }
+        #expect(Set(slugs).count == slugs.count, "\(slugs)")
+        for slug in slugs {
+            #expect(!slug.isEmpty)
+            #expect(slug.count <= 64)
+            #expect(slug.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }, "\(slug)")
+            #expect(!slug.hasPrefix("-") && !slug.hasSuffix("-"), "\(slug)")
+        }
+        #expect(slugs[0] == "etc-passwd")
+        #expect(slugs[8] == "acme" && slugs[9] == "acme-2" && slugs[10] == "acme-3" && slugs[11] == "acme-2-2")
+        #expect(slugs[14] == "muller-sohne")
+    }
+
+    @Test func slugsAreStableAcrossRuns() {
+        var first = Slugger(), second = Slugger()
+        let names = ["B", "b", "Ünal", "..", ""]
+        #expect(names.map { first.slug(for: $0) } == names.map { second.slug(for: $0) })
+    }
+}
