@@ -103,6 +103,7 @@ public struct BuildPipeline: Sendable {
             throw BuildError(code: .cannotCreateOutput, message: error.description)
         }
         do {
+            observer?(.render, 0, 0, nil)
             try await site.write(to: staging) { done, total in observer?(.render, done, total, nil) }
         } catch {
             staging.discard()

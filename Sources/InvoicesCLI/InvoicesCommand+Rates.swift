@@ -3,7 +3,7 @@ import Foundation
 import InvoicesCore
 import InvoicesReport
 
-extension InvoicesCommand.Build {
+extension ProjectOptions {
     /// Checks `--rates` and `--base-currency` go together and name an ISO 4217 code.
     func validateConversion() throws {
         switch (rates, baseCurrency) {
@@ -18,21 +18,19 @@ extension InvoicesCommand.Build {
     }
 
     /// Reads the rates file, or nil without `--rates`.
-    /// - Throws: `ExitCode` 66 when the file cannot be read, 65 when a line is wrong, after printing why.
-    func loadConversion() throws -> CurrencyConversion? {
+    /// - Throws: ``CommandError``: 66 when the file cannot be read, 65 when a line is wrong.
+    func loadConversion() throws(CommandError) -> CurrencyConversion? {
         guard let rates, let baseCurrency else { return nil }
         let text: String
         do {
             text = try String(contentsOfFile: rates, encoding: .utf8)
         } catch {
-            printError("\(rates): cannot read the rates file; check --rates")
-            throw ExitCode(66)
+            throw CommandError(code: Exit.noInput, message: "\(rates): cannot read the rates file; check --rates")
         }
         do {
             return CurrencyConversion(base: try CurrencyCode(baseCurrency), rates: try ExchangeRates(csv: text, path: rates))
         } catch {
-            printError("\(error)")
-            throw ExitCode(65)
+            throw CommandError(code: Exit.dataError, message: "\(error)")
         }
     }
 }

@@ -8,10 +8,14 @@ struct InvoicesCommand: AsyncParsableCommand {
         commandName: "invoices",
         abstract: "Turns a client/invoice store into a static HTML report site.",
         discussion: """
-            Exit codes (sysexits): 0 success, 64 usage error, 65 bad data (store rows, templates), \
-            66 missing input, 70 internal error, 73 cannot create output.
+            A month's report, from nothing:
+              invoices init reports && cd reports && invoices build
+
+            Exit codes (sysexits): 0 success, 64 usage error (bad flag, no store named), 65 bad data (store rows, \
+            templates, project file), 66 missing input (store, templates folder, project file), 70 internal error, \
+            73 cannot create output (including 'init' refusing to overwrite files without --force).
             """,
-        subcommands: [Build.self, Sample.self, Import.self],
+        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self],
         defaultSubcommand: Build.self
     )
 }

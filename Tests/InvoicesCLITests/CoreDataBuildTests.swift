@@ -43,7 +43,7 @@ struct CoreDataBuildTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Wrote "))
-        let warnings = result.stderr.split(separator: "\n").map(String.init)
+        let warnings = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("Warning: ") }
         #expect(warnings.count == 3)
         #expect(warnings.allSatisfy { $0.hasPrefix("Warning: \(store): ZINVOICE") })
         #expect(warnings.contains { $0.contains("'INV-2' column ZAMOUNT: 10.005 USD is not a whole number of minor units") })

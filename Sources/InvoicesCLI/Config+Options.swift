@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import InvoicesApp
+import InvoicesCore
+import InvoicesReport
+import InvoicesSite
+import InvoicesStore
+
+/// The options `build`, `check` and `serve` share: where the project file is, and a flag for each of its keys.
+///
+/// A flag wins over the project file, which wins over the built-in default.
+struct ProjectOptions: ParsableArguments {
+    @Option(help: "The project file (YAML). Default: invoices.yaml in the current folder, when there is one.")
+    var config: String?
+
+    @Option(help: "The store (SQLite file) to read; required when there is no project file. It is opened read-only.")
+    var store: String?
+
+    @Option(help: "A folder of templates replacing the default ones of the same name.")
+    var templates: String?
+
+    @Option(help: "The folder to write the site into; it is replaced only when the new site is complete. Default: Output.")
+    var output: String?
+
+    @Option(help: "Which month to report: YYYY-MM, 'previous', 'current' or 'all'. Default: all.")
+    var month: String?
+
+    @Option(help: "The date outstanding and overdue amounts are measured at: YYYY-MM-DD, 'today' or 'end-of-period' (the last day of the latest month reported; the default).")
+    var asOf: String?
+
+    @Option(help: "The report's title. Default: Invoices report.")
+    var title: String?
+
+    @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
+    var locale: String?
+
+    @Option(help: "The absolute address the site is published at, e.g. https://example.com/reports/. Adds feed.xml, sitemap.xml and canonical links.")
+    var baseURL: String?
+
+    @Option(help: "A CSV file of exchange rates (date,from,to,rate) to also show totals converted into --base-currency.")
+    var rates: String?
+
+    @Option(help: "The ISO 4217 currency converted totals are shown in; needs --rates.")
+    var baseCurrency: String?
+
+    @Option(help: "For a Core Data store: the Invoice attribute holding the issue date. Default: issuedAt, issueDate or date.")
+    var issueDateAttribute: String?
+
+    @Option(help: "For a Core Data store: the Invoice attribute holding the due date. Default: dueAt or dueDate.")
+    var dueDateAttribute: String?
+
+    @Option(help: "For a Core Data store: the Invoice attribute holding the paid date. Default: paidAt or paidDate.")
+    var paidDateAttribute: String?
+
+    func validate() throws {
+        if let month, MonthPolicy(month) == nil {
+            throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06, or 'previous', 'current', 'all'")
+        }
+        if let asOf, AsOfPolicy(asOf) == nil {
+            throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30, or 'today', 'end-of-period'")
+        }
+        for (name, value) in [("--store", store), ("--output", output), ("--title", title), ("--locale", locale)] where value == "" {
+            throw ValidationError("\(name) cannot be empty")
+        }
+        if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
+            throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
+        }
+        try validateConversion()
+    }
+
+    /// The project file to read: `--config`, else `invoices.yaml` in the current folder if it exists.
+    var configPath: String? {
+        if let config { return config }
+        let local = FileManager.default.currentDirectoryPath + "/" + ProjectConfig.fileName
+        return FileManager.default.fileExists(atPath: local) ? local : nil
+    }
+
+    /// Reads the project file, if any.
+    /// - Throws: ``CommandError`` with exit 66 for a missing file, 65 for a bad one.
+    func loadConfig() throws(CommandError) -> ProjectConfig? {
+        guard let path = configPath else { return nil }
+        do {
+            return try ProjectConfig.load(path: path)
+        } catch {
+            throw CommandError(code: error.errors.contains(where: \.missing) ? Exit.noInput : Exit.dataError, message: error.description)
+        }
+    }
+
+    /// The build the flags and the project file describe together.
+    /// - Throws: ``CommandError``: exit 64 when no store is named at all.
+    func resolve(with config: ProjectConfig?, today: CalendarDate = .today) throws(CommandError) -> ResolvedProject {
+        guard let store = store ?? config?.path("store") else {
+            throw CommandError(
+                code: Exit.usage,
+                message: "no store to read: pass --store PATH, or run 'invoices init' to create a project with an \(ProjectConfig.fileName)")
+        }
+        // Flag values passed validate(); project file values passed ProjectConfig.load.
+        let monthPolicy = (month ?? config?["month"]).flatMap(MonthPolicy.init) ?? .all
+        let asOfPolicy = (asOf ?? config?["as_of"]).flatMap(AsOfPolicy.init) ?? .endOfPeriod
+        let period = ReportPeriod(month: monthPolicy.month(today: today), asOf: asOfPolicy.date(today: today))
+        let baseURL = (self.baseURL ?? config?["base_url"]).flatMap(SiteOptions.normalizedBaseURL)
+        var site = SiteOptions(
+            title: title ?? config?["title"] ?? "Invoices report",
+            locale: locale ?? config?["locale"] ?? "en_US_POSIX",
+            period: period, baseURL: baseURL)
+        site.conversion = try loadConversion()
+        var configuration = BuildPipeline.Configuration(
+            store: store, templates: templates ?? config?.path("templates"),
+            output: output ?? config?.path("output") ?? "Output", site: site)
+        configuration.coreDataMapping = CoreDataMapping(
+            issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
+        return ResolvedProject(config: config, configuration: configuration, baseURL: baseURL)
+    }
+}
+
+/// A build's settings after flags, project file and defaults are combined.
+struct ResolvedProject: Sendable {
+    var config: ProjectConfig?
+    var configuration: BuildPipeline.Configuration
+    /// The project file's `base_url`, checked to be an absolute http(s) URL.
+    var baseURL: String?
+
+    /// The files and folders whose changes call for a rebuild.
+    var inputs: [String] {
+        [config?.file, configuration.store, configuration.templates].compactMap { $0 }
+    }
+
+    /// Lines for `--verbose`: where each setting came from.
+    var settingsDescription: String {
+        let c = configuration
+        return """
+            project file: \(config?.file ?? "(none)")
+            store: \(c.store)
+            templates: \(c.templates ?? "(built-in)")
+            output: \(c.output)
+            title: \(c.site.title)
+            locale: \(c.site.locale)
+            month: \(c.site.period.month.map { "\($0)" } ?? "all")
+            as of: \(c.site.period.asOf.map { "\($0)" } ?? "end of period")
+            """
+    }
+}
+
+/// A failure a command reports with a message and exits with.
+struct CommandError: Error, Sendable, CustomStringConvertible {
+    var code: Int32
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import InvoicesCore
+
+/// The values `month`, `as_of` and `base_url` accept, in the project file and as flags.
+enum ConfigCheck {
+    /// What is wrong with `value` for `key`, or nil when it is fine.
+    static func problem(key: String, value: String) -> String? {
+        switch key {
+        case "month":
+            return MonthPolicy(value) == nil
+                ? "month '\(value)' is not a month; expected YYYY-MM (e.g. 2025-06), 'previous', 'current' or 'all'" : nil
+        case "as_of":
+            return AsOfPolicy(value) == nil
+                ? "as_of '\(value)' is not a date; expected YYYY-MM-DD (e.g. 2025-06-30), 'end-of-period' or 'today'" : nil
+        case "base_url":
+            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                return "base_url '\(value)' is not an absolute http(s) URL; expected e.g. https://example.com/reports/"
+            }
+            return nil
+        case "store", "output", "title", "locale":
+            return value.isEmpty ? "\(key) cannot be empty" : nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// Which month to report: one month, one relative to today, or every month in the store.
+enum MonthPolicy: Sendable, Equatable {
+    case all, previous, current
+    case month(YearMonth)
+
+    init?(_ text: String) {
+        switch text {
+        case "all": self = .all
+        case "previous": self = .previous
+        case "current": self = .current
+        default:
+            guard let month = YearMonth(iso: text) else { return nil }
+            self = .month(month)
+        }
+    }
+
+    /// The month to report, `today` being the local calendar date.
+    func month(today: CalendarDate) -> YearMonth? {
+        switch self {
+        case .all: nil
+        case .previous: today.month.previous
+        case .current: today.month
+        case .month(let month): month
+        }
+    }
+}
+
+/// The date outstanding and overdue amounts are measured at.
+enum AsOfPolicy: Sendable, Equatable {
+    /// The last day of the latest month reported (stable: the same store gives the same site).
+    case endOfPeriod
+    case today
+    case date(CalendarDate)
+
+    init?(_ text: String) {
+        switch text {
+        case "end-of-period": self = .endOfPeriod
+        case "today": self = .today
+        default:
+            guard let date = CalendarDate(iso: text) else { return nil }
+            self = .date(date)
+        }
+    }
+
+    func date(today: CalendarDate) -> CalendarDate? {
+        switch self {
+        case .endOfPeriod: nil
+        case .today: today
+        case .date(let date): date
+        }
+    }
+}
+
+extension CalendarDate {
+    /// Today's date in the local time zone.
+    static var today: CalendarDate {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return CalendarDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1) ?? CalendarDate(dayNumber: 0)
+    }
+}
+
+extension ProjectConfig {
+    /// The project file `invoices init` writes, with every key documented.
+    static let template = """
+        # invoices.yaml: the settings of this report project, read by `invoices build`, `check` and `serve`.
+        # Paths are relative to this file. Every key can be overridden by the flag of the same name
+        # (e.g. --output, --as-of); flags win. Remove a key or set it to ~ for the default.
+
+        # The report's title, shown on every page.
+        title: Invoices report
+        # The store (SQLite file) to read. It is opened read-only.
+        store: books.sqlite
+        # Templates replacing the built-in ones of the same name (Markdown with Mustache placeholders).
+        templates: templates
+        # The folder the site is written into; it is replaced only when the new site is complete.
+        output: Output
+        # The absolute URL the output folder is published at, e.g. https://example.com/reports/ (for the feed,
+        # the sitemap and canonical links; pages link to each other relatively and work without it).
+        base_url: ~
+        # The locale amounts are formatted for, which also decides how currencies are shown (symbol or code,
+        # separators), e.g. de_DE or en_GB. en_US_POSIX gives stable output: 1,234.50 EUR.
+        locale: en_US_POSIX
+        # Which month to report: YYYY-MM, previous (last month, for a run early in the next month),
+        # current, or all (every month in the store; the default).
+        month: all
+        # The date outstanding and overdue amounts are measured at: end-of-period (the last day of the latest
+        # month reported; the same store always gives the same site), today, or a date YYYY-MM-DD.
+        as_of: end-of-period
+
+        """
+}

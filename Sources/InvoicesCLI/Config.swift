@@ -1,0 +1,138 @@
+import Foundation
+import Yams
+
+/// The settings of a report project, read from `invoices.yaml`.
+///
+/// Every key is optional; a flag of the same name on `invoices build` wins over the file. Paths are relative to the
+/// folder of the file. See docs/cli.md for the keys.
+///
+/// ```yaml
+/// title: Invoices report
+/// store: books.sqlite
+/// templates: templates
+/// output: Output
+/// ```
+struct ProjectConfig: Sendable, Equatable {
+    /// The file name `invoices build` looks for in the current folder.
+    static let fileName = "invoices.yaml"
+    /// The keys a project file may set, in the order `invoices init` writes them.
+    static let keys = ["title", "store", "templates", "output", "base_url", "locale", "month", "as_of"]
+
+    /// The file the settings came from.
+    var file: String
+    /// The values by key, with their line in the file.
+    var values: [String: Value] = [:]
+
+    /// A value and where it was found.
+    struct Value: Sendable, Equatable {
+        var text: String
+        var line: Int
+        var column: Int
+    }
+
+    /// The folder relative paths in the file are resolved against.
+    var folder: URL { URL(fileURLWithPath: file).deletingLastPathComponent() }
+
+    /// The value of `key`, if the file sets it.
+    subscript(_ key: String) -> String? { values[key]?.text }
+
+    /// A path value, resolved against the file's folder.
+    func path(_ key: String) -> String? {
+        guard let text = self[key] else { return nil }
+        if text.hasPrefix("/") { return text }
+        return folder.appendingPathComponent(text).standardizedFileURL.path
+    }
+
+    /// Reads and checks a project file, reporting every problem in it.
+    /// - Throws: ``ConfigErrors`` (missing file, YAML syntax, unknown keys, values of the wrong kind).
+    static func load(path: String) throws(ConfigErrors) -> ProjectConfig {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConfigErrors([ConfigError(path: path, message: "no such file; create a project with 'invoices init'", missing: true)])
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigErrors([ConfigError(path: path, message: "cannot be read as UTF-8 text")])
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigErrors([ConfigError(yaml: error, path: path)])
+        } catch {
+            throw ConfigErrors([ConfigError(path: path, message: "\(error)")])
+        }
+        var config = ProjectConfig(file: path)
+        guard let node else { return config }  // An empty file sets nothing.
+        guard let mapping = node.mapping else {
+            throw ConfigErrors([ConfigError(path: path, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1,
+                                            message: "expected 'key: value' lines, e.g. 'store: books.sqlite'")])
+        }
+        var problems: [ConfigError] = []
+        for (key, value) in mapping {
+            let line = key.mark?.line ?? 0, column = key.mark?.column ?? 0
+            guard let name = key.string, keys.contains(name) else {
+                let name = key.string ?? "\(key)"
+                problems.append(ConfigError(path: path, line: line, column: column,
+                                            message: "unknown key '\(name)'\(suggestion(for: name)); known keys: \(keys.joined(separator: ", "))"))
+                continue
+            }
+            if value.null != nil { continue }  // `key: ~` or `key:` leaves the default.
+            guard let scalar = value.scalar else {
+                problems.append(ConfigError(path: path, line: value.mark?.line ?? line, column: value.mark?.column ?? column,
+                                            message: "'\(name)' must be a single value, not a list or a mapping"))
+                continue
+            }
+            let valueLine = value.mark?.line ?? line, valueColumn = value.mark?.column ?? column
+            config.values[name] = Value(text: scalar.string, line: valueLine, column: valueColumn)
+            if let problem = ConfigCheck.problem(key: name, value: scalar.string) {
+                problems.append(ConfigError(path: path, line: valueLine, column: valueColumn, message: problem))
+            }
+        }
+        if !problems.isEmpty { throw ConfigErrors(problems) }
+        return config
+    }
+
+    static func suggestion(for name: String) -> String {
+        let normalized = name.lowercased().replacingOccurrences(of: "-", with: "_")
+        if normalized != name, keys.contains(normalized) { return "; did you mean '\(normalized)'?" }
+        if let close = keys.first(where: { $0.hasPrefix(String(normalized.prefix(3))) }) { return "; did you mean '\(close)'?" }
+        return ""
+    }
+}
+
+/// A problem in a project file, located at the offending line and column when there is one.
+struct ConfigError: Error, Sendable, CustomStringConvertible {
+    var path: String
+    var line: Int = 0
+    var column: Int = 0
+    var message: String
+    /// The file does not exist (exit 66 rather than 65).
+    var missing = false
+
+    var description: String { line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)" }
+
+    init(path: String, line: Int = 0, column: Int = 0, message: String, missing: Bool = false) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        self.missing = missing
+    }
+
+    init(yaml error: YamlError, path: String) {
+        switch error {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            self.init(path: path, line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, _):
+            self.init(path: path, message: "keys set twice: \(duplicates.joined(separator: ", "))")
+        default:
+            self.init(path: path, message: "not valid YAML: \(error)")
+        }
+    }
+}
+
+/// Every problem found in a project file.
+struct ConfigErrors: Error, Sendable, CustomStringConvertible {
+    var errors: [ConfigError]
+    init(_ errors: [ConfigError]) { self.errors = errors }
+    var description: String { errors.map(\.description).joined(separator: "\n") }
+}

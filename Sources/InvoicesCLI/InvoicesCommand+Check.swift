@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import InvoicesCore
+import InvoicesReport
+import InvoicesSite
+import InvoicesStore
+
+extension InvoicesCommand {
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Checks the project file, the store and the templates without writing anything.",
+            discussion: """
+                Reports every problem, not only the first, each with its location: file:line:column for the \
+                project file and templates, file: table row column for the store. Exit 0 when everything is valid, \
+                65 for bad data, 66 when an input is missing, 64 for a usage error.
+
+                --format json prints one JSON object (see docs/cli.md):
+                  {"ok": false, "exitCode": 65, "problems": [{"source": "store", "kind": "badRow", "path": "...", \
+                "table": "invoice", "row": "INV-2", "column": "currency", "message": "...", "text": "..."}], ...}
+
+                Examples:
+                  invoices check
+                  invoices check --store books.sqlite --templates templates --format json
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @OptionGroup var project: ProjectOptions
+
+        @Option(help: "How to print the result: text (one line per problem) or json.")
+        var format: Format = .text
+
+        func run() async throws {
+            var report = CheckReport()
+            var config: ProjectConfig?
+            if let path = project.configPath {
+                report.config = path
+                do {
+                    config = try ProjectConfig.load(path: path)
+                } catch {
+                    report.problems += error.errors.map(CheckReport.Problem.init)
+                }
+            }
+            let resolved: ResolvedProject
+            do {
+                resolved = try project.resolve(with: config)
+            } catch {
+                // No store named: a usage error, unless the project file that should name it is broken.
+                if report.problems.isEmpty {
+                    printError(error.message)
+                    throw ExitCode(error.code)
+                }
+                return try finish(report)
+            }
+            let settings = resolved.configuration
+            report.store = settings.store
+            report.templates = settings.templates
+            do {
+                let books = try StoreLoader(path: settings.store).load()
+                report.clients = books.clients.count
+                report.invoices = books.invoices.count
+                do {
+                    _ = try Report(books: books, period: settings.site.period)
+                } catch {
+                    report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.description))
+                }
+            } catch {
+                report.problems += error.errors.map(CheckReport.Problem.init)
+                report.omitted += error.total - error.errors.count
+            }
+            report.problems += Self.templateProblems(in: settings.templates)
+            try finish(report)
+        }
+
+        func finish(_ report: CheckReport) throws {
+            switch format {
+            case .json: print(report.json)
+            case .text: print(report.text, terminator: "")
+            }
+            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        }
+
+        /// Every template in `directory` that does not parse, each checked on its own so that one error does not hide
+        /// the next.
+        static func templateProblems(in directory: String?) -> [CheckReport.Problem] {
+            do {
+                _ = try TemplateSet(directory: directory)
+                return []
+            } catch where error.code == .missingFolder || error.code == .unreadable {
+                return [CheckReport.Problem(error)]
+            } catch {
+                // Fall through: find every broken file, not only the first.
+            }
+            guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+            let manager = FileManager.default
+            let scratch = manager.temporaryDirectory.appendingPathComponent("invoices-check-\(UUID().uuidString)")
+            defer { try? manager.removeItem(at: scratch) }
+            var problems: [CheckReport.Problem] = []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let original = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+                let single = scratch.appendingPathComponent(name)
+                do {
+                    try? manager.removeItem(at: scratch)
+                    try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+                    try manager.createSymbolicLink(atPath: single.path, withDestinationPath: original)
+                } catch {
+                    continue
+                }
+                do {
+                    _ = try TemplateSet(directory: scratch.path)
+                } catch {
+                    var located = error
+                    located.path = original
+                    problems.append(CheckReport.Problem(located))
+                }
+            }
+            return problems
+        }
+    }
+}

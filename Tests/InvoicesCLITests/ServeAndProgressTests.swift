@@ -1,0 +1,148 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Output collected from a running process's pipe.
+final class Collected: @unchecked Sendable {
+    // @unchecked Sendable: `data` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
+
+/// Polls `condition` every 100 ms until it holds or `seconds` pass.
+func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(100))
+    }
+    return try await condition()
+}
+
+@Suite(.serialized)
+struct ServeAndProgressTests {
+    static func project() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let result = try CLI.run(["init", folder.path("report"), "--clients", "6", "--invoices", "120"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return folder
+    }
+
+    static func fetch(_ url: URL) async throws -> (Int, String) {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func serveBuildsServesReloadsAndStopsOnSIGINT() async throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let report = folder.url.appendingPathComponent("report")
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = report
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let stdout = Collected(), stderr = Collected()
+        out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
+        err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        #expect(await eventually(30) { stdout.text.contains("http://127.0.0.1:") }, "\(stdout.text)\(stderr.text)")
+        let line = try #require(stdout.text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") })
+        let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") })
+        let base = try #require(URL(string: String(address)))
+        #expect(base.port != 0 && base.port != nil)
+
+        let (status, page) = try await Self.fetch(base)
+        #expect(status == 200)
+        #expect(page.contains("data-invoices-livereload"))
+        #expect(page.contains("/__livereload"))
+        let built = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
+        #expect(!built.contains("livereload"))
+        #expect(page.replacingOccurrences(of: SiteScript.marker(in: page), with: "") == built)
+        let (_, before) = try await Self.fetch(base.appendingPathComponent("__livereload"))
+
+        // Change a template: the served page shows it within a few seconds, and the build counter moves.
+        let overview = report.appendingPathComponent("templates/overview.md")
+        var text = try String(contentsOf: overview, encoding: .utf8)
+        text += "\nServed after a change: marker-4711\n"
+        try Data(text.utf8).write(to: overview)
+        let changed = try await eventually(10) { try await Self.fetch(base).1.contains("marker-4711") }
+        #expect(changed, "\(stdout.text)\(stderr.text)")
+        let (_, after) = try await Self.fetch(base.appendingPathComponent("__livereload"))
+        #expect(after != before)
+        let rebuilt = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
+        #expect(rebuilt.contains("marker-4711"))
+        #expect(!rebuilt.contains("livereload"))
+        let (missing, _) = try await Self.fetch(base.appendingPathComponent("nope.html"))
+        #expect(missing == 404)
+
+        process.interrupt()  // SIGINT, as Ctrl-C sends.
+        let stopped = await eventually(10) { !process.isRunning }
+        #expect(stopped)
+        if stopped {
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0, "\(stderr.text)")
+            #expect(stdout.text.contains("Stopped."))
+        }
+    }
+
+    @Test func progressOnAPipeIsOnePlainLinePerPhase() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let result = try CLI.run(["build"], in: folder.url.appendingPathComponent("report"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.map { String($0.prefix(6)) } == ["load  ", "totals", "render", "write "], "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F })
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(result.stdout.range(of: #"^Wrote \d+ pages \(\d+ files, \d+ changed\) to .+ in \d+\.\d\d s\n$"#, options: .regularExpression) != nil)
+    }
+
+    @Test  // script(1) comes with bsdutils, an essential Debian package
+    func progressOnATerminalDrawsABar() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let report = folder.url.appendingPathComponent("report")
+        // script(1) runs the build on a pseudo-terminal and copies what it writes.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", "\(CLI.executable.path) build", "/dev/null"]
+        process.currentDirectoryURL = report
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("\r\u{1B}[2K"))  // Return and erase the line: the status line is redrawn.
+        #expect(text.contains("█"))
+        #expect(text.contains("░"))
+        #expect(text.contains("… render "))
+        #expect(text.range(of: #"render  [█░]{30} \d+/\d+"#, options: .regularExpression) != nil)
+        #expect(text.contains("Wrote "))
+    }
+}
+
+/// Finds the live-reload script the server adds, to compare the served page with the built file.
+enum SiteScript {
+    static func marker(in page: String) -> String {
+        guard let start = page.range(of: "<script data-invoices-livereload>"),
+              let end = page.range(of: "</script>\n", range: start.upperBound..<page.endIndex) else { return "" }
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+}
