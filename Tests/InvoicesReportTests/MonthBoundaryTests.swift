@@ -34,7 +34,8 @@ struct MonthBoundaryTests {
         let utc = DateFormatter(), far = DateFormatter()
         for (formatter, zone) in [(utc, "UTC"), (far, "Pacific/Pago_Pago")] {
             formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = try #require(TimeZone(identifier: zone))
+            formatter.timeZone = TimeZone(identifier: zone)
+            #expect(formatter.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: 0)) == (zone == "UTC" ? 0 : -11 * 3600))
             formatter.dateFormat = "yyyy-MM-dd"
         }
         let instant = try #require(utc.date(from: "2024-03-01"))
