@@ -43,6 +43,15 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // `invoices import`: reads CSV/JSON exports into a validated batch and writes it in one transaction.
+        .target(
+            name: "InvoicesImport",
+            dependencies: [
+                "InvoicesCore", "InvoicesStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Pure value code: totals per client, currency and month; aging.
         .target(name: "InvoicesReport", dependencies: ["InvoicesCore"], swiftSettings: upcoming),
         // Markdown (the only importer of Ccmark), templates, escaping, the site writer.
@@ -70,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "InvoicesCLI",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp",
+                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp", "InvoicesImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -98,6 +107,15 @@ let package = Package(
         .testTarget(
             name: "InvoicesSiteTests",
             dependencies: ["InvoicesSite", "InvoicesStore", "InvoicesReport", "InvoicesTesting"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "InvoicesImportTests",
+            dependencies: [
+                "InvoicesImport", "InvoicesStore", "InvoicesReport", "InvoicesTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: upcoming
         ),
         .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting"], swiftSettings: upcoming),

@@ -15,7 +15,7 @@ struct InvoicesCommand: AsyncParsableCommand {
             templates, project file), 66 missing input (store, templates folder, project file), 70 internal error, \
             73 cannot create output (including 'init' refusing to overwrite files without --force).
             """,
-        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self],
+        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self],
         defaultSubcommand: Build.self
     )
 }

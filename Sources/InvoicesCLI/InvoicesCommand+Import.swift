@@ -1,0 +1,72 @@
+public import ArgumentParser
+import Foundation
+import InvoicesImport
+
+extension InvoicesCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Imports clients and invoices from CSV or JSON exports into a store, all or nothing.",
+            discussion: """
+                Formats (detected from each file's header row, or named with --format): \
+                \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")). See docs/import.md.
+                Every row is checked first; if any is wrong, each problem is reported with its file, line and column, \
+                nothing is written and the exit code is 65. Importing the same files again changes nothing.
+
+                Examples:
+                  invoices import --store books.sqlite clients.csv invoices.csv
+                  invoices import --store books.sqlite --default-terms 14 fb-clients.csv fb-invoices.csv
+                  invoices import --store books.sqlite --date-format dd/MM/yyyy zoho-invoices.csv
+                """
+        )
+
+        @Option(help: "The store (SQLite file) to write; it is created when it does not exist.")
+        var store: String
+
+        @Option(help: "The format of every file, instead of detecting it from the header row.")
+        var format: ImportFormat?
+
+        @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (Unicode date pattern, UTC).")
+        var dateFormat: String?
+
+        @Option(help: "Days from issue date to due date for sources without due dates (FreshBooks).")
+        var defaultTerms: Int = 30
+
+        @Flag(help: "Print nothing but errors.")
+        var quiet = false
+
+        @Argument(help: "The files to import.")
+        var files: [String]
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("name at least one file to import") }
+            guard (0...3650).contains(defaultTerms) else {
+                throw ValidationError("--default-terms \(defaultTerms) is out of range; expected 0 to 3650 days")
+            }
+            if let dateFormat, dateFormat.isEmpty { throw ValidationError("--date-format is empty; e.g. dd/MM/yyyy") }
+        }
+
+        func run() throws {
+            let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
+            do {
+                let batch = try ImportReader(options: options).read(files: files)
+                let summary = try ImportWriter.apply(batch, to: store)
+                if !quiet {
+                    let skipped = batch.skippedInvoices
+                    let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
+                    print("Imported into \(store): \(summary)\(note)")
+                }
+            } catch {
+                printError(error.description)
+                if error.kind == .badData { printError("nothing was written to \(store)") }
+                switch error.kind {
+                case .missingInput: throw ExitCode(Exit.noInput)
+                case .badData: throw ExitCode(Exit.dataError)
+                case .cannotWrite: throw ExitCode(Exit.cannotCreate)
+                }
+            }
+        }
+    }
+}
+
+// Lets `--format` take the format names.
+extension ImportFormat: ExpressibleByArgument {}

@@ -1,0 +1,146 @@
+public import InvoicesCore
+
+/// Where a value came from: a file and a line (CSV) or an element path (JSON).
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file as named on the command line.
+    public var file: String
+    /// The 1-based line for CSV; nil for JSON.
+    public var line: Int?
+    /// The element path for JSON, e.g. `invoices[3]`.
+    public var element: String?
+
+    public init(file: String, line: Int? = nil, element: String? = nil) {
+        self.file = file
+        self.line = line
+        self.element = element
+    }
+
+    /// `file:line` or `file: element`.
+    public var description: String {
+        if let line { return "\(file):\(line)" }
+        if let element { return "\(file): \(element)" }
+        return file
+    }
+}
+
+/// A client read from an import file. A nil field is one the source does not carry: the store's value is kept.
+public struct ImportedClient: Sendable, Hashable {
+    /// The client number, when the source has one; clients without one are matched by name.
+    public var number: String?
+    public var name: String
+    public var email: String?
+    public var street: String?
+    public var city: String?
+    public var zip: String?
+    public var country: String?
+    public var source: SourceLocation
+
+    public init(
+        number: String?, name: String, email: String? = nil, street: String? = nil, city: String? = nil,
+        zip: String? = nil, country: String? = nil, source: SourceLocation
+    ) {
+        self.number = number
+        self.name = name
+        self.email = email
+        self.street = street
+        self.city = city
+        self.zip = zip
+        self.country = country
+        self.source = source
+    }
+}
+
+/// How an imported invoice names its client.
+public enum ClientReference: Sendable, Hashable, CustomStringConvertible {
+    /// By client number (the tool's own formats).
+    case number(String)
+    /// By name (FreshBooks, Zoho).
+    case name(String)
+
+    public var description: String {
+        switch self {
+        case .number(let number): "client number '\(number)'"
+        case .name(let name): "client '\(name)'"
+        }
+    }
+}
+
+/// An invoice read from an import file, with its amount already exact in minor units.
+public struct ImportedInvoice: Sendable, Hashable {
+    public var identifier: String
+    public var client: ClientReference
+    /// The column the client reference came from, for messages.
+    public var clientColumn: String
+    public var amount: Money
+    public var issued: CalendarDate
+    public var due: CalendarDate
+    /// Whether ``due`` was computed (issue date plus default terms) rather than read; a computed due date is
+    /// used for new invoices only and never replaces a stored one.
+    public var dueIsDerived: Bool
+    public var paid: CalendarDate?
+    /// Nil when the source has no notes column: the stored notes are kept.
+    public var notes: String?
+    public var source: SourceLocation
+
+    public init(
+        identifier: String, client: ClientReference, clientColumn: String, amount: Money, issued: CalendarDate, due: CalendarDate,
+        dueIsDerived: Bool = false, paid: CalendarDate?, notes: String?, source: SourceLocation
+    ) {
+        self.identifier = identifier
+        self.client = client
+        self.clientColumn = clientColumn
+        self.amount = amount
+        self.issued = issued
+        self.due = due
+        self.dueIsDerived = dueIsDerived
+        self.paid = paid
+        self.notes = notes
+        self.source = source
+    }
+}
+
+/// Everything one import will write, validated row by row: plain Sendable values, no store, no context.
+///
+/// ```swift
+/// let batch = try ImportReader(options: options).read(files: ["clients.csv", "invoices.csv"])
+/// let summary = try ImportWriter.apply(batch, to: "books.sqlite")
+/// ```
+public struct ImportBatch: Sendable, Hashable {
+    public var clients: [ImportedClient]
+    public var invoices: [ImportedInvoice]
+    /// Invoices left out because the source marks them draft or void (FreshBooks, Zoho).
+    public var skippedInvoices: Int
+
+    public init(clients: [ImportedClient] = [], invoices: [ImportedInvoice] = [], skippedInvoices: Int = 0) {
+        self.clients = clients
+        self.invoices = invoices
+        self.skippedInvoices = skippedInvoices
+    }
+}
+
+/// How many rows an import added, updated and left unchanged.
+public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
+    public struct Counts: Sendable, Hashable {
+        public var added = 0
+        public var updated = 0
+        public var unchanged = 0
+        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+            self.added = added
+            self.updated = updated
+            self.unchanged = unchanged
+        }
+    }
+
+    public var clients = Counts()
+    public var invoices = Counts()
+
+    public init(clients: Counts = Counts(), invoices: Counts = Counts()) {
+        self.clients = clients
+        self.invoices = invoices
+    }
+
+    public var description: String {
+        "clients: \(clients.added) added, \(clients.updated) updated, \(clients.unchanged) unchanged; "
+            + "invoices: \(invoices.added) added, \(invoices.updated) updated, \(invoices.unchanged) unchanged"
+    }
+}

@@ -1,0 +1,59 @@
+/// One problem found while reading or applying an import, located at a file, a line and a column.
+///
+/// ```
+/// invoices.csv:14: column 'Line Total': '12.345' has more decimals than USD allows (2); it is not rounded
+/// ```
+public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: SourceLocation
+    /// The column (CSV) or key (JSON), when the problem is in one.
+    public var column: String?
+    /// What is wrong, and what to do about it.
+    public var message: String
+
+    public init(location: SourceLocation, column: String? = nil, message: String) {
+        self.location = location
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String {
+        var text = "\(location): "
+        if let column { text += "column '\(column)': " }
+        return text + message
+    }
+}
+
+/// Why an import wrote nothing.
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is; decides the exit code.
+    public enum Kind: Sendable, Hashable {
+        /// An input file does not exist or cannot be read (exit 66).
+        case missingInput
+        /// The input or the store holds data that cannot be imported (exit 65).
+        case badData
+        /// The store cannot be created or written (exit 73).
+        case cannotWrite
+    }
+
+    public var kind: Kind
+    /// The problems, in file and line order (at most the reader's limit).
+    public var problems: [ImportProblem]
+    /// How many problems there were in all.
+    public var total: Int
+
+    public init(kind: Kind, problems: [ImportProblem], total: Int? = nil) {
+        self.kind = kind
+        self.problems = problems
+        self.total = total ?? problems.count
+    }
+
+    public init(kind: Kind, file: String, message: String) {
+        self.init(kind: kind, problems: [ImportProblem(location: SourceLocation(file: file), message: message)])
+    }
+
+    public var description: String {
+        var lines = problems.map(\.description)
+        if total > problems.count { lines.append("... and \(total - problems.count) more problems") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,42 @@
+/// The file formats `invoices import` reads. docs/import.md describes each.
+public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The tool's own clients CSV: `number,name,email,street,city,zip,country`.
+    case clientsCSV = "clients-csv"
+    /// The tool's own invoices CSV: `identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn,notes`.
+    case invoicesCSV = "invoices-csv"
+    /// The tool's own JSON: `{"clients": [...], "invoices": [...]}` with the CSV formats' keys.
+    case json
+    /// FreshBooks' clients export.
+    case freshBooksClients = "freshbooks-clients"
+    /// FreshBooks' invoices export, one row per line item.
+    case freshBooksInvoices = "freshbooks-invoices"
+    /// Zoho Invoice's invoices export, one row per line item.
+    case zohoInvoices = "zoho-invoices"
+
+    public var description: String { rawValue }
+
+    /// Columns a file of this format must have (CSV formats).
+    var requiredColumns: [String] {
+        switch self {
+        case .clientsCSV: ["number", "name"]
+        case .invoicesCSV: ["identifier", "clientNumber", "amount", "currency", "issuedOn", "dueOn"]
+        case .json: []
+        case .freshBooksClients: ["Organization", "First Name", "Last Name"]
+        case .freshBooksInvoices:
+            ["Client Name", "Invoice #", "Date Issued", "Invoice Status", "Date Paid", "Line Total", "Currency"]
+        case .zohoInvoices:
+            ["Invoice Date", "Invoice Number", "Customer Name", "Due Date", "Currency Code", "Total", "Balance",
+             "Last Payment Date"]
+        }
+    }
+
+    /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
+    static func detect(header: [String]) -> ImportFormat? {
+        let columns = Set(header)
+        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksClients, .invoicesCSV, .clientsCSV]
+        where format.requiredColumns.allSatisfy(columns.contains) {
+            return format
+        }
+        return nil
+    }
+}

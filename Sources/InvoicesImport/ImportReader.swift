@@ -1,0 +1,172 @@
+import Foundation
+internal import InvoicesCore
+
+/// Reads import files into one validated ``ImportBatch``, collecting every problem before giving up.
+///
+/// Each file's format is detected from its header row (or its `.json` extension) unless
+/// ``Options/format`` names it. Nothing here touches a store: references to clients that are neither in the
+/// batch nor yet known are checked by ``ImportWriter`` inside its transaction.
+///
+/// ```swift
+/// let reader = ImportReader(options: .init(defaultTerms: 30))
+/// let batch = try reader.read(files: ["clients.csv", "invoices.csv"])
+/// ```
+public struct ImportReader: Sendable {
+    /// How files are read.
+    public struct Options: Sendable, Hashable {
+        /// The format of every file; nil to detect each file's format from its header.
+        public var format: ImportFormat?
+        /// A date pattern accepted besides `YYYY-MM-DD`, e.g. `dd/MM/yyyy`.
+        public var dateFormat: String?
+        /// Days from issue to due date for sources without a due date (FreshBooks).
+        public var defaultTerms: Int
+
+        public init(format: ImportFormat? = nil, dateFormat: String? = nil, defaultTerms: Int = 30) {
+            self.format = format
+            self.dateFormat = dateFormat
+            self.defaultTerms = defaultTerms
+        }
+    }
+
+    public var options: Options
+    /// How many problems to report at most (all are counted).
+    public var problemLimit = 200
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Reads and validates `files`.
+    /// - Throws: ``ImportError`` with every problem found, in file and line order.
+    public func read(files: [String]) throws(ImportError) -> ImportBatch {
+        var batch = ImportBatch()
+        var problems = ProblemList()
+        var missing: [ImportProblem] = []
+        let dates = DateReader(pattern: options.dateFormat)
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
+                let message = !exists ? "no such file" : isDirectory.boolValue ? "is a folder, not a file" : "cannot be read"
+                missing.append(ImportProblem(location: SourceLocation(file: file), message: message))
+                continue
+            }
+            read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
+        }
+        if !missing.isEmpty { throw ImportError(kind: .missingInput, problems: missing) }
+        checkDuplicates(&batch, problems: &problems)
+        if !problems.all.isEmpty {
+            throw ImportError(kind: .badData, problems: Array(problems.all.prefix(problemLimit)), total: problems.all.count)
+        }
+        return batch
+    }
+
+    func read(file: String, bytes: [UInt8], dates: DateReader, into batch: inout ImportBatch, problems: inout ProblemList) {
+        let looksLikeJSON = file.lowercased().hasSuffix(".json")
+            || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+        if options.format == .json || (options.format == nil && looksLikeJSON) {
+            readJSON(file: file, bytes: bytes, dates: dates, into: &batch, problems: &problems)
+            return
+        }
+        let document: CSVDocument
+        do {
+            document = try CSVDocument(bytes: bytes)
+        } catch {
+            problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
+            return
+        }
+        let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let format = options.format ?? ImportFormat.detect(header: header) else {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, line: 1),
+                    message: "the header row matches no import format; expected one of "
+                        + ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                        + " (see docs/import.md), or name the format with --format"))
+            return
+        }
+        let missingColumns = format.requiredColumns.filter { !header.contains($0) }
+        guard missingColumns.isEmpty else {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, line: 1),
+                    message: "the header row lacks column(s) " + missingColumns.map { "'\($0)'" }.joined(separator: ", ")
+                        + " of the \(format) format"))
+            return
+        }
+        let table = CSVTable(file: file, header: header, records: document.records)
+        for record in document.records where record.fields.count != header.count {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, line: record.line),
+                    message: "has \(record.fields.count) fields, the header has \(header.count)"))
+        }
+        let rows = table.rows.filter { $0.record.fields.count == header.count }
+        var context = RowContext(dates: dates, problems: problems, defaultTerms: options.defaultTerms)
+        switch format {
+        case .clientsCSV: batch.clients += rows.compactMap { context.nativeClient($0) }
+        case .invoicesCSV: batch.invoices += rows.compactMap { context.nativeInvoice($0) }
+        case .freshBooksClients: batch.clients += rows.compactMap { context.freshBooksClient($0) }
+        case .freshBooksInvoices: batch.invoices += context.freshBooksInvoices(rows)
+        case .zohoInvoices:
+            let (clients, invoices) = context.zohoInvoices(rows)
+            batch.clients += clients
+            batch.invoices += invoices
+        case .json: break
+        }
+        batch.skippedInvoices += context.skipped
+        problems = context.problems
+    }
+
+    /// Two invoices with one identifier, or two clients with one number, in the same batch. A client without
+    /// a number that appears twice with the same fields (Zoho names a client on every invoice) is kept once.
+    func checkDuplicates(_ batch: inout ImportBatch, problems: inout ProblemList) {
+        var invoices: [String: SourceLocation] = [:]
+        for invoice in batch.invoices {
+            if let first = invoices[invoice.identifier] {
+                problems.add(
+                    ImportProblem(
+                        location: invoice.source,
+                        message: "invoice '\(invoice.identifier)' is also at \(first); an identifier may appear once"))
+            } else {
+                invoices[invoice.identifier] = invoice.source
+            }
+        }
+        var numbers: [String: SourceLocation] = [:]
+        var names: [String: ImportedClient] = [:]
+        var kept: [ImportedClient] = []
+        for client in batch.clients {
+            if let number = client.number {
+                if let first = numbers[number] {
+                    problems.add(
+                        ImportProblem(
+                            location: client.source,
+                            message: "client number '\(number)' is also at \(first); a number may appear once"))
+                    continue
+                }
+                numbers[number] = client.source
+            } else if let first = names[client.name] {
+                var same = client
+                same.source = first.source
+                if same != first {
+                    problems.add(
+                        ImportProblem(
+                            location: client.source,
+                            message: "client '\(client.name)' is also at \(first.source) with other details; "
+                                + "clients without a number are matched by name, so each name may appear once"))
+                }
+                continue
+            } else {
+                names[client.name] = client
+            }
+            kept.append(client)
+        }
+        batch.clients = kept
+    }
+}
+
+/// Problems in file and line order as found.
+struct ProblemList: Sendable {
+    var all: [ImportProblem] = []
+    mutating func add(_ problem: ImportProblem) { all.append(problem) }
+}

@@ -1,0 +1,66 @@
+import Foundation
+internal import InvoicesCore
+internal import GRDB
+internal import InvoicesStore
+
+/// Writes a validated ``ImportBatch`` into a store in one SQLite transaction: all of it, or nothing.
+///
+/// The store is created with ``Schema/createStatements`` when it does not exist. Clients are matched by number,
+/// or by name when the batch has none; invoices by identifier. For a matched row the import's values win for
+/// the fields it carries ("object trump"); fields it does not carry keep their stored values. References to
+/// clients that exist neither in the batch nor in the store are reported with their file and line, and then
+/// nothing is written: the transaction rolls back and the store's bytes stay as they were.
+///
+/// ```swift
+/// let summary = try ImportWriter.apply(batch, to: "books.sqlite")
+/// print(summary)   // clients: 2 added, 0 updated, 0 unchanged; invoices: ...
+/// ```
+public enum ImportWriter {
+    /// Applies `batch` to the store at `store`.
+    /// - Returns: How many clients and invoices were added, updated and unchanged.
+    /// - Throws: ``ImportError``: `.badData` for unresolved references or a store that is not a usable store,
+    ///   `.cannotWrite` when the store cannot be created or written.
+    public static func apply(_ batch: ImportBatch, to store: String) throws(ImportError) -> ImportSummary {
+        let existed = FileManager.default.fileExists(atPath: store)
+        if existed { try checkHeader(store) }
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            configuration.label = "import"
+            let queue = try DatabaseQueue(path: store, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.write { db in
+                var session = try ImportSession(db: db, store: store)
+                return try session.apply(batch)
+            }
+        } catch {
+            if !existed {
+                for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            }
+            if let error = error as? ImportError { throw error }
+            if let error = error as? DatabaseError {
+                let kind: ImportError.Kind = [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) ? .badData : .cannotWrite
+                let message: String
+                switch error.resultCode {
+                case .SQLITE_BUSY, .SQLITE_LOCKED: message = "the store is locked by another process; try again when it has finished"
+                case .SQLITE_CANTOPEN: message = "cannot open or create the store (\(error.message ?? "")); check the folder exists and is writable"
+                case .SQLITE_READONLY, .SQLITE_PERM: message = "the store is read-only; check its permissions"
+                default: message = "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown"); nothing was written"
+                }
+                throw ImportError(kind: kind, file: store, message: message)
+            }
+            throw ImportError(kind: .cannotWrite, file: store, message: "\(error); nothing was written")
+        }
+    }
+
+    static func checkHeader(_ store: String) throws(ImportError) {
+        guard let handle = FileHandle(forReadingAtPath: store) else {
+            throw ImportError(kind: .cannotWrite, file: store, message: "cannot be read; check its permissions")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
+            throw ImportError(kind: .badData, file: store, message: "not a SQLite database; name a store file, or a new file to create one")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+internal import InvoicesCore
+
+/// Reads values out of rows, recording a located problem for each bad one.
+struct RowContext {
+    let dates: DateReader
+    var problems: ProblemList
+    let defaultTerms: Int
+    /// Invoices left out as draft or void.
+    var skipped = 0
+
+    /// Statuses of invoices that were never sent or were cancelled: they are not imported.
+    static let skippedStatuses: Set<String> = ["draft", "void"]
+
+    mutating func problem(_ location: SourceLocation, _ column: String?, _ message: String) {
+        problems.add(ImportProblem(location: location, column: column, message: message))
+    }
+
+    /// A non-empty value, or nil with a problem.
+    mutating func required(_ value: String, _ location: SourceLocation, _ column: String, what: String) -> String? {
+        if value.isEmpty {
+            problem(location, column, "is empty; every \(what) needs one")
+            return nil
+        }
+        return value
+    }
+
+    mutating func currency(_ value: String, _ location: SourceLocation, _ column: String) -> CurrencyCode? {
+        do {
+            return try CurrencyCode(value.uppercased())
+        } catch {
+            problem(location, column, value.isEmpty ? "is empty; every invoice needs a currency" : error.description)
+            return nil
+        }
+    }
+
+    /// An exact amount; more decimals than the currency has is an error, never a rounding.
+    mutating func money(
+        _ value: String, _ currency: CurrencyCode, _ location: SourceLocation, _ column: String, allowNegative: Bool = false
+    ) -> Money? {
+        do {
+            let money = try Money(parsing: value, currency: currency)
+            if money.minorUnits < 0, !allowNegative {
+                problem(location, column, "'\(value)' is negative; the store keeps no negative amounts (credit notes are not imported)")
+                return nil
+            }
+            return money
+        } catch {
+            problem(location, column, error.description)
+            return nil
+        }
+    }
+
+    mutating func date(_ value: String, _ location: SourceLocation, _ column: String, required: Bool) -> CalendarDate?? {
+        if value.isEmpty {
+            if required {
+                problem(location, column, "is empty; expected \(dates.expected)")
+                return nil
+            }
+            return .some(nil)
+        }
+        guard let date = dates.date(value) else {
+            problem(location, column, "'\(value)' is not \(dates.expected), naming a real day")
+            return nil
+        }
+        return .some(date)
+    }
+
+    /// Checks that due and paid dates are not before the issue date (the store refuses such rows).
+    mutating func checkOrder(
+        issued: CalendarDate, due: CalendarDate, paid: CalendarDate?, _ location: SourceLocation,
+        dueColumn: String?, paidColumn: String
+    ) -> Bool {
+        var valid = true
+        if due < issued {
+            problem(location, dueColumn, "the due date \(due) is before the issue date \(issued)")
+            valid = false
+        }
+        if let paid, paid < issued {
+            problem(location, paidColumn, "the paid date \(paid) is before the issue date \(issued)")
+            valid = false
+        }
+        return valid
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import InvoicesCore
+import InvoicesImport
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// Each format imports into a store whose report totals match hand-computed values (issue 7).
+@Suite struct ImportFormatsTests {
+    @Test func theToolsOwnCSVFormats() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let summary = try Support.importFixtures(["clients.csv", "invoices.csv"], into: store)
+        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 4)))
+
+        // EUR: 1234.50 (paid) + 500.00; JPY 15000 open; KWD 12.345 paid (three decimals).
+        #expect(try Support.totals(store) == [
+            "EUR": [173_450, 123_450, 50_000], "JPY": [15_000, 0, 15_000], "KWD": [12_345, 12_345, 0],
+        ])
+        let books = try StoreLoader(path: store).load()
+        #expect(books.clients.map(\.name) == ["Acme, Inc.", "Müller & Söhne"])
+        #expect(books.clients[0].street == "Main St 1\r\nSuite 2")
+        let notes = books.invoices.first { $0.identifier == "INV-2" }?.notes
+        #expect(notes == "Hosting, \"premium\"")
+        let paid = books.invoices.first { $0.identifier == "INV-1" }?.paid
+        #expect(paid == CalendarDate(iso: "2025-02-10"))
+    }
+
+    @Test func theToolsOwnJSONFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let summary = try Support.importFixtures(["books.json"], into: store)
+        #expect(summary == ImportSummary(clients: .init(added: 1), invoices: .init(added: 2)))
+        // 99.90 paid in May, 1000.00 open.
+        #expect(try Support.totals(store) == ["USD": [109_990, 9_990, 100_000]])
+    }
+
+    @Test func freshBooksClientsAndMultiLineInvoices() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let summary = try Support.importFixtures(["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store)
+        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 2)))
+        // 0000101: 1575.00 + 420.10 + 90.00 = 2085.10 USD, open. 0000102: 904.00 CAD, paid.
+        // 0000103 is a draft: not imported.
+        #expect(try Support.totals(store) == ["USD": [208_510, 0, 208_510], "CAD": [90_400, 90_400, 0]])
+        let books = try StoreLoader(path: store).load()
+        #expect(books.clients.map(\.name) == ["Globex Corporation", "Jane Doe"])
+        #expect(books.clients.map(\.number) == ["C-00001", "C-00002"])
+        #expect(books.clients[1].zip == "M5V 2T6")
+        let globex = try #require(books.invoices.first { $0.identifier == "0000101" })
+        #expect(globex.due == CalendarDate(iso: "2025-04-02"), "due = issue date + 30 days (--default-terms)")
+        #expect(globex.notes == "Consulting, Travel, Workshop")
+        let jane = try #require(books.invoices.first { $0.identifier == "0000102" })
+        #expect(jane.paid == CalendarDate(iso: "2025-03-20"))
+    }
+
+    @Test func freshBooksDefaultTermsSetTheDueDate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        try Support.importFixtures(
+            ["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store, options: .init(defaultTerms: 14))
+        let books = try StoreLoader(path: store).load()
+        #expect(books.invoices.first { $0.identifier == "0000101" }?.due == CalendarDate(iso: "2025-03-17"))
+    }
+
+    @Test func zohoInvoicesAndTheirCustomers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let summary = try Support.importFixtures(["zoho-invoices.csv"], into: store)
+        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 3)))
+        // USD: 1080.00 open (two lines, amount = Total) + 324.00 paid (Balance 0). EUR: 99.99 partly paid = open.
+        #expect(try Support.totals(store) == ["USD": [140_400, 32_400, 108_000], "EUR": [9_999, 0, 9_999]])
+        // INV-000004 is void: not imported.
+        #expect(try ImportReader().read(files: [Support.fixture("zoho-invoices.csv")]).skippedInvoices == 1)
+        let books = try StoreLoader(path: store).load()
+        let initech = try #require(books.clients.first { $0.name == "Initech" })
+        #expect(initech.street == "4120 Freidrich Ln\nBuilding 3")
+        #expect(initech.city == "Austin")
+        #expect(books.invoices.first { $0.identifier == "INV-000002" }?.paid == CalendarDate(iso: "2025-04-18"))
+        #expect(books.invoices.first { $0.identifier == "INV-000003" }?.paid == nil)
+    }
+
+    @Test func aNewerExportUpdatesTheInvoiceThatGotPaid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        try Support.importFixtures(["zoho-invoices.csv"], into: store)
+        let summary = try Support.importFixtures(["zoho-invoices-later.csv"], into: store)
+        #expect(summary == ImportSummary(clients: .init(unchanged: 2), invoices: .init(updated: 1, unchanged: 2)))
+        // INV-000001 paid on 2025-05-02: the span now runs to May; everything in USD is paid.
+        #expect(try Support.totals(store) == ["USD": [140_400, 140_400, 0], "EUR": [9_999, 0, 9_999]])
+    }
+
+    @Test func datesInAnotherFormNeedDateFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        #expect(throws: ImportError.self) {
+            try Support.importFixtures(["clients.csv", "invoices-dmy.csv"], into: store)
+        }
+        try Support.importFixtures(["clients.csv", "invoices-dmy.csv"], into: store, options: .init(dateFormat: "dd/MM/yyyy"))
+        let invoice = try #require(try StoreLoader(path: store).load().invoices.first)
+        #expect(invoice.issued == CalendarDate(iso: "2025-03-05"))
+        #expect(invoice.due == CalendarDate(iso: "2025-04-04"))
+    }
+}
