@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "InvoicesImport",
             dependencies: [
-                "InvoicesCore", "InvoicesStore",
+                "InvoicesCore", "InvoicesStore", "ObjectContexts",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming

@@ -1,63 +1,21 @@
-internal import GRDB
 internal import InvoicesCore
-internal import InvoicesStore
+internal import ObjectContexts
 
-/// One import inside one write transaction: reads what the store holds, resolves the batch against it and
-/// writes the differences. Throwing rolls the transaction back.
+/// One import in a scratch-pad child context: resolves the batch against what the store holds and records the
+/// differences as inserts and updates of `Client` and `Invoice` objects. Nothing reaches the store unless the
+/// whole batch resolves and validates; throwing simply drops the child context.
 struct ImportSession {
-    struct StoredClient: Equatable {
-        var id: Int64
-        var number: String
-        var name: String
-        var email: String
-        var street: String
-        var city: String
-        var zip: String
-        var country: String
-    }
-
-    struct StoredInvoice: Equatable {
-        var id: Int64
-        var clientId: Int64
-        var amount: Int64
-        var currency: String
-        var notes: String
-        var issuedOn: String
-        var dueOn: String
-        var paidOn: String?
-    }
-
-    let db: Database
-    let store: String
-    var clients: [StoredClient] = []
+    var clients: [Client] = []
     var clientIndexByNumber: [String: Int] = [:]
     var clientIndexesByName: [String: [Int]] = [:]
     var problems: [ImportProblem] = []
     var summary = ImportSummary()
 
-    init(db: Database, store: String) throws {
-        self.db = db
-        self.store = store
-        let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-        var version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if tables == 0, version == 0 {
-            try db.execute(sql: Schema.createStatements)
-            version = Schema.version
-        }
-        guard version == Schema.version else {
-            throw ImportError(
-                kind: .badData, file: store,
-                message: "schema version \(version), expected \(Schema.version) (PRAGMA user_version); nothing was written")
-        }
-        for row in try Row.fetchAll(db, sql: "SELECT id, number, name, email, street, city, zip, country FROM client ORDER BY id") {
-            remember(
-                StoredClient(
-                    id: row["id"], number: row["number"], name: row["name"], email: row["email"], street: row["street"],
-                    city: row["city"], zip: row["zip"], country: row["country"]))
-        }
+    init(context: isolated PrivateContext) throws {
+        for client in try context.fetch(Client.self).sorted(by: { $0.objectID < $1.objectID }) { remember(client) }
     }
 
-    mutating func remember(_ client: StoredClient) {
+    mutating func remember(_ client: Client) {
         clientIndexByNumber[client.number] = clients.count
         clientIndexesByName[client.name, default: []].append(clients.count)
         clients.append(client)
@@ -85,41 +43,51 @@ struct ImportSession {
         return nil
     }
 
-    mutating func apply(_ batch: ImportBatch) throws -> ImportSummary {
-        for client in batch.clients { try apply(client) }
-        let invoices = try loadInvoices()
-        let insert = try db.makeStatement(
-            sql: "INSERT INTO invoice (identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn) VALUES (?,?,?,?,?,?,?,?)")
-        let update = try db.makeStatement(
-            sql: "UPDATE invoice SET clientId = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, paidOn = ? WHERE id = ?")
+    /// Sets `key` to `value` when it differs; whether it did.
+    @discardableResult
+    static func set(_ object: ManagedObject, _ key: String, _ value: Value) throws -> Bool {
+        guard object.value(forKey: key) != value else { return false }
+        try object.setValue(value, forKey: key)
+        return true
+    }
+
+    mutating func apply(_ batch: ImportBatch, in context: isolated PrivateContext) throws -> ImportSummary {
+        for client in batch.clients { try apply(client, in: context) }
+        var invoices: [String: Invoice] = [:]
+        for invoice in try context.fetch(Invoice.self) { invoices[invoice.identifier] = invoice }
         for invoice in batch.invoices {
             guard let clientIndex = clientIndex(invoice.client, invoice.source, column: invoice.clientColumn) else {
                 continue
             }
-            let issued = invoice.issued.description
-            var wanted = StoredInvoice(
-                id: 0, clientId: clients[clientIndex].id, amount: invoice.amount.minorUnits,
-                currency: invoice.amount.currency.code, notes: invoice.notes ?? "", issuedOn: issued,
-                dueOn: invoice.due.description, paidOn: invoice.paid?.description)
+            let client = clients[clientIndex]
+            let day = { (date: CalendarDate) in Value.integer(Int64(date.dayNumber)) }
             if let stored = invoices[invoice.identifier] {
-                wanted.id = stored.id
-                if invoice.notes == nil { wanted.notes = stored.notes }
+                var changed = false
+                changed = try Self.set(stored, "amount", .integer(invoice.amount.minorUnits)) || changed
+                changed = try Self.set(stored, "currency", .text(invoice.amount.currency.code)) || changed
+                if let notes = invoice.notes { changed = try Self.set(stored, "notes", .text(notes)) || changed }
+                changed = try Self.set(stored, "issuedOn", day(invoice.issued)) || changed
                 // A computed due date never replaces a stored one, unless the stored one is now before the issue date.
-                if invoice.dueIsDerived, stored.dueOn >= issued { wanted.dueOn = stored.dueOn }
-                if wanted == stored {
-                    summary.invoices.unchanged += 1
-                } else {
-                    try update.execute(arguments: [
-                        wanted.clientId, wanted.amount, wanted.currency, wanted.notes, wanted.issuedOn, wanted.dueOn,
-                        wanted.paidOn, wanted.id,
-                    ])
-                    summary.invoices.updated += 1
+                if !(invoice.dueIsDerived && (stored.due.map { $0 >= invoice.issued } ?? false)) {
+                    changed = try Self.set(stored, "dueOn", day(invoice.due)) || changed
                 }
+                changed = try Self.set(stored, "paidOn", invoice.paid.map(day) ?? .null) || changed
+                if stored.client?.objectID != client.objectID {
+                    try stored.setClient(client)
+                    changed = true
+                }
+                if changed { summary.invoices.updated += 1 } else { summary.invoices.unchanged += 1 }
             } else {
-                try insert.execute(arguments: [
-                    invoice.identifier, wanted.clientId, wanted.amount, wanted.currency, wanted.notes, wanted.issuedOn,
-                    wanted.dueOn, wanted.paidOn,
-                ])
+                let created = try context.insert(Invoice.self)
+                try Self.set(created, "identifier", .text(invoice.identifier))
+                try Self.set(created, "amount", .integer(invoice.amount.minorUnits))
+                try Self.set(created, "currency", .text(invoice.amount.currency.code))
+                try Self.set(created, "notes", .text(invoice.notes ?? ""))
+                try Self.set(created, "issuedOn", day(invoice.issued))
+                try Self.set(created, "dueOn", day(invoice.due))
+                try Self.set(created, "paidOn", invoice.paid.map(day) ?? .null)
+                try created.setClient(client)
+                invoices[invoice.identifier] = created
                 summary.invoices.added += 1
             }
         }
@@ -127,7 +95,7 @@ struct ImportSession {
         return summary
     }
 
-    mutating func apply(_ client: ImportedClient) throws {
+    mutating func apply(_ client: ImportedClient, in context: isolated PrivateContext) throws {
         var existing: Int?
         if let number = client.number {
             existing = clientIndexByNumber[number]
@@ -142,38 +110,29 @@ struct ImportSession {
             }
             existing = matches.first
         }
+        let fields: [(String, String?)] = [
+            ("email", client.email), ("street", client.street), ("city", client.city), ("zip", client.zip),
+            ("country", client.country),
+        ]
         if let index = existing {
             let stored = clients[index]
-            var wanted = stored
-            wanted.name = client.name
-            wanted.email = client.email ?? stored.email
-            wanted.street = client.street ?? stored.street
-            wanted.city = client.city ?? stored.city
-            wanted.zip = client.zip ?? stored.zip
-            wanted.country = client.country ?? stored.country
-            if wanted == stored {
-                summary.clients.unchanged += 1
-                return
+            let oldName = stored.name
+            var changed = try Self.set(stored, "name", .text(client.name))
+            for (key, value) in fields {
+                if let value { changed = try Self.set(stored, key, .text(value)) || changed }
             }
-            try db.execute(
-                sql: "UPDATE client SET name = ?, email = ?, street = ?, city = ?, zip = ?, country = ? WHERE id = ?",
-                arguments: [wanted.name, wanted.email, wanted.street, wanted.city, wanted.zip, wanted.country, wanted.id])
-            if stored.name != wanted.name {
-                clientIndexesByName[stored.name]?.removeAll { $0 == index }
-                clientIndexesByName[wanted.name, default: []].append(index)
+            if oldName != client.name {
+                clientIndexesByName[oldName]?.removeAll { $0 == index }
+                clientIndexesByName[client.name, default: []].append(index)
             }
-            clients[index] = wanted
-            summary.clients.updated += 1
+            if changed { summary.clients.updated += 1 } else { summary.clients.unchanged += 1 }
             return
         }
-        let number = client.number ?? nextNumber()
-        try db.execute(
-            sql: "INSERT INTO client (number, name, email, street, city, zip, country) VALUES (?,?,?,?,?,?,?)",
-            arguments: [number, client.name, client.email ?? "", client.street ?? "", client.city ?? "", client.zip ?? "", client.country ?? ""])
-        remember(
-            StoredClient(
-                id: db.lastInsertedRowID, number: number, name: client.name, email: client.email ?? "",
-                street: client.street ?? "", city: client.city ?? "", zip: client.zip ?? "", country: client.country ?? ""))
+        let created = try context.insert(Client.self)
+        try Self.set(created, "number", .text(client.number ?? nextNumber()))
+        try Self.set(created, "name", .text(client.name))
+        for (key, value) in fields { try Self.set(created, key, .text(value ?? "")) }
+        remember(created)
         summary.clients.added += 1
     }
 
@@ -186,17 +145,5 @@ struct ImportSession {
             if clientIndexByNumber[number] == nil { return number }
             candidate += 1
         }
-    }
-
-    func loadInvoices() throws -> [String: StoredInvoice] {
-        var invoices: [String: StoredInvoice] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn FROM invoice")
-        while let row = try rows.next() {
-            invoices[row["identifier"]] = StoredInvoice(
-                id: row["id"], clientId: row["clientId"], amount: row["amount"], currency: row["currency"],
-                notes: row["notes"], issuedOn: row["issuedOn"], dueOn: row["dueOn"], paidOn: row["paidOn"])
-        }
-        return invoices
     }
 }

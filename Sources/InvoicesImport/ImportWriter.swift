@@ -2,8 +2,10 @@ import Foundation
 internal import InvoicesCore
 internal import GRDB
 internal import InvoicesStore
+internal import ObjectContexts
 
-/// Writes a validated ``ImportBatch`` into a store in one SQLite transaction: all of it, or nothing.
+/// Writes a validated ``ImportBatch`` into a store through a scratch-pad child context, in one SQLite transaction:
+/// all of it, or nothing.
 ///
 /// The store is created with ``Schema/createStatements`` when it does not exist. Clients are matched by number,
 /// or by name when the batch has none; invoices by identifier. For a matched row the import's values win for
@@ -24,20 +26,31 @@ public enum ImportWriter {
         let existed = FileManager.default.fileExists(atPath: store)
         if existed { try checkHeader(store) }
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            configuration.label = "import"
-            let queue = try DatabaseQueue(path: store, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.write { db in
-                var session = try ImportSession(db: db, store: store)
-                return try session.apply(batch)
+            // The store's context is the root; the import works in a private child of it, a scratch pad: only a
+            // batch that resolves and validates completely is saved up, and the root writes it in one transaction.
+            let root = PrivateContext(store: try SQLiteStore(path: store), name: "store")
+            let child = PrivateContext(parent: root, name: "import")
+            let summary = try child.performAndWait { context in
+                var session = try ImportSession(context: context)
+                let summary = try session.apply(batch, in: context)
+                try context.save()
+                return summary
             }
+            try root.performAndWait { context in try context.save() }
+            return summary
         } catch {
             if !existed {
                 for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             }
             if let error = error as? ImportError { throw error }
+            if let error = error as? StoreErrors {
+                let locked = error.errors.contains { $0.message.contains("locked by another process") }
+                let message = error.errors.map(\.message).joined(separator: "; ")
+                throw ImportError(kind: locked ? .cannotWrite : .badData, file: store, message: message + "; nothing was written")
+            }
+            if let error = error as? ValidationError {
+                throw ImportError(kind: .badData, file: store, message: "the imported rows do not validate: " + error.description + "; nothing was written")
+            }
             if let error = error as? DatabaseError {
                 let kind: ImportError.Kind = [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) ? .badData : .cannotWrite
                 let message: String

@@ -2,47 +2,54 @@
 ///
 /// Rows without pending changes are served straight from the store's
 /// `RowCollection`; rows changed in the context or its ancestors come from the
-/// pending values. The enumeration reuses one view for all store rows (only
-/// its index moves), so no reference counting or allocation happens per row.
-/// Keeping a copy is safe but it keeps the row source alive; prefer copying
-/// out the values you need.
+/// pending values. A `RowView` is only valid during the closure call that
+/// received it: it refers to the enumeration's row source without retaining it
+/// (a plain-data struct, so enumerating costs no reference counting and no
+/// allocation per row). Never store it or let it escape; copy out the values.
 public struct RowView {
-    /// The entity the row belongs to.
-    public let entity: EntityDescription
-    @usableFromInline let rows: (any RowCollection)?
+    // Unmanaged (unretained) references: `scanRows` keeps the entity, the row
+    // source and every overlay row alive (withExtendedLifetime) for the whole
+    // enumeration, and a RowView must not outlive the closure call (see above).
+    @usableFromInline let entityReference: Unmanaged<EntityDescription>
+    @usableFromInline let source: Unmanaged<RowSource>?
     @usableFromInline var index: Int
-    @usableFromInline let pending: OverlayRow?
+    @usableFromInline let pending: Unmanaged<OverlayRow>?
 
-    init(entity: EntityDescription, rows: any RowCollection, index: Int) {
-        self.entity = entity
-        self.rows = rows
+    init(entity: EntityDescription, source: RowSource, index: Int) {
+        self.entityReference = .passUnretained(entity)
+        self.source = .passUnretained(source)
         self.index = index
         self.pending = nil
     }
 
     init(entity: EntityDescription, pending: OverlayRow) {
-        self.entity = entity
-        self.rows = nil
+        self.entityReference = .passUnretained(entity)
+        self.source = nil
         self.index = 0
-        self.pending = pending
+        self.pending = .passUnretained(pending)
     }
+
+    /// The entity the row belongs to.
+    public var entity: EntityDescription { entityReference.takeUnretainedValue() }
 
     /// The record's ID (temporary for rows inserted but not saved to the store).
     public var objectID: ObjectID {
-        if let pending { return pending.objectID }
-        return ObjectID(entityName: entity.name, primaryKey: rows.unsafelyUnwrapped.primaryKey(at: index))
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.objectID } }
+        return ObjectID(entityName: entity.name, primaryKey: primaryKey!)
     }
 
     /// The record's primary key, or `nil` for rows not yet in the store.
     public var primaryKey: Int64? {
-        if let pending { return pending.objectID.primaryKey }
-        return rows.unsafelyUnwrapped.primaryKey(at: index)
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.objectID.primaryKey } }
+        let index = index
+        return source.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.rows.primaryKey(at: index) }
     }
 
     /// The value of attribute number `attribute` (fast path).
     public func value(_ attribute: Int) -> Value {
-        if let pending { return pending.values.attributes[attribute] }
-        return rows.unsafelyUnwrapped.value(attribute: attribute, at: index)
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.values.attributes[attribute] } }
+        let index = index
+        return source.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.rows.value(attribute: attribute, at: index) }
     }
 
     /// The value of the attribute named `key` (looks the index up; traps on unknown keys).
@@ -55,23 +62,31 @@ public struct RowView {
 
     /// The primary key of the target of to-one relationship number `relationship` (`nil`: none or not yet saved).
     public func relatedPrimaryKey(_ relationship: Int) -> Int64? {
-        if let pending { return pending.values.relationships[relationship]?.primaryKey }
-        return rows.unsafelyUnwrapped.relatedPrimaryKey(relationship: relationship, at: index)
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.values.relationships[relationship]?.primaryKey } }
+        let index = index
+        return source.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.rows.relatedPrimaryKey(relationship: relationship, at: index) }
     }
 
     /// The ID of the target of to-one relationship number `relationship`, or `nil`.
     public func relatedObjectID(_ relationship: Int) -> ObjectID? {
-        if let pending { return pending.values.relationships[relationship] }
-        guard let key = rows.unsafelyUnwrapped.relatedPrimaryKey(relationship: relationship, at: index) else { return nil }
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.values.relationships[relationship] } }
+        guard let key = relatedPrimaryKey(relationship) else { return nil }
         return ObjectID(entityName: entity.relationships[relationship].destination, primaryKey: key)
     }
 
     /// All values of the row (allocates; meant for slow paths).
     public var values: RowValues {
-        if let pending { return pending.values }
+        if let pending { return pending.takeUnretainedValue().values }
         return RowValues(attributes: entity.attributes.indices.map { value($0) },
                          relationships: entity.relationships.indices.map { relatedObjectID($0) })
     }
+}
+
+/// Holds the store's row collection for the duration of one enumeration.
+@usableFromInline
+final class RowSource {
+    let rows: any RowCollection
+    init(rows: any RowCollection) { self.rows = rows }
 }
 
 /// A pending row shown during enumeration (built once per enumeration, not per row access).
@@ -92,6 +107,8 @@ final class OverlayRow {
 struct RowOverlay {
     /// Changes to rows that exist in the store, by primary key.
     var byKey: [Int64: OverlayRow] = [:]
+    /// Smallest and largest key in `byKey` (cheap pre-check before the dictionary lookup).
+    var minKey = Int64.max, maxKey = Int64.min
     /// Rows not yet in the store (inserted), in ID order.
     var extras: [OverlayRow] = []
     /// All changed IDs (canonical), including deletions.
@@ -126,6 +143,8 @@ extension ContextStorage {
             let row = OverlayRow(objectID: id, values: change.row.remapped(map), isDeleted: change.kind == .deleted)
             if let key = id.primaryKey {
                 overlay.byKey[key] = row
+                overlay.minKey = min(overlay.minKey, key)
+                overlay.maxKey = max(overlay.maxKey, key)
             } else if !row.isDeleted {
                 overlay.extras.append(row)
             }
@@ -137,24 +156,29 @@ extension ContextStorage {
     /// Calls `body` for every live row of `entity`: store rows with `overlay` applied, then overlay-only rows.
     func scanRows(of entity: EntityDescription, overlay: RowOverlay, _ body: (RowView) throws -> Void) throws {
         let rows = try store.rows(of: entity.name)
+        let source = RowSource(rows: rows)
         let count = rows.count
-        // One view for all store rows: only the index changes, so nothing is retained per row.
-        var view = RowView(entity: entity, rows: rows, index: 0)
-        if overlay.isEmpty {
+        // Keeps everything the unretained views point at alive until the loop ends.
+        try withExtendedLifetime((entity, source, overlay)) {
+            var view = RowView(entity: entity, source: source, index: 0)
+            if overlay.isEmpty {
+                for index in 0..<count {
+                    view.index = index
+                    try body(view)
+                }
+                return
+            }
+            let minKey = overlay.minKey, maxKey = overlay.maxKey
             for index in 0..<count {
-                view.index = index
-                try body(view)
+                let key = rows.primaryKey(at: index)
+                if key >= minKey, key <= maxKey, let pending = overlay.byKey[key] {
+                    if !pending.isDeleted { try body(RowView(entity: entity, pending: pending)) }
+                } else {
+                    view.index = index
+                    try body(view)
+                }
             }
-            return
+            for pending in overlay.extras { try body(RowView(entity: entity, pending: pending)) }
         }
-        for index in 0..<count {
-            if let pending = overlay.byKey[rows.primaryKey(at: index)] {
-                if !pending.isDeleted { try body(RowView(entity: entity, pending: pending)) }
-            } else {
-                view.index = index
-                try body(view)
-            }
-        }
-        for pending in overlay.extras { try body(RowView(entity: entity, pending: pending)) }
     }
 }

@@ -50,10 +50,11 @@ struct RowEnumerationTests {
     @Test("bulk enumeration over 2,000,000 columnar rows stays close to a plain array loop")
     func enumerationPerformance() throws {
         // Measured on the 2-core Linux dev box (Swift 6.3.1), summing one Double column of 2,000,000 rows:
-        //   release (`swift test -c release`): plain [Double] loop ~1.3 ms; enumerateRows ~6-8 ms
-        //     (one existential call per value, no allocation); with one pending change (overlay path) ~25 ms.
-        //   debug (`swift test`): plain loop ~40 ms; enumerateRows ~200 ms.
-        // The exact figures of a run are printed below.
+        //   release (`swift test -c release`): plain [Double] loop ~1.1 ms; enumerateRows ~9.5 ms
+        //     (~4.7 ns/row: one closure call + one existential call per value, no allocation, no refcounting);
+        //     with one pending change (overlay path) ~11 ms.
+        //   debug (`swift test`): plain loop ~30 ms; enumerateRows ~94 ms; with a pending change ~95 ms.
+        // The figures of each run are printed below.
         let rowCount = 2_000_000
         let store = ColumnarInvoiceStore(rowCount: rowCount)
         let context = PrivateContext(store: store)
