@@ -5,7 +5,7 @@ DEMO_STORE := demo.sqlite
 # Tests run in a time zone far from UTC: dates are calendar dates and must never shift.
 TEST_TZ := Pacific/Kiritimati
 
-.PHONY: report test setup build clean bench test-deps site-checks screenshots
+.PHONY: report test setup build clean bench test-deps site-checks screenshots test-tsan
 
 setup:
 	@pkg-config --exists libcmark 2>/dev/null && [ -f /usr/include/sqlite3.h ] || \
@@ -27,8 +27,13 @@ test-deps:
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }
 
 test: setup test-deps
+	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts
 	TZ=$(TEST_TZ) $(SWIFT) test
 	scripts/site-checks.sh
+
+# The object contexts' tests under the thread sanitizer (CI runs this too).
+test-tsan:
+	$(SWIFT) test --package-path Packages/ObjectContexts --sanitize=thread --scratch-path .build-tsan
 
 site-checks:
 	scripts/site-checks.sh

@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "InvoicesSite", targets: ["InvoicesSite"]),
     ],
     dependencies: [
+        // Core Data's nested object contexts on Linux (Packages/ObjectContexts).
+        .package(path: "Packages/ObjectContexts"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -30,15 +32,13 @@ let package = Package(
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
         .systemLibrary(name: "Ccmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-        // Core Data's nested object contexts on Linux: generic, knows nothing of invoices.
-        .target(name: "ObjectContexts", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
-        .target(name: "InvoicesCore", dependencies: ["ObjectContexts"], swiftSettings: upcoming),
+        .target(name: "InvoicesCore", dependencies: [.product(name: "ObjectContexts", package: "ObjectContexts")], swiftSettings: upcoming),
         // SQLite store: schema, loading into snapshots, the sample generator.
         .target(
             name: "InvoicesStore",
             dependencies: [
-                "InvoicesCore", "ObjectContexts",
+                "InvoicesCore", .product(name: "ObjectContexts", package: "ObjectContexts"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "InvoicesImport",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", "ObjectContexts",
+                "InvoicesCore", "InvoicesStore", .product(name: "ObjectContexts", package: "ObjectContexts"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming
@@ -67,7 +67,7 @@ let package = Package(
         // The build pipeline (load, totals, render, write) shared by the CLI's commands.
         .target(
             name: "InvoicesApp",
-            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "ObjectContexts"],
+            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", .product(name: "ObjectContexts", package: "ObjectContexts")],
             swiftSettings: upcoming
         ),
         // Fixture builders shared by the test targets.
@@ -92,7 +92,6 @@ let package = Package(
         .executableTarget(name: "EmbedTemplatesTool", path: "Sources/EmbedTemplatesTool"),
         .plugin(name: "EmbedTemplatesPlugin", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
 
-        .testTarget(name: "ObjectContextsTests", dependencies: ["ObjectContexts"], swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .testTarget(name: "InvoicesCoreTests", dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesTesting"], swiftSettings: upcoming),
         .testTarget(
             name: "InvoicesStoreTests",
