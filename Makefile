@@ -42,5 +42,13 @@ site-checks:
 screenshots:
 	scripts/screenshots.sh "" screenshots
 
+# Benchmark against sqlite3, cmark and Hugo on the same data (docs/performance.md). CI runs BENCH_SIZES=tiny.
+BENCH_SIZES ?= S,L
+BENCH_RUNS ?= 5
+bench: build
+	@command -v hugo >/dev/null && command -v cmark >/dev/null && command -v sqlite3 >/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq hugo cmark sqlite3 >/dev/null; }
+	python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
+
 clean:
 	rm -rf .build Output $(DEMO_STORE)

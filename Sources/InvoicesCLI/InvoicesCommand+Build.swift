@@ -35,6 +35,9 @@ extension InvoicesCommand {
         @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
         var timings: String?
 
+        @Option(help: ArgumentHelp("Also write each page's intermediate Markdown into this folder (for benchmarks and debugging).", visibility: .hidden))
+        var debugMarkdown: String?
+
         func validate() throws {
             if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be used together") }
         }
@@ -43,7 +46,8 @@ extension InvoicesCommand {
             // A file size limit (ulimit -f) should fail a write with EFBIG and a clear message, not kill the build.
             signal(SIGXFSZ, SIG_IGN)
             do {
-                let resolved = try project.resolve(with: try project.loadConfig())
+                var resolved = try project.resolve(with: try project.loadConfig())
+                resolved.configuration.site.debugMarkdownFolder = debugMarkdown
                 if verbose { printNote(resolved.settingsDescription) }
                 let reporter = ProgressReporter(mode: ProgressReporter.mode(quiet: quiet))
                 let line = try await Self.build(resolved, reporter: reporter, timings: timings)

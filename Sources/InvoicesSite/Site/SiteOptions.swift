@@ -15,6 +15,9 @@ public struct SiteOptions: Sendable {
     /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
     public var conversion: CurrencyConversion?
 
+    /// A folder to also write each page's intermediate Markdown into (for benchmarks and debugging), or nil.
+    public var debugMarkdownFolder: String?
+
     /// The absolute address the site is published at, ending in `/` (see ``SiteOptions/normalizedBaseURL(_:)``),
     /// or nil. With it the site gets an Atom feed (`feed.xml`), a `sitemap.xml`, canonical links, and a 404 page
     /// whose links work at any depth.
