@@ -5,7 +5,7 @@ DEMO_STORE := demo.sqlite
 # Tests run in a time zone far from UTC: dates are calendar dates and must never shift.
 TEST_TZ := Pacific/Kiritimati
 
-.PHONY: report test setup build clean bench test-deps site-checks screenshots test-tsan
+.PHONY: report test setup build clean bench test-deps site-checks screenshots test-tsan fuzz sanitize
 
 setup:
 	@pkg-config --exists libcmark 2>/dev/null && [ -f /usr/include/sqlite3.h ] || \
@@ -52,3 +52,13 @@ bench: build
 
 clean:
 	rm -rf .build Output $(DEMO_STORE)
+
+# Fuzz the Markdown escaper and the date/amount parsers with libFuzzer; FUZZ_SECONDS per target (docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The whole test suite under the address sanitizer, in its own build folder. Leak detection is off: the only
+# leaks reported are XCTest's own (XCTMain's suite objects, never freed before exit), not the product's.
+sanitize: setup
+	ASAN_OPTIONS=detect_leaks=0 TZ=$(TEST_TZ) $(SWIFT) test --sanitize=address --scratch-path .build-asan

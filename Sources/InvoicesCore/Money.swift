@@ -49,8 +49,9 @@ public struct Money: Hashable, Sendable {
         var negative = false
         if bytes.first == UInt8(ascii: "-") { negative = true; bytes = bytes.dropFirst() }
         else if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        var whole: Int64 = 0
-        var fraction: Int64 = 0
+        // Magnitudes, so that the most negative amount (-9223372036854775808 minor units) parses too.
+        var whole: UInt64 = 0
+        var fraction: UInt64 = 0
         var fractionDigits = 0
         var seenPoint = false
         var seenDigit = false
@@ -62,7 +63,7 @@ public struct Money: Hashable, Sendable {
             }
             guard byte >= 48, byte <= 57 else { throw .invalidDecimal(text, currency) }
             seenDigit = true
-            let digit = Int64(byte - 48)
+            let digit = UInt64(byte - 48)
             if seenPoint {
                 fractionDigits += 1
                 if fractionDigits > currency.minorUnitDigits {
@@ -79,10 +80,10 @@ public struct Money: Hashable, Sendable {
         }
         guard seenDigit else { throw .invalidDecimal(text, currency) }
         for _ in min(fractionDigits, currency.minorUnitDigits)..<currency.minorUnitDigits { fraction *= 10 }
-        let (scaled, o1) = whole.multipliedReportingOverflow(by: currency.minorUnitsPerMajorUnit)
+        let (scaled, o1) = whole.multipliedReportingOverflow(by: UInt64(currency.minorUnitsPerMajorUnit))
         let (total, o2) = scaled.addingReportingOverflow(fraction)
-        guard !o1, !o2 else { throw .overflow(currency) }
-        self.init(minorUnits: negative ? -total : total, currency: currency)
+        guard !o1, !o2, total <= (negative ? Int64.min.magnitude : UInt64(Int64.max)) else { throw .overflow(currency) }
+        self.init(minorUnits: negative ? Int64(bitPattern: 0 &- total) : Int64(total), currency: currency)
     }
 }
 

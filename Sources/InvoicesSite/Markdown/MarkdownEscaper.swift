@@ -1,10 +1,10 @@
 /// Escapes text from the store so it lands as literal text in Markdown, in raw HTML blocks and in HTML attributes.
 ///
 /// Characters that could start markup become numeric character references (`*` becomes `&#42;`): everywhere,
-/// `` \ ` * _ [ ] < > & " ' `` and line breaks, NUL and other control characters; at the start of the value (where
-/// a template may have put it at the start of a line), also the characters that open a block (`-`, `+`, `=`, `#`,
-/// `~`, `>`, `|`, and the `.` or `)` after leading digits); at the end, a `#` (it would close an ATX heading's
-/// `# {{name}}` and vanish); blanks at either end. CommonMark decodes references
+/// `` \ ` * _ [ ] < > & " ' # `` and line breaks, NUL and other control characters (`#` everywhere because a value
+/// ending in ` #` at the end of a heading line would otherwise be dropped as the heading's closing sequence); at the
+/// start of the value (where a template may have put it at the start of a line), also the characters that open a
+/// block (`-`, `+`, `=`, `~`, `>`, `|`, and the `.` or `)` after leading digits); blanks at either end. CommonMark decodes references
 /// as literal characters that never start markup ("Entity and numeric character references cannot be used in
 /// place of symbols indicating structure"), and browsers decode them in HTML blocks and attributes; so one
 /// escaped form is safe everywhere a template may put a value, except inside code spans, where nothing is
@@ -32,16 +32,14 @@ public enum MarkdownEscaper {
                     }
                 }
             }
-            // A trailing '#' would be read as the closing sequence of a heading the value sits in.
-            let closingIndex = lastNonBlank >= 0 && bytes[lastNonBlank] == UInt8(ascii: "#") ? lastNonBlank : -1
-            var needsWork = firstNonBlank > 0 || lastNonBlank < count - 1 || markerIndex >= 0 || closingIndex >= 0
+            var needsWork = firstNonBlank > 0 || lastNonBlank < count - 1 || markerIndex >= 0
             if !needsWork { needsWork = bytes.contains(where: { alwaysEscaped[Int($0)] }) }
             guard needsWork else { return String(decoding: bytes, as: UTF8.self) }
             var output: [UInt8] = []
             output.reserveCapacity(count + 16)
             for index in 0..<count {
                 let byte = bytes[index]
-                if alwaysEscaped[Int(byte)] || index == markerIndex || index == closingIndex || index < firstNonBlank || index > lastNonBlank {
+                if alwaysEscaped[Int(byte)] || index == markerIndex || index < firstNonBlank || index > lastNonBlank {
                     let code = byte == 0 ? 0xFFFD : Int(byte)
                     output.append(contentsOf: [UInt8(ascii: "&"), UInt8(ascii: "#")])
                     output.append(contentsOf: Array(String(code).utf8))
@@ -59,7 +57,7 @@ public enum MarkdownEscaper {
 
     private static let alwaysEscaped: [Bool] = {
         var table = Array(repeating: false, count: 256)
-        for character in "\\`*_[]<>&\"'" { table[Int(character.asciiValue!)] = true }
+        for character in "\\`*_[]<>&\"'#" { table[Int(character.asciiValue!)] = true }
         for control in 0..<0x20 where control != 0x09 { table[control] = true }
         table[0x7F] = true
         return table

@@ -1,0 +1,230 @@
+/// The Python program ``HostileStringsTests`` runs to parse every page of two sites with a real HTML parser.
+///
+/// It uses html5lib (the HTML5 parsing algorithm browsers use) when it can be imported, otherwise Python's
+/// stdlib `html.parser` with a small tree builder; its first output line says which (`parser: html5lib`).
+/// Arguments: the plain site, the hostile site, a JSON file of the hostile clients' values. Every other line
+/// of output is a problem; no problem lines means the check passed.
+///
+/// Checks:
+/// - both sites have the same files, except for the names of client pages (`clients/<slug>.html`);
+/// - every page has the same elements, in order, with the same attributes and attribute values as the page of
+///   the plain site (client pages are compared as a multiset, since their order differs); a link to a client
+///   page counts as `CLIENT` and a `mailto:` link as `MAILTO` before comparing;
+/// - every `href` of the hostile site is a `mailto:` of percent-encoded characters only, or a relative link to a
+///   file inside the site; no element has a `src` attribute;
+/// - every value reads back as its exact text, after this normalization only, applied to both the value and the
+///   text read: NUL becomes U+FFFD, and CR LF and lone CR become LF. (cmark writes a decoded `&#13;` as a raw CR,
+///   which the HTML parser's input preprocessing turns into LF, while a `&#13;` in a raw HTML block stays CR.)
+let hostileStringsChecker = #"""
+import json, os, re, sys
+from urllib.parse import unquote
+
+try:
+    import html5lib
+    PARSER = 'html5lib'
+except ImportError:
+    html5lib = None
+    PARSER = 'html.parser'
+
+VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
+
+class Node:
+    def __init__(self, tag, attrs):
+        self.tag, self.attrs, self.children = tag, attrs, []
+    def text(self):
+        return ''.join(c if isinstance(c, str) else c.text() for c in self.children)
+    def walk(self):
+        yield self
+        for c in self.children:
+            if not isinstance(c, str):
+                yield from c.walk()
+
+def from_etree(e):
+    tag = e.tag if isinstance(e.tag, str) else '#comment'
+    node = Node(tag, dict(e.attrib) if tag != '#comment' else {})
+    if e.text and tag != '#comment':
+        node.children.append(e.text)
+    for child in e:
+        node.children.append(from_etree(child))
+        if child.tail:
+            node.children.append(child.tail)
+    return node
+
+def parse(data):
+    if html5lib:
+        tree = html5lib.parse(data, treebuilder='etree', namespaceHTMLElements=False)
+        return from_etree(tree)
+    from html.parser import HTMLParser
+    root = Node('#document', {})
+    stack = [root]
+    class Builder(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            node = Node(tag, {k: (v or '') for k, v in attrs})
+            stack[-1].children.append(node)
+            if tag not in VOID:
+                stack.append(node)
+        def handle_startendtag(self, tag, attrs):
+            stack[-1].children.append(Node(tag, {k: (v or '') for k, v in attrs}))
+        def handle_endtag(self, tag):
+            for i in range(len(stack) - 1, 0, -1):
+                if stack[i].tag == tag:
+                    del stack[i:]
+                    break
+        def handle_data(self, data):
+            stack[-1].children.append(data.replace('\0', '\ufffd'))
+        def handle_comment(self, data):
+            stack[-1].children.append(Node('#comment', {}))
+    b = Builder(convert_charrefs=True)
+    b.feed(data.replace('\r\n', '\n').replace('\r', '\n'))
+    b.close()
+    return root
+
+def norm(s):
+    return s.replace('\0', '\ufffd').replace('\r\n', '\n').replace('\r', '\n')
+
+CLIENT_LINK = re.compile(r'^(\.\./)?clients/[a-z0-9-]+\.html$')
+
+def skeleton(root):
+    out = []
+    for n in root.walk():
+        attrs = []
+        for k in sorted(n.attrs):
+            v = n.attrs[k]
+            if k == 'href' and CLIENT_LINK.match(v):
+                v = 'CLIENT'
+            elif k == 'href' and v.startswith('mailto:'):
+                v = 'MAILTO'
+            attrs.append((k, v))
+        out.append((n.tag, tuple(attrs)))
+    return out
+
+def pages(site):
+    result = {}
+    for folder, dirs, files in os.walk(site):
+        for f in files:
+            path = os.path.relpath(os.path.join(folder, f), site)
+            if f.endswith('.html'):
+                with open(os.path.join(site, path), encoding='utf-8') as handle:
+                    result[path] = parse(handle.read())
+            else:
+                result[path] = None
+    return result
+
+plain_site, hostile_site, expected_file = sys.argv[1:4]
+print('parser: ' + PARSER)
+problems = []
+plain, hostile = pages(plain_site), pages(hostile_site)
+
+def is_client_page(p):
+    return p.startswith('clients/')
+
+if sorted(p for p in plain if not is_client_page(p)) != sorted(p for p in hostile if not is_client_page(p)):
+    problems.append('different files: %s vs %s' % (sorted(plain), sorted(hostile)))
+plain_clients = sorted(repr(skeleton(plain[p])) for p in plain if is_client_page(p))
+hostile_clients = sorted(repr(skeleton(hostile[p])) for p in hostile if is_client_page(p))
+if len(plain_clients) != len(hostile_clients):
+    problems.append('%d client pages, expected %d' % (len(hostile_clients), len(plain_clients)))
+elif plain_clients != hostile_clients:
+    for a, b in zip(plain_clients, hostile_clients):
+        if a != b:
+            problems.append('a client page has other elements than the plain one:\n  plain:   %s\n  hostile: %s' % (a[:3000], b[:3000]))
+            break
+for p in sorted(plain):
+    if plain[p] is None or is_client_page(p) or p not in hostile:
+        continue
+    a, b = skeleton(plain[p]), skeleton(hostile[p])
+    if a != b:
+        diff = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        problems.append('%s: other elements than the plain page at element %d: %s vs %s' % (p, diff, a[diff:diff+2], b[diff:diff+2]))
+
+site_root = os.path.realpath(hostile_site)
+for p, root in sorted(hostile.items()):
+    if root is None:
+        continue
+    for n in root.walk():
+        if 'src' in n.attrs:
+            problems.append('%s: <%s src=%r>' % (p, n.tag, n.attrs['src']))
+        for k in n.attrs:
+            if k.startswith('on'):
+                problems.append('%s: <%s %s=%r>' % (p, n.tag, k, n.attrs[k]))
+        href = n.attrs.get('href')
+        if href is None:
+            continue
+        if href.startswith('mailto:'):
+            if not re.fullmatch(r'mailto:[A-Za-z0-9@.\-_+%]*', href):
+                problems.append('%s: mailto link with raw characters: %r' % (p, href))
+            continue
+        if re.match(r'^[A-Za-z][A-Za-z0-9+.-]*:', href) or href.startswith('/') or href.startswith('\\'):
+            problems.append('%s: link leaves the site: %r' % (p, href))
+            continue
+        target = os.path.realpath(os.path.join(hostile_site, os.path.dirname(p), unquote(href.split('#')[0])))
+        if not (target == site_root or target.startswith(site_root + os.sep)):
+            problems.append('%s: link outside the site: %r' % (p, href))
+        elif not os.path.exists(target):
+            problems.append('%s: link to a missing file: %r' % (p, href))
+
+def find(root, tag, **attrs):
+    return [n for n in root.walk() if n.tag == tag and all(n.attrs.get(k) == v for k, v in attrs.items())]
+
+def expect_equal(what, got, want):
+    got = [norm(g) for g in got] if isinstance(got, list) else norm(got)
+    if got != want:
+        problems.append('%s reads back as %r, expected %r' % (what, got[:200], want[:200]))
+
+with open(expected_file, encoding='utf-8') as handle:
+    clients = json.load(handle)
+client_pages = {p: r for p, r in hostile.items() if is_client_page(p)}
+clients_page = hostile.get('clients.html')
+rows = set()
+if clients_page:
+    for tr in find(clients_page, 'tr'):
+        cells = [c for c in tr.children if not isinstance(c, str)]
+        if len(cells) == 4 and cells[0].tag == 'td':
+            rows.add((norm(cells[0].text()), norm(cells[1].text())))
+months = [r for p, r in hostile.items() if p.startswith('months/') and r is not None]
+month_names = set()
+for r in months:
+    for a in find(r, 'a'):
+        if CLIENT_LINK.match(a.attrs.get('href', '')):
+            month_names.add(norm(a.text()))
+for c in clients:
+    label = repr(c['name'][:40])
+    name = norm(c['name'])
+    matches = [r for r in client_pages.values() if [norm(h.text()) for h in find(r, 'h1')] == [name]]
+    if len(matches) != 1:
+        problems.append('client %s: %d pages whose h1 reads back as the name' % (label, len(matches)))
+        continue
+    page = matches[0]
+    title = norm(find(page, 'title')[0].text())
+    if not title.startswith(name + ' \u00b7 '):
+        problems.append('client %s: title reads back as %r' % (label, title[:200]))
+    facts = {}
+    for dl in find(page, 'dl'):
+        terms = find(dl, 'dt')
+        values = find(dl, 'dd')
+        for term, value in zip(terms, values):
+            facts[term.text()] = value.text()
+    expect_equal('client %s number' % label, facts.get('Client number', ''), norm(c['number']))
+    expect_equal('client %s email' % label, facts.get('Email', ''), norm(c['email']))
+    mail = [n for n in find(page, 'a') if n.attrs.get('href', '').startswith('mailto:')]
+    expect_equal('client %s email link' % label, mail[0].text() if mail else '', norm(c['email']))
+    if mail and unquote(mail[0].attrs['href'][len('mailto:'):]) != c['email']:
+        problems.append('client %s: mailto link does not decode to the email' % label)
+    address = find(page, 'address')
+    parts = []
+    if address:
+        for child in address[0].children:
+            parts.append(child if isinstance(child, str) else ('\n' if child.tag == 'br' else child.text()))
+    expect_equal('client %s address' % label, ''.join(parts), norm(c['street'] + '\n' + c['zip'] + ' ' + c['city'] + '\n' + c['country']))
+    invoice_rows = [tr for table in find(page, 'table') if 'invoices' in table.attrs.get('class', '') for tr in find(table, 'tr', **{'class': 'open'})]
+    ids = [th.text() for tr in invoice_rows for th in find(tr, 'th', scope='row')]
+    notes = [td.text() for tr in invoice_rows for td in find(tr, 'td', **{'class': 'notes'})]
+    expect_equal('client %s invoice identifier' % label, ids, [norm(c['identifier'])])
+    expect_equal('client %s invoice notes' % label, notes, [norm(c['notes'])])
+    if (norm(c['number']), name) not in rows:
+        problems.append('client %s: not in clients.html as (number, name)' % label)
+    if name not in month_names:
+        problems.append('client %s: not linked by name from the month page' % label)
+for line in problems:
+    print(line.replace('\n', '\\n') if len(problems) > 1 else line)
+"""#
