@@ -1,6 +1,6 @@
 public import Foundation
 internal import GRDB
-internal import InvoicesStore
+public import InvoicesStore
 
 /// A fresh temporary folder, removed by ``remove()``.
 public struct TemporaryFolder: Sendable {
@@ -92,8 +92,20 @@ public enum CLI {
 
     /// Runs `invoices` with `arguments` in `directory` and waits for it.
     public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
+        try runProcess(executable, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `command` with `/bin/sh -c` and waits for it.
+    public static func shell(_ command: String) throws -> Result {
+        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
+    }
+
+    /// Runs a program, reading its standard output and error concurrently so neither pipe can fill up and block it.
+    static func runProcess(
+        _ program: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         if let environment { process.environment = environment }
@@ -102,11 +114,38 @@ public enum CLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let errorData = ErrorData()
+        let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errData = errorData.wait()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// Standard error's bytes, handed from the reading thread to the waiting one.
+private final class ErrorData: @unchecked Sendable {
+    // @unchecked Sendable: `data` is written once under `condition` and read under it after the signal.
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data ?? Data()
+    }
+}
+
+/// The seeded generator tests schedule random moments with: the sample generator's SplitMix64.
+public typealias SeededRandom = SplitMix64
