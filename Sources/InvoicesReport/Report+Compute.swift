@@ -1,18 +1,6 @@
 public import InvoicesCore
 
 extension Report {
-    /// The months a store's invoices span: from the first month an invoice was issued to the last month one was
-    /// issued or paid. Nil for a store without invoices.
-    public static func monthSpan(of invoices: [InvoiceSnapshot]) -> ClosedRange<YearMonth>? {
-        guard var low = invoices.first?.issued, var high = invoices.first?.issued else { return nil }
-        for invoice in invoices {
-            if invoice.issued < low { low = invoice.issued }
-            if invoice.issued > high { high = invoice.issued }
-            if let paid = invoice.paid, paid > high { high = paid }
-        }
-        return low.month...high.month
-    }
-
     /// Computes every figure of `books` for `period` in one pass over the invoices.
     /// - Throws: ``ReportError`` when a sum overflows.
     public init(books: Books, period: ReportPeriod = ReportPeriod()) throws(ReportError) {
