@@ -20,7 +20,7 @@ enum TotalsContext {
             let name = InvoicesModel.ClientAttribute.name.rawValue
             try context.enumerateRows(of: "Client") { row in
                 clientIndexByKey[row.primaryKey ?? -1] = clientNames.count
-                clientNames.append("\(row.value(number).text) '\(row.value(name).text)'")
+                clientNames.append("\(row.value(number).textValue ?? "") '\(row.value(name).textValue ?? "")'")
             }
             let currencyIndexByCode = Dictionary(uniqueKeysWithValues: currencies.enumerated().map { ($1.code, $0) })
             typealias Attribute = InvoicesModel.InvoiceAttribute
@@ -33,10 +33,10 @@ enum TotalsContext {
                         try context.enumerateRows(of: "Invoice") { row in
                             guard let clientKey = row.relatedPrimaryKey(InvoicesModel.invoiceClientRelationship),
                                 let clientIndex = clientIndexByKey[clientKey],
-                                let currencyIndex = currencyIndexByCode[row.value(Attribute.currency.rawValue).text],
-                                let amount = row.value(Attribute.amount.rawValue).integer,
-                                let issued = row.value(Attribute.issuedOn.rawValue).integer,
-                                let due = row.value(Attribute.dueOn.rawValue).integer
+                                let currencyIndex = currencyIndexByCode[row.value(Attribute.currency.rawValue).textValue ?? ""],
+                                let amount = row.value(Attribute.amount.rawValue).integerValue,
+                                let issued = row.value(Attribute.issuedOn.rawValue).integerValue,
+                                let due = row.value(Attribute.dueOn.rawValue).integerValue
                             else {
                                 throw ContextError(.typeMismatch, "invoice \(row.objectID) does not have the model's values")
                             }
@@ -44,7 +44,7 @@ enum TotalsContext {
                                 clientIndex: clientIndex, currencyIndex: currencyIndex, amount: amount,
                                 issued: CalendarDate(dayNumber: Int32(clamping: issued)),
                                 due: CalendarDate(dayNumber: Int32(clamping: due)),
-                                paid: row.value(Attribute.paidOn.rawValue).integer.map { CalendarDate(dayNumber: Int32(clamping: $0)) }))
+                                paid: row.value(Attribute.paidOn.rawValue).integerValue.map { CalendarDate(dayNumber: Int32(clamping: $0)) }))
                         }
                     } catch {
                         failure = error
@@ -53,19 +53,5 @@ enum TotalsContext {
             if let failure { throw failure }
             return report
         }
-    }
-}
-
-extension Value {
-    /// The text, or "" for any other value.
-    var text: String {
-        if case .text(let text) = self { return text }
-        return ""
-    }
-
-    /// The integer, or nil for any other value.
-    var integer: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
     }
 }

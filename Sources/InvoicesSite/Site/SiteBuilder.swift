@@ -197,11 +197,7 @@ public struct SiteBuilder: Sendable {
     }
 
     func figuresRow(_ figures: Figures, _ currency: CurrencyCode) -> [String: Any] {
-        [
-            "currency": currency.code, "invoiced": money(figures.invoiced, currency), "paid": money(figures.paid, currency),
-            "outstanding": money(figures.outstanding, currency), "overdue": money(figures.overdue, currency),
-            "invoices": String(figures.invoices),
-        ]
+        Dictionary(uniqueKeysWithValues: TemplateVariables.figures.map { ($0, figuresCell(figures, currency, $0) as Any) })
     }
 
     /// Invoice indices per client, each list ordered by issue date, then identifier.
