@@ -5,6 +5,13 @@ extension ContextCore {
         try storage.scanRows(of: entity, overlay: storage.overlay(for: entity.name), body)
     }
 
+    /// The store's own snapshot of `entity`, when no context of this line has pending changes to it.
+    func storeRows(of entity: EntityDescription) throws -> (any RowCollection)? {
+        synchronize()
+        guard storage.overlay(for: entity.name).isEmpty else { return nil }
+        return try storage.store.rows(of: entity.name)
+    }
+
     /// Objects of `entity` whose row matches `predicate`, as faults (registered objects are reused).
     ///
     /// Registered objects without pending changes are refreshed (turned back into

@@ -127,6 +127,14 @@ public final class MainContext {
     public func count(for entity: String, where predicate: ((RowView) throws -> Bool)? = nil) throws -> Int {
         try core.count(core.entity(named: entity), where: predicate)
     }
+    /// The store's own row snapshot of `entity`, or `nil` when this context or an ancestor has pending changes to it.
+    ///
+    /// A reader that knows the store's row type can take the store's tables as they are, without copying them row
+    /// by row; when this returns `nil`, read the rows with ``enumerateRows(of:_:)``, which applies the changes.
+    /// The collection is used only inside this context's queue, like a ``RowView``.
+    public func storeRows(of entity: String) throws -> (any RowCollection)? {
+        try core.storeRows(of: core.entity(named: entity))
+    }
     /// Calls `body` for every row of `entity` as this context sees it, without creating objects.
     ///
     /// With no pending changes anywhere in the line this is a plain index loop over

@@ -14,8 +14,18 @@ public protocol RowCollection: AnyObject {
     func version(at index: Int) -> Int64
     /// The value of attribute number `attribute` of the row at `index`.
     func value(attribute: Int, at index: Int) -> Value
+    /// The integer value of attribute number `attribute` of the row at `index`, or `nil` when it is null.
+    ///
+    /// Columnar stores answer from their typed column without building a ``Value``; the default goes
+    /// through ``value(attribute:at:)``.
+    func integer(attribute: Int, at index: Int) -> Int64?
     /// The primary key of the target of to-one relationship number `relationship`, or `nil`.
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64?
+}
+
+extension RowCollection {
+    /// Reads the integer through ``value(attribute:at:)``.
+    public func integer(attribute: Int, at index: Int) -> Int64? { value(attribute: attribute, at: index).integerValue }
 }
 
 /// One row as read from a store.

@@ -52,6 +52,16 @@ public struct RowView {
         return source.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.rows.value(attribute: attribute, at: index) }
     }
 
+    /// The integer value of attribute number `attribute`, or `nil` when it is null or not an integer.
+    ///
+    /// On rows without pending changes this reads the store's typed column directly (no ``Value`` is built), so a
+    /// loop over millions of rows costs about as much as a loop over arrays.
+    public func integer(_ attribute: Int) -> Int64? {
+        if let pending { return pending._withUnsafeGuaranteedRef { $0.values.attributes[attribute].integerValue } }
+        let index = index
+        return source.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.rows.integer(attribute: attribute, at: index) }
+    }
+
     /// The value of the attribute named `key` (looks the index up; traps on unknown keys).
     public func value(forKey key: String) -> Value {
         guard let attribute = entity.attributeIndex(named: key) else {

@@ -47,6 +47,28 @@ struct RowEnumerationTests {
         #expect(rootView == ["Ann", "Cid"])
     }
 
+    @Test("typed integer reads and the store's own snapshot follow the pending changes of the line")
+    func typedReadsAndStoreSnapshot() throws {
+        let root = PrivateContext(store: makeStore())
+        let child = PrivateContext(parent: root)
+        let before = try child.performAndWait { child in
+            var ratings: [Int64?] = []
+            try child.enumerateRows(of: "Author") { ratings.append($0.integer(AuthorField.rating)) }
+            return (ratings, try child.storeRows(of: "Author")?.count)
+        }
+        #expect(before.1 == 3)
+        try root.performAndWait { root in try (root.existingObject(with: ann) as! Author).setRating(77) }
+        let after = try child.performAndWait { child in
+            var ratings: [Int64?] = []
+            try child.enumerateRows(of: "Author") { ratings.append($0.integer(AuthorField.rating)) }
+            return (ratings, try child.storeRows(of: "Author") == nil, try child.storeRows(of: "Book") != nil)
+        }
+        #expect(after.0.contains(77) && !before.0.contains(77))
+        #expect(after.0.count == before.0.count)
+        // A pending change anywhere in the line hides the store's snapshot of that entity only.
+        #expect(after.1 && after.2)
+    }
+
     @Test("bulk enumeration over 2,000,000 columnar rows stays close to a plain array loop")
     func enumerationPerformance() throws {
         // Measured on the 2-core Linux dev box (Swift 6.3.1), summing one Double column of 2,000,000 rows:
