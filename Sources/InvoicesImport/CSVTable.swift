@@ -1,3 +1,6 @@
+import Foundation
+internal import InvoicesCore
+
 /// A parsed CSV file's records with named column access.
 struct CSVTable {
     struct Row {

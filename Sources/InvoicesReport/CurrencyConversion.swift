@@ -32,23 +32,25 @@ public struct ExchangeRates: Sendable {
     /// Parses the rates file's text; `path` only names the file in errors.
     /// - Throws: ``ExchangeRateError`` at the first bad line, with its number.
     public init(csv text: String, path: String) throws(ExchangeRateError) {
+        // The same RFC 4180 reader as import: quoted fields, CRLF, a byte order mark.
+        let document: CSVDocument
+        do {
+            document = try CSVDocument(bytes: Array(text.utf8))
+        } catch {
+            throw ExchangeRateError(path: path, line: error.line, message: error.message)
+        }
+        let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard header == ["date", "from", "to", "rate"] else {
+            throw ExchangeRateError(
+                path: path, line: 1,
+                message: "the first line must be the header 'date,from,to,rate', found '\(document.header.joined(separator: ","))'")
+        }
         var rates: [ExchangeRate] = []
         var seen: Set<String> = []
-        // "\r\n" is one Character in Swift, so split on both line ends.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-        for (offset, raw) in lines.enumerated() {
-            let number = offset + 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            func fail(_ message: String) -> ExchangeRateError { ExchangeRateError(path: path, line: number, message: message) }
-            if offset == 0 {
-                guard line.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) == ["date", "from", "to", "rate"]
-                else { throw fail("the first line must be the header 'date,from,to,rate', found '\(line)'") }
-                continue
-            }
-            if line.allSatisfy({ $0 == " " }) { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
+        for record in document.records {
+            func fail(_ message: String) -> ExchangeRateError { ExchangeRateError(path: path, line: record.line, message: message) }
+            let fields = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+            if fields.allSatisfy(\.isEmpty) { continue }
             guard fields.count == 4 else { throw fail("expected 4 fields 'date,from,to,rate', found \(fields.count)") }
             guard let date = CalendarDate(iso: fields[0]) else {
                 throw fail("'\(fields[0])' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30")

@@ -18,7 +18,7 @@ struct CurrencyConversionTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
-        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
         return (books, try Report(books: books))
     }
 
@@ -75,6 +75,18 @@ struct CurrencyConversionTests {
         let value = ConvertedTotals.convert(
             amount, from: try CurrencyCode(from), rate: try #require(Decimal(string: rate)), to: try CurrencyCode(to))
         #expect(value == expected)
+    }
+
+    @Test func theRatesFileIsReadAsCSVLikeAnImport() throws {
+        // Quoted fields, CRLF line ends and a byte order mark, as spreadsheets write them.
+        let text = "\u{FEFF}\"date\",\"from\",\"to\",\"rate\"\r\n\"2025-01-01\",JPY,EUR,\"0.00612\"\r\n\r\n"
+        let rates = try ExchangeRates(csv: text, path: "rates.csv")
+        #expect(rates.rates.map(\.date.description) == ["2025-01-01"])
+        #expect(rates.rates.first?.rate == Decimal(string: "0.00612"))
+        let unclosed = #expect(throws: ExchangeRateError.self) {
+            try ExchangeRates(csv: "date,from,to,rate\n2025-01-01,JPY,EUR,\"0.1\n", path: "rates.csv")
+        }
+        #expect(unclosed?.line == 2)
     }
 
     @Test(arguments: [

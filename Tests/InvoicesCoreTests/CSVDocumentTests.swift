@@ -1,4 +1,4 @@
-@testable import InvoicesImport
+import InvoicesCore
 import Testing
 
 struct CSVDocumentTests {

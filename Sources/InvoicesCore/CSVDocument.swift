@@ -1,4 +1,5 @@
-/// A CSV file parsed per RFC 4180, each record with the line it starts on.
+/// A CSV file parsed per RFC 4180, each record with the line it starts on: the one CSV reader of import and of
+/// the exchange-rates file.
 ///
 /// Fields may be quoted (`"a, b"`), hold doubled quotes (`"say ""hi"""`) and line breaks; records end with
 /// CRLF or LF. A UTF-8 byte order mark is skipped. Malformed quoting is reported with its line instead of
@@ -6,28 +7,28 @@
 ///
 /// We read CSV ourselves rather than through SwiftCSV 0.10.0 or CSV.swift 2.5.2: neither tells which line a
 /// record came from (both hand out fields only), and CSV.swift accepts an unterminated quote silently.
-struct CSVDocument: Sendable {
+public struct CSVDocument: Sendable {
     /// One record: its fields and the 1-based line it starts on.
-    struct Record: Sendable {
-        var line: Int
-        var fields: [String]
+    public struct Record: Sendable {
+        public var line: Int
+        public var fields: [String]
     }
 
     /// A problem with the file's quoting.
-    struct SyntaxError: Error, Sendable {
-        var line: Int
-        var message: String
+    public struct SyntaxError: Error, Sendable {
+        public var line: Int
+        public var message: String
     }
 
     /// The first record's fields.
-    var header: [String]
+    public var header: [String]
     /// Every record after the header; blank lines are left out.
-    var records: [Record]
+    public var records: [Record]
 
     /// Parses `bytes`.
     /// - Throws: ``SyntaxError`` for a quote that is never closed, a character after a closing quote, or text
     ///   that is not UTF-8.
-    init(bytes: [UInt8]) throws(SyntaxError) {
+    public init(bytes: [UInt8]) throws(SyntaxError) {
         var index = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         var line = 1
