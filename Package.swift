@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InvoicesReportTests",
-            dependencies: ["InvoicesReport", "InvoicesStore", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InvoicesReport", "InvoicesStore", "InvoicesApp", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(

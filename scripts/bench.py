@@ -23,8 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INVOICES = os.path.join(ROOT, ".build/release/invoices")
 
 
-def timed(command, runs, cwd=None, shell=False):
-    """Runs `command` `runs` times under /usr/bin/time; returns (median seconds, max peak RSS MB, last stdout)."""
+def timed(command, runs, cwd=None, shell=False, after=None):
+    """Runs `command` `runs` times under /usr/bin/time; returns (median seconds, max peak RSS MB, last stdout).
+
+    `after`, when given, is called after each run (to collect what the run wrote)."""
     walls, peaks, out = [], [], ""
     for _ in range(runs):
         fd, path = tempfile.mkstemp()
@@ -38,6 +40,8 @@ def timed(command, runs, cwd=None, shell=False):
         walls.append(float(wall))
         peaks.append(int(peak) / 1024)
         out = result.stdout
+        if after:
+            after()
     return statistics.median(walls), max(peaks), out
 
 
@@ -61,11 +65,15 @@ def main():
         site = os.path.join(work, "site")
         markdown = os.path.join(work, "markdown")
         timings = os.path.join(work, "timings.json")
-        # Our build, several times; the last run also writes its phases and intermediate Markdown.
-        ours, ours_mb, _ = timed([INVOICES, "build", "--store", store, "--output", site, "--quiet"], args.runs)
+        # Our build, several times, each writing its phases (medians are reported); then once more for the
+        # intermediate Markdown that cmark renders below.
+        runs_phases = []
+        ours, ours_mb, _ = timed([INVOICES, "build", "--store", store, "--output", site, "--quiet", "--timings", timings],
+                                 args.runs, after=lambda: runs_phases.append(json.load(open(timings))))
+        phases = {k: statistics.median(run[k] for run in runs_phases) for k in runs_phases[0]}
+        phases["load+totals"] = statistics.median(run["load"] + run["totals"] for run in runs_phases)
         subprocess.run([INVOICES, "build", "--store", store, "--output", site, "--quiet",
-                        "--debug-markdown", markdown, "--timings", timings], check=True)
-        phases = json.load(open(timings))
+                        "--debug-markdown", markdown], check=True)
         pages = sum(1 for _, _, names in os.walk(site) for n in names if n.endswith(".html"))
         group_sql = "SELECT clientId, currency, SUM(amount), COUNT(*) FROM invoice GROUP BY clientId, currency;"
         group, group_mb, _ = timed(["sqlite3", store, group_sql], args.runs)
@@ -93,9 +101,16 @@ def main():
               f"{r['group']:14.2f}s {r['scan']:10.2f}s {r['cmark']:6.2f}s {r['md_mb']:8.1f} {hugo} | "
               f"{r['ours'] / floor if floor else 0:12.2f}x {r['ours'] / r['group'] if r['group'] else 0:10.2f}x {hugo_ratio}")
     print()
-    print("phases of our build (seconds, from --timings):")
+    print("phases of our build (median seconds, from --timings):")
     for r in rows:
         print(f"  {r['size']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["phases"].items()))
+    print()
+    print("the store read through the contexts (load: the store's fetch; totals: the child context's figures):")
+    for r in rows:
+        both = r["phases"]["load+totals"]
+        ratio = both / r["group"] if r["group"] else 0
+        print(f"  {r['size']}: load+totals {both:.2f}s = {ratio:.2f}x the sqlite3 GROUP BY ({r['group']:.2f}s); "
+              f"totals phase {r['phases']['totals']:.2f}s")
 
 
 if __name__ == "__main__":

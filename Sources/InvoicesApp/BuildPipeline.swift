@@ -1,8 +1,8 @@
 internal import Foundation
-internal import InvoicesCore
 internal import InvoicesReport
 public import InvoicesSite
 public import InvoicesStore
+public import InvoicesCore
 
 /// One build of a report site, phase by phase: load the store, compute the totals, render the pages, write them.
 ///
@@ -48,69 +48,85 @@ public struct BuildPipeline: Sendable {
         self.configuration = configuration
     }
 
-    /// Runs the build.
-    /// - Throws: ``BuildError`` with the exit code the CLI should use.
-    public func run(observer: Observer? = nil) async throws(BuildError) -> Result {
+    /// Reads the templates, the store and the figures: everything a build needs before it renders a page.
+    ///
+    /// `check` is this and nothing more (a dry run); `build` and `serve` go on to render and write.
+    /// - Throws: ``BuildError``: the templates' error, or every store issue, with the exit code to use.
+    public func prepare(observer: Observer? = nil) async throws(BuildError) -> Prepared {
         var timings: [Phase: Double] = [:]
-        let clock = ContinuousClock()
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-
         let templates: TemplateSet
         do {
             templates = try TemplateSet(directory: configuration.templates)
         } catch {
-            throw BuildError(code: error.code == .missingFolder ? .missingInput : .dataError, message: error.description)
+            throw BuildError(code: error.code == .missingFolder ? .noInput : .dataError, message: error.description, templateError: error)
         }
+        let (read, totals) = try await readBooks(observer: observer)
+        timings[.load] = read
+        timings[.totals] = totals.seconds
+        return Prepared(templates: templates, books: totals.value, timings: timings)
+    }
 
+    /// What ``prepare(observer:)`` read.
+    public struct Prepared: Sendable {
+        public var templates: TemplateSet
+        public var books: BooksAndReport
+        public var timings: [Phase: Double]
+    }
+
+    /// Opens the store (its fetch is the load phase), then computes the figures in the contexts (the totals phase).
+    func readBooks(observer: Observer?) async throws(BuildError) -> (Double, (value: BooksAndReport, seconds: Double)) {
+        let clock = ContinuousClock()
         var start = clock.now
         observer?(.load, 0, 1, nil)
-        let books: Books
-        var warnings: [String] = []
+        let store: BooksStore
         do {
-            var loader = StoreLoader(path: configuration.store)
-            loader.coreDataMapping = configuration.coreDataMapping
-            let loaded = try loader.loadWithWarnings()
-            books = loaded.books
-            warnings = loaded.warnings.map(\.description)
-            if loaded.totalWarnings > loaded.warnings.count { warnings.append("... and \(loaded.totalWarnings - loaded.warnings.count) more warnings") }
+            store = try BooksStore(path: configuration.store, coreDataMapping: configuration.coreDataMapping)
         } catch {
-            throw BuildError(code: error.errors.contains { $0.kind == .missing } ? .missingInput : .dataError, message: error.description)
+            throw BuildError(code: error.exitStatus, message: error.description, storeIssues: error)
         }
-        timings[.load] = seconds(clock.now - start)
-        observer?(.load, 1, 1, "\(books.clients.count) clients, \(books.invoices.count) invoices")
+        let load = seconds(clock.now - start)
+        observer?(.load, 1, 1, "\(store.books.clients.count) clients, \(store.books.invoices.count) invoices")
 
         start = clock.now
         observer?(.totals, 0, 1, nil)
-        let report: Report
+        let value: BooksAndReport
         do {
-            // The books go into a read-only main context; a private child context computes the totals.
-            report = try await TotalsContext.report(books: books, period: configuration.site.period)
+            value = try await BooksAndReport.read(store: store, period: configuration.site.period)
         } catch let error as ReportError {
             throw BuildError(code: .dataError, message: "\(configuration.store): \(error.description)")
         } catch {
-            throw BuildError(code: .internalError, message: "\(configuration.store): the totals could not be computed: \(error)")
+            throw BuildError(code: .software, message: "\(configuration.store): the totals could not be computed: \(error)")
         }
-        timings[.totals] = seconds(clock.now - start)
+        let totals = seconds(clock.now - start)
+        let report = value.report
         observer?(.totals, 1, 1, "\(report.clients.count) clients, \(report.currencies.count) currencies, \(report.months.count) months")
+        return (load, (value, totals))
+    }
 
-        start = clock.now
-        let site = SiteBuilder(books: books, report: report, templates: templates, options: configuration.site)
+    /// Runs the build: ``prepare(observer:)``, then render every page into a staging folder and swap it into place.
+    /// - Throws: ``BuildError`` with the exit code the CLI should use.
+    public func run(observer: Observer? = nil) async throws(BuildError) -> Result {
+        let clock = ContinuousClock()
+        let prepared = try await prepare(observer: observer)
+        var timings = prepared.timings
+        let books = prepared.books
+
+        var start = clock.now
+        let site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
         let staging: SiteStaging
         do {
             staging = try SiteWriter(output: configuration.output).begin()
         } catch {
-            throw BuildError(code: .cannotCreateOutput, message: error.description)
+            throw BuildError(code: .cannotCreate, message: error.description)
         }
         do {
             observer?(.render, 0, 0, nil)
             try await site.write(to: staging) { done, total in observer?(.render, done, total, nil) }
         } catch {
             staging.discard()
-            throw BuildError(code: .cannotCreateOutput, message: error.description)
+            throw BuildError(code: .cannotCreate, message: error.description)
         }
         timings[.render] = seconds(clock.now - start)
         observer?(.render, 1, 1, "pages rendered and written")
@@ -121,31 +137,33 @@ public struct BuildPipeline: Sendable {
         do {
             summary = try staging.commit()
         } catch {
-            throw BuildError(code: .cannotCreateOutput, message: error.description)
+            throw BuildError(code: .cannotCreate, message: error.description)
         }
         timings[.write] = seconds(clock.now - start)
         observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed")
-        return Result(summary: summary, timings: timings, warnings: warnings)
+        return Result(summary: summary, timings: timings, warnings: books.warnings)
     }
 }
 
-/// A build that failed, with the sysexits code to exit with.
-public struct BuildError: Error, Sendable, CustomStringConvertible {
-    public enum Code: Int32, Sendable {
-        case usage = 64
-        case dataError = 65
-        case missingInput = 66
-        case internalError = 70
-        case cannotCreateOutput = 73
-    }
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
 
-    public var code: Code
+/// A build that failed, with the exit code to exit with and, where there is one, the structured cause.
+public struct BuildError: Error, Sendable, CustomStringConvertible {
+    public var code: ExitStatus
     /// One or more lines, each naming what to fix.
     public var message: String
+    /// Every store issue, when the store could not be read.
+    public var storeIssues: StoreIssues?
+    /// The template error, when a template is wrong.
+    public var templateError: TemplateError?
 
-    public init(code: Code, message: String) {
+    public init(code: ExitStatus, message: String, storeIssues: StoreIssues? = nil, templateError: TemplateError? = nil) {
         self.code = code
         self.message = message
+        self.storeIssues = storeIssues
+        self.templateError = templateError
     }
 
     public var description: String { message }

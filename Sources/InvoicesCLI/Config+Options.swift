@@ -82,7 +82,7 @@ struct ProjectOptions: ParsableArguments {
         do {
             return try ProjectConfig.load(path: path)
         } catch {
-            throw CommandError(code: error.errors.contains(where: \.missing) ? Exit.noInput : Exit.dataError, message: error.description)
+            throw CommandError(code: error.errors.contains(where: \.missing) ? .noInput : .dataError, message: error.description)
         }
     }
 
@@ -91,7 +91,7 @@ struct ProjectOptions: ParsableArguments {
     func resolve(with config: ProjectConfig?, today: CalendarDate = .today) throws(CommandError) -> ResolvedProject {
         guard let store = store ?? config?.path("store") else {
             throw CommandError(
-                code: Exit.usage,
+                code: .usage,
                 message: "no store to read: pass --store PATH, or run 'invoices init' to create a project with an \(ProjectConfig.fileName)")
         }
         // Flag values passed validate(); project file values passed ProjectConfig.load.
@@ -143,7 +143,7 @@ struct ResolvedProject: Sendable {
 
 /// A failure a command reports with a message and exits with.
 struct CommandError: Error, Sendable, CustomStringConvertible {
-    var code: Int32
+    var code: ExitStatus
     var message: String
     var description: String { message }
 }

@@ -72,18 +72,18 @@ extension InvoicesCommand {
                     do {
                         try Data(("{" + phases.joined(separator: ", ") + "}\n").utf8).write(to: URL(fileURLWithPath: timings))
                     } catch {
-                        throw CommandError(code: Exit.cannotCreate, message: "\(timings): cannot write the timings: \(error)")
+                        throw CommandError(code: .cannotCreate, message: "\(timings): cannot write the timings: \(error)")
                     }
                 }
                 let summary = result.summary
                 let elapsed = ProgressReporter.format(clock.now - start)
                 return "Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(resolved.configuration.output) in \(elapsed)"
             } catch let error as BuildError {
-                throw CommandError(code: error.code.rawValue, message: error.message)
+                throw CommandError(code: error.code, message: error.message)
             } catch let error as CommandError {
                 throw error
             } catch {
-                throw CommandError(code: Exit.software, message: "\(error)")
+                throw CommandError(code: .software, message: "\(error)")
             }
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import InvoicesApp
+import InvoicesCore
 import InvoicesSite
 import InvoicesStore
 
@@ -10,7 +12,9 @@ struct CheckReport: Encodable {
     struct Problem: Encodable {
         /// `config`, `store` or `templates`.
         var source: String
-        /// `missing`, `syntax`, `badRow`, `unreadable`, `totals`, `config`, ...
+        /// `error`, or `warning` for what the build reports but does not stop on.
+        var severity = "error"
+        /// `missing`, `syntax`, `invalidValue`, `wrongSchema`, `locked`, `totals`, `config`, ... (``StoreIssue/Kind`` for the store)
         var kind: String
         var path: String
         var line: Int?
@@ -36,15 +40,11 @@ struct CheckReport: Encodable {
             text = error.description
         }
 
-        init(_ error: StoreError) {
-            let kind = switch error.kind {
-            case .missing: "missing"
-            case .unreadable: "unreadable"
-            case .badRow: "badRow"
-            }
-            self.init(source: "store", kind: kind, path: error.path, message: error.message)
-            (table, row, field) = (error.table, error.row, error.column)
-            text = error.description
+        init(_ issue: StoreIssue) {
+            self.init(source: "store", kind: issue.kind.rawValue, path: issue.path, message: issue.message)
+            (table, row, field) = (issue.table, issue.row, issue.column)
+            text = (issue.severity == .warning ? "warning: " : "") + issue.description
+            severity = issue.severity.rawValue
         }
 
         init(_ error: TemplateError) {
@@ -60,7 +60,9 @@ struct CheckReport: Encodable {
         }
     }
 
-    var ok: Bool { problems.isEmpty }
+    var ok: Bool { errors.isEmpty }
+    /// The problems that are errors (warnings are listed but do not fail the check).
+    var errors: [Problem] { problems.filter { $0.severity == "error" } }
     var config: String?
     var store: String?
     var templates: String?
@@ -70,10 +72,18 @@ struct CheckReport: Encodable {
     /// Store problems beyond the loader's limit, counted but not listed.
     var omitted = 0
 
-    /// 0 when clean, 66 when an input is missing, 65 otherwise.
-    var exitCode: Int32 {
-        if problems.isEmpty { return 0 }
-        return problems.contains { $0.kind == "missing" } ? Exit.noInput : Exit.dataError
+    /// 0 when there is no error (warnings allowed), 66 when an input is missing, 65 otherwise.
+    var exitCode: ExitStatus {
+        if errors.isEmpty { return .success }
+        return errors.contains { $0.kind == "missing" } ? .noInput : .dataError
+    }
+
+    /// Records what the store holds and the warnings its fetch gave, as the build prints them.
+    mutating func record(_ books: BooksAndReport) {
+        clients = books.books.clients.count
+        invoices = books.books.invoices.count
+        problems += books.warningIssues.map(Problem.init)
+        omitted += books.totalWarnings - books.warningIssues.count
     }
 
     enum CodingKeys: String, CodingKey {
@@ -83,7 +93,7 @@ struct CheckReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
-        try container.encode(exitCode, forKey: .exitCode)
+        try container.encode(exitCode.rawValue, forKey: .exitCode)
         try container.encodeIfPresent(config, forKey: .config)
         try container.encodeIfPresent(store, forKey: .store)
         try container.encodeIfPresent(templates, forKey: .templates)
@@ -100,12 +110,15 @@ struct CheckReport: Encodable {
     }
 
     var text: String {
-        if problems.isEmpty {
+        if errors.isEmpty {
             var checked: [String] = []
             if let config { checked.append("project file \(config)") }
             if let store { checked.append("store \(store) (\(clients ?? 0) clients, \(invoices ?? 0) invoices)") }
             checked.append("templates \(templates ?? "(built-in)")")
-            return "OK: \(checked.joined(separator: ", ")) are valid.\n"
+            let warnings = problems.map { $0.text + "\n" }.joined()
+            let count = problems.count + omitted
+            let note = count == 0 ? "" : " (\(count) warning\(count == 1 ? "" : "s"))"
+            return warnings + "OK: \(checked.joined(separator: ", ")) are valid\(note).\n"
         }
         var lines = problems.map(\.text)
         if omitted > 0 { lines.append("... and \(omitted) more store problems") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InvoicesApp
 import InvoicesCore
 import InvoicesReport
 import InvoicesSite
@@ -58,18 +59,33 @@ extension InvoicesCommand {
             let settings = resolved.configuration
             report.store = settings.store
             report.templates = settings.templates
+            // The build's own first phases, as a dry run: the same options, the same checks, nothing rendered.
+            let pipeline = BuildPipeline(configuration: settings)
             do {
-                let books = try StoreLoader(path: settings.store).load()
-                report.clients = books.clients.count
-                report.invoices = books.invoices.count
-                do {
-                    _ = try Report(books: books, period: settings.site.period)
-                } catch {
-                    report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.description))
-                }
+                let prepared = try await pipeline.prepare()
+                report.record(prepared.books)
             } catch {
-                report.problems += error.errors.map(CheckReport.Problem.init)
-                report.omitted += error.total - error.errors.count
+                if let issues = error.storeIssues {
+                    report.problems += issues.issues.map(CheckReport.Problem.init)
+                    report.omitted += issues.total - issues.issues.count
+                } else if error.templateError == nil {
+                    report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.message))
+                }
+                if error.templateError != nil {
+                    // The templates failed before the store was read: read it too, so one run lists everything.
+                    var storeOnly = settings
+                    storeOnly.templates = nil
+                    do {
+                        report.record(try await BuildPipeline(configuration: storeOnly).prepare().books)
+                    } catch {
+                        if let issues = error.storeIssues {
+                            report.problems += issues.issues.map(CheckReport.Problem.init)
+                            report.omitted += issues.total - issues.issues.count
+                        } else {
+                            report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.message))
+                        }
+                    }
+                }
             }
             report.problems += Self.templateProblems(in: settings.templates)
             try finish(report)
@@ -80,7 +96,7 @@ extension InvoicesCommand {
             case .json: print(report.json)
             case .text: print(report.text, terminator: "")
             }
-            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+            if report.exitCode != .success { throw ExitCode(report.exitCode) }
         }
 
         /// Every template in `directory` that does not parse, each checked on its own so that one error does not hide

@@ -58,11 +58,7 @@ extension InvoicesCommand {
             } catch {
                 printError(error.description)
                 if error.kind == .badData { printError("nothing was written to \(store)") }
-                switch error.kind {
-                case .missingInput: throw ExitCode(Exit.noInput)
-                case .badData: throw ExitCode(Exit.dataError)
-                case .cannotWrite: throw ExitCode(Exit.cannotCreate)
-                }
+                throw ExitCode(error.exitStatus)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InvoicesCore
 import InvoicesSite
 import InvoicesStore
 
@@ -45,7 +46,7 @@ extension InvoicesCommand {
                 printError(
                     (existing.map { "\($0.path): already exists" } + ["nothing was written; pass --force to overwrite these files"])
                         .joined(separator: "\n"))
-                throw ExitCode(Exit.cannotCreate)
+                throw ExitCode(ExitStatus.cannotCreate)
             }
             do {
                 try FileManager.default.createDirectory(
@@ -57,7 +58,7 @@ extension InvoicesCommand {
                 try SampleGenerator(clients: clients, invoices: invoices, seed: 1).write(to: store.path)
             } catch {
                 printError("\(folder.path): cannot create the project: \(error.localizedDescription)")
-                throw ExitCode(Exit.cannotCreate)
+                throw ExitCode(ExitStatus.cannotCreate)
             }
             let cd = directory == "." ? "" : "cd \(Self.quoted(directory)) && "
             print("""

@@ -25,12 +25,12 @@ extension ProjectOptions {
         do {
             text = try String(contentsOfFile: rates, encoding: .utf8)
         } catch {
-            throw CommandError(code: Exit.noInput, message: "\(rates): cannot read the rates file; check --rates")
+            throw CommandError(code: .noInput, message: "\(rates): cannot read the rates file; check --rates")
         }
         do {
             return CurrencyConversion(base: try CurrencyCode(baseCurrency), rates: try ExchangeRates(csv: text, path: rates))
         } catch {
-            throw CommandError(code: Exit.dataError, message: "\(error)")
+            throw CommandError(code: .dataError, message: "\(error)")
         }
     }
 }

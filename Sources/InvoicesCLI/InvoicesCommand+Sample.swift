@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InvoicesCore
 import InvoicesStore
 
 extension InvoicesCommand {
@@ -34,7 +35,7 @@ extension InvoicesCommand {
                 try SampleGenerator(clients: clients, invoices: invoices, seed: seed).write(to: output)
             } catch {
                 printError("\(output): cannot write the sample store: \(error)")
-                throw ExitCode(Exit.cannotCreate)
+                throw ExitCode(ExitStatus.cannotCreate)
             }
             print("Wrote \(clients) clients and \(invoices) invoices to \(output)")
         }

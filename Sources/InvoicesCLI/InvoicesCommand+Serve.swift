@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InvoicesCore
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -61,7 +62,7 @@ extension InvoicesCommand {
                 try await app.runService(gracefulShutdownSignals: [.sigint, .sigterm])
             } catch {
                 printError("cannot serve on 127.0.0.1:\(port): \(error)")
-                throw ExitCode(Exit.software)
+                throw ExitCode(ExitStatus.software)
             }
             say("Stopped.")
         }

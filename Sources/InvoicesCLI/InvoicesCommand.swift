@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InvoicesCore
 
 /// The `invoices` command: turns a client/invoice store into a static HTML report site.
 @main
@@ -21,17 +22,15 @@ struct InvoicesCommand: AsyncParsableCommand {
 }
 
 /// Exit codes, after sysexits.h.
-enum Exit {
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let software: Int32 = 70
-    static let cannotCreate: Int32 = 73
-}
 
 /// Prints `Error: message` lines to standard error.
 func printError(_ lines: String) {
     for line in lines.split(separator: "\n", omittingEmptySubsequences: false) {
         FileHandle.standardError.write(Data("Error: \(line)\n".utf8))
     }
+}
+
+extension ExitCode {
+    /// Exits with one of the codes of the one table, ``InvoicesCore/ExitStatus``.
+    init(_ status: ExitStatus) { self.init(status.rawValue) }
 }

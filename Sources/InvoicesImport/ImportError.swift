@@ -1,3 +1,5 @@
+public import InvoicesCore
+
 /// One problem found while reading or applying an import, located at a file, a line and a column.
 ///
 /// ```
@@ -33,6 +35,15 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case badData
         /// The store cannot be created or written (exit 73).
         case cannotWrite
+    }
+
+    /// The exit code of an import that stops on this error.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .missingInput: .noInput
+        case .badData: .dataError
+        case .cannotWrite: .cannotCreate
+        }
     }
 
     public var kind: Kind

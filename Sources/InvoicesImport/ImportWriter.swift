@@ -24,7 +24,16 @@ public enum ImportWriter {
     ///   `.cannotWrite` when the store cannot be created or written.
     public static func apply(_ batch: ImportBatch, to store: String) throws(ImportError) -> ImportSummary {
         let existed = FileManager.default.fileExists(atPath: store)
-        if existed { try checkHeader(store) }
+        if existed {
+            do {
+                try StoreFile(path: store).checkSQLite(allowEmpty: true)
+            } catch {
+                let notSQLite = error.issues.contains { $0.kind == .notSQLite }
+                throw ImportError(
+                    kind: notSQLite ? .badData : .cannotWrite, file: store,
+                    message: notSQLite ? "not a SQLite database; name a store file, or a new file to create one" : "cannot be read; check its permissions")
+            }
+        }
         do {
             // The store's context is the root; the import works in a private child of it, a scratch pad: only a
             // batch that resolves and validates completely is saved up, and the root writes it in one transaction.
@@ -43,9 +52,9 @@ public enum ImportWriter {
                 for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             }
             if let error = error as? ImportError { throw error }
-            if let error = error as? StoreErrors {
-                let locked = error.errors.contains { $0.message.contains("locked by another process") }
-                let message = error.errors.map(\.message).joined(separator: "; ")
+            if let error = error as? StoreIssues {
+                let locked = error.issues.contains { $0.kind == .locked }
+                let message = error.issues.map(\.message).joined(separator: "; ")
                 throw ImportError(kind: locked ? .cannotWrite : .badData, file: store, message: message + "; nothing was written")
             }
             if let error = error as? ValidationError {
@@ -63,17 +72,6 @@ public enum ImportWriter {
                 throw ImportError(kind: kind, file: store, message: message)
             }
             throw ImportError(kind: .cannotWrite, file: store, message: "\(error); nothing was written")
-        }
-    }
-
-    static func checkHeader(_ store: String) throws(ImportError) {
-        guard let handle = FileHandle(forReadingAtPath: store) else {
-            throw ImportError(kind: .cannotWrite, file: store, message: "cannot be read; check its permissions")
-        }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
-            throw ImportError(kind: .badData, file: store, message: "not a SQLite database; name a store file, or a new file to create one")
         }
     }
 }

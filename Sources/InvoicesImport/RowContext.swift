@@ -70,15 +70,10 @@ struct RowContext {
         issued: CalendarDate, due: CalendarDate, paid: CalendarDate?, _ location: SourceLocation,
         dueColumn: String?, paidColumn: String
     ) -> Bool {
-        var valid = true
-        if due < issued {
-            problem(location, dueColumn, "the due date \(due) is before the issue date \(issued)")
-            valid = false
+        let violations = InvoiceRules.violations(identifier: "-", amount: 0, issued: issued, due: due, paid: paid)
+        for violation in violations {
+            problem(location, violation.attribute == "dueOn" ? dueColumn : paidColumn, violation.message)
         }
-        if let paid, paid < issued {
-            problem(location, paidColumn, "the paid date \(paid) is before the issue date \(issued)")
-            valid = false
-        }
-        return valid
+        return violations.isEmpty
     }
 }

@@ -1,38 +1,20 @@
 public import InvoicesCore
 
 extension Report {
-    /// Computes every figure of `books` for `period` in one pass over the invoices.
+    /// Computes every figure of `books` for `period` in one pass over the invoices (two when the period spans every
+    /// month: the first finds the span).
+    ///
+    /// This is the one computation of the totals: `build` runs it in a private child context, over the books that
+    /// context hands out (``InvoicesApp/BooksAndReport``).
     /// - Throws: ``ReportError`` when a sum overflows.
     public init(books: Books, period: ReportPeriod = ReportPeriod()) throws(ReportError) {
-        try self.init(
-            clientCount: books.clients.count, currencies: books.currencies, period: period,
-            describeClient: { "\(books.clients[$0].number) '\(books.clients[$0].name)'" },
-            invoices: { visit in
-                for invoice in books.invoices {
-                    visit(InvoiceFacts(
-                        clientIndex: Int(invoice.clientIndex), currencyIndex: Int(invoice.currencyIndex), amount: invoice.amount,
-                        issued: invoice.issued, due: invoice.due, paid: invoice.paid))
-                }
-            })
-    }
-
-    /// Computes every figure from invoices given one by one, so any source can feed it: the books' tables, or a
-    /// context's rows.
-    ///
-    /// - Parameters:
-    ///   - clientCount: How many clients there are; ``InvoiceFacts/clientIndex`` is below it.
-    ///   - currencies: The currencies, sorted by code; ``InvoiceFacts/currencyIndex`` indexes them.
-    ///   - describeClient: The client's number and name, for an overflow error.
-    ///   - invoices: Calls its argument once per invoice. It is called twice when the period spans every month.
-    /// - Throws: ``ReportError`` when a sum overflows.
-    public init(
-        clientCount: Int, currencies: [CurrencyCode], period: ReportPeriod, describeClient: (Int) -> String,
-        invoices: (_ visit: (InvoiceFacts) -> Void) -> Void
-    ) throws(ReportError) {
+        let clientCount = books.clients.count
+        let currencies = books.currencies
+        let invoices = books.invoices
         let span: ClosedRange<YearMonth>
         var bounds: (low: CalendarDate, high: CalendarDate)?
         if period.month == nil {
-            invoices { invoice in
+            for invoice in invoices {
                 let high = max(invoice.issued, invoice.paid ?? invoice.issued)
                 bounds = bounds.map { (min($0.low, invoice.issued), max($0.high, high)) } ?? (invoice.issued, high)
             }
@@ -61,7 +43,7 @@ extension Report {
         var agings: [Aging] = []
         var overflowSlot: Int?
 
-        invoices { invoice in
+        for invoice in invoices {
             let key = Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex)
             var slot = slotOf[key]
             if slot < 0 {
@@ -123,7 +105,8 @@ extension Report {
         }
         func overflow(_ slot: Int) -> ReportError {
             let key = slotKeys[slot]
-            return ReportError(client: describeClient(key.client), currency: currencies[key.currency])
+            let client = books.clients[key.client]
+            return ReportError(client: "\(client.number) '\(client.name)'", currency: currencies[key.currency])
         }
         if let overflowSlot { throw overflow(overflowSlot) }
 

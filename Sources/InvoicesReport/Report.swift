@@ -3,9 +3,9 @@ public import InvoicesCore
 /// The numbers of a report: per client, per currency and per month, with grand totals and aging.
 ///
 /// Amounts are minor units of the currency they are listed under; different currencies are never added.
-public struct Report: Sendable {
+public struct Report: Sendable, Equatable {
     /// One client's figures in one currency.
-    public struct ClientCurrency: Sendable {
+    public struct ClientCurrency: Sendable, Equatable {
         public var currency: CurrencyCode
         /// Index into ``Report/months``: figures for each month (outstanding and overdue at the month's end).
         public var months: [Figures]
@@ -18,14 +18,14 @@ public struct Report: Sendable {
     }
 
     /// One client's figures, one entry per currency the client has invoices in, ordered by currency code.
-    public struct ClientTotals: Sendable {
+    public struct ClientTotals: Sendable, Equatable {
         /// Index of the client in ``Books/clients``.
         public var clientIndex: Int
         public var currencies: [ClientCurrency]
     }
 
     /// Grand totals of one currency.
-    public struct CurrencyTotals: Sendable {
+    public struct CurrencyTotals: Sendable, Equatable {
         public var currency: CurrencyCode
         public var months: [Figures]
         public var previousMonth: Figures
@@ -53,27 +53,5 @@ public struct ReportPeriod: Sendable, Equatable {
     public init(month: YearMonth? = nil, asOf: CalendarDate? = nil) {
         self.month = month
         self.asOf = asOf
-    }
-}
-
-/// What a report needs of one invoice.
-public struct InvoiceFacts: Sendable {
-    /// The client's index among the report's clients.
-    public var clientIndex: Int
-    /// The currency's index among the report's currencies.
-    public var currencyIndex: Int
-    /// The amount in minor units.
-    public var amount: Int64
-    public var issued: CalendarDate
-    public var due: CalendarDate
-    public var paid: CalendarDate?
-
-    public init(clientIndex: Int, currencyIndex: Int, amount: Int64, issued: CalendarDate, due: CalendarDate, paid: CalendarDate?) {
-        self.clientIndex = clientIndex
-        self.currencyIndex = currencyIndex
-        self.amount = amount
-        self.issued = issued
-        self.due = due
-        self.paid = paid
     }
 }

@@ -2,39 +2,67 @@ import Foundation
 public import InvoicesCore
 public import ObjectContexts
 
-/// A read-only ``ObjectContexts/PersistentStore`` serving the books loaded from a store file.
+/// The read-only ``ObjectContexts/PersistentStore`` of a store file: what Core Data's coordinator is to its SQLite
+/// file, for the contexts a build runs on.
 ///
-/// Rows come straight from the compact tables of ``InvoicesCore/Books`` (no object, no allocation per row);
-/// objects are materialized only when a context asks for them. Primary keys are the store's row ids. Saving
-/// throws: building a report can never change the books.
+/// Opening the store is its fetch: the file (a native store or the Invoices app's Core Data store) is read once,
+/// in one read transaction, into typed tables (``InvoicesCore/Books``: integer amounts and day numbers, currencies
+/// and clients as small interned indexes, no object per row). Rows are served from those tables by index, and
+/// ``ObjectContexts/RowView/integer(_:)`` reads amounts and days without building a value, so enumerating two
+/// million invoices in a child context costs about as much as a loop over arrays. Saving throws: building a
+/// report never changes the books.
 ///
 /// ```swift
-/// let main = MainContext(store: BooksStore(books: books), readOnly: true)
+/// let store = try BooksStore(path: "books.sqlite")
+/// let main = MainContext(store: store, readOnly: true)
+/// let books = try await PrivateContext(parent: main, readOnly: true).perform { try $0.books() }
 /// ```
 public final class BooksStore: PersistentStore {
+    /// The books as fetched: every client and invoice of the file.
     public let books: Books
+    /// The warnings of the fetch: values the report uses after an assumption or a rounding (Core Data stores).
+    public let warnings: [StoreIssue]
+    /// How many warnings there were in all (``warnings`` holds the first ones).
+    public let totalWarnings: Int
+    /// The kind of store the file holds.
+    public let format: StoreFormat
     public var model: ObjectModel { InvoicesModel.model }
     public var isReadOnly: Bool { true }
-    private let clientRows: ClientRows
-    private let invoiceRows: InvoiceRows
-    private let clientIndexByID: [Int64: Int]
-    private let invoiceIndexByID: [Int64: Int]
+    let clientRows: ClientRows
+    let invoiceRows: InvoiceRows
+    private let indexes: RowIndexes
 
-    public init(books: Books) {
-        self.books = books
-        clientRows = ClientRows(books)
-        invoiceRows = InvoiceRows(books)
-        var clients: [Int64: Int] = [:]
-        for (index, client) in books.clients.enumerated() { clients[client.id] = index }
-        clientIndexByID = clients
-        var invoices: [Int64: Int] = [:]
-        invoices.reserveCapacity(books.invoices.count)
-        for (index, invoice) in books.invoices.enumerated() { invoices[invoice.id] = index }
-        invoiceIndexByID = invoices
+    /// Opens and fetches the store file at `path`.
+    /// - Parameters:
+    ///   - coreDataMapping: Which attributes hold the dates when the file is a Core Data store.
+    ///   - issueLimit: How many issues of each severity to keep (all are counted).
+    /// - Throws: ``StoreIssues`` naming every error found: a missing file, not SQLite, locked, corrupt, a wrong
+    ///   schema, invalid values.
+    public convenience init(path: String, coreDataMapping: CoreDataMapping = CoreDataMapping(), issueLimit: Int = 100) throws(StoreIssues) {
+        var loader = StoreLoader(path: path)
+        loader.coreDataMapping = coreDataMapping
+        loader.issueLimit = issueLimit
+        let fetched = try loader.fetch()
+        self.init(books: fetched.books, warnings: fetched.warnings, totalWarnings: fetched.totalWarnings, format: fetched.format)
     }
 
-    /// The index of a client in ``books`` by its primary key.
-    public func clientIndex(primaryKey: Int64) -> Int? { clientIndexByID[primaryKey] }
+    /// A store over books already in memory (tests, and stores that fetched them another way).
+    public init(books: Books, warnings: [StoreIssue] = [], totalWarnings: Int? = nil, format: StoreFormat = .native) {
+        self.books = books
+        self.warnings = warnings
+        self.totalWarnings = totalWarnings ?? warnings.count
+        self.format = format
+        clientRows = ClientRows(books)
+        invoiceRows = InvoiceRows(books)
+        indexes = RowIndexes(books: books)
+    }
+
+    /// The warnings as lines to print, with a last line counting those left out.
+    public var warningLines: [String] {
+        var lines = warnings.map(\.description)
+        if totalWarnings > warnings.count { lines.append("... and \(totalWarnings - warnings.count) more warnings") }
+        return lines
+    }
 
     public func rows(of entity: String) throws -> any RowCollection {
         switch entity {
@@ -49,12 +77,11 @@ public final class BooksStore: PersistentStore {
         let collection: any RowCollection
         let index: Int?
         switch id.entityName {
-        case "Client": (collection, index) = (clientRows, clientIndexByID[key])
-        case "Invoice": (collection, index) = (invoiceRows, invoiceIndexByID[key])
+        case "Client": (collection, index) = (clientRows, indexes.client(key))
+        case "Invoice": (collection, index) = (invoiceRows, indexes.invoice(key))
         default: throw ContextError(.unknownEntity, "the books have no entity '\(id.entityName)'")
         }
-        guard let index else { return nil }
-        let entity = try model.entity(named: id.entityName).orThrow()
+        guard let index, let entity = model.entity(named: id.entityName) else { return nil }
         return StoredRow(
             attributes: entity.attributes.indices.map { collection.value(attribute: $0, at: index) },
             relationships: entity.relationships.indices.map { collection.relatedPrimaryKey(relationship: $0, at: index) },
@@ -63,7 +90,7 @@ public final class BooksStore: PersistentStore {
 
     public func primaryKeys(of entity: String, relationship: Int, referencing primaryKey: Int64) throws -> [Int64] {
         guard entity == "Invoice", relationship == InvoicesModel.invoiceClientRelationship,
-            let client = clientIndexByID[primaryKey]
+            let client = indexes.client(primaryKey)
         else { return [] }
         return books.invoices.lazy.filter { Int($0.clientIndex) == client }.map(\.id)
     }
@@ -73,10 +100,33 @@ public final class BooksStore: PersistentStore {
     }
 }
 
-extension Optional {
-    fileprivate func orThrow() throws -> Wrapped {
-        guard let self else { throw ContextError(.unknownEntity, "unknown entity") }
-        return self
+/// Row index by primary key, built on the first lookup by key (a build enumerates and never needs them).
+private final class RowIndexes: @unchecked Sendable {
+    // @unchecked Sendable: the dictionaries are written once, under `lock`, and only read under it afterwards.
+    private let books: Books
+    private let lock = NSLock()
+    private var clients: [Int64: Int]?
+    private var invoices: [Int64: Int]?
+
+    init(books: Books) { self.books = books }
+
+    func client(_ key: Int64) -> Int? {
+        lock.withLock {
+            if clients == nil { clients = Dictionary(books.clients.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+            return clients?[key]
+        }
+    }
+
+    func invoice(_ key: Int64) -> Int? {
+        lock.withLock {
+            if invoices == nil {
+                var map: [Int64: Int] = [:]
+                map.reserveCapacity(books.invoices.count)
+                for (index, invoice) in books.invoices.enumerated() { map[invoice.id] = index }
+                invoices = map
+            }
+            return invoices?[key]
+        }
     }
 }
 
@@ -103,32 +153,38 @@ final class ClientRows: RowCollection, Sendable {
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? { nil }
 }
 
-/// Invoice rows over ``Books/invoices``.
+/// Invoice rows over ``Books/invoices``; integers are read from the typed fields without building a ``Value``.
 final class InvoiceRows: RowCollection, Sendable {
-    let invoices: [InvoiceSnapshot]
+    let books: Books
     let currencyCodes: [String]
     let clientIDs: [Int64]
     init(_ books: Books) {
-        invoices = books.invoices
+        self.books = books
         currencyCodes = books.currencies.map(\.code)
         clientIDs = books.clients.map(\.id)
     }
-    var count: Int { invoices.count }
-    func primaryKey(at index: Int) -> Int64 { invoices[index].id }
+    var count: Int { books.invoices.count }
+    func primaryKey(at index: Int) -> Int64 { books.invoices[index].id }
     func version(at index: Int) -> Int64 { 1 }
+    func integer(attribute: Int, at index: Int) -> Int64? {
+        switch InvoicesModel.InvoiceAttribute(rawValue: attribute) {
+        case .amount: return books.invoices[index].amount
+        case .issuedOn: return Int64(books.invoices[index].issued.dayNumber)
+        case .dueOn: return Int64(books.invoices[index].due.dayNumber)
+        case .paidOn: return books.invoices[index].paid.map { Int64($0.dayNumber) }
+        default: return nil
+        }
+    }
     func value(attribute: Int, at index: Int) -> Value {
         switch InvoicesModel.InvoiceAttribute(rawValue: attribute) {
-        case .identifier: return .text(invoices[index].identifier)
-        case .amount: return .integer(invoices[index].amount)
-        case .currency: return .text(currencyCodes[Int(invoices[index].currencyIndex)])
-        case .notes: return .text(invoices[index].notes)
-        case .issuedOn: return .integer(Int64(invoices[index].issued.dayNumber))
-        case .dueOn: return .integer(Int64(invoices[index].due.dayNumber))
-        case .paidOn: return invoices[index].paid.map { .integer(Int64($0.dayNumber)) } ?? .null
+        case .identifier: return .text(books.invoices[index].identifier)
+        case .currency: return .text(currencyCodes[Int(books.invoices[index].currencyIndex)])
+        case .notes: return .text(books.invoices[index].notes)
+        case .amount, .issuedOn, .dueOn, .paidOn: return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
         case nil: return .null
         }
     }
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
-        relationship == InvoicesModel.invoiceClientRelationship ? clientIDs[Int(invoices[index].clientIndex)] : nil
+        relationship == InvoicesModel.invoiceClientRelationship ? clientIDs[Int(books.invoices[index].clientIndex)] : nil
     }
 }

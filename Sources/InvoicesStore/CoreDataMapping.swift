@@ -6,13 +6,12 @@
 ///
 /// - Issue date: required. With no such attribute the store is refused, naming `--issue-date-attribute`.
 /// - Due date: optional. Without one (or when a row's value is NULL) an invoice is due on its issue date, with a
-///   ``StoreWarning``.
-/// - Paid date: optional. Without one every invoice is unpaid, with a ``StoreWarning``; a NULL value means unpaid.
+///   ``StoreIssue``.
+/// - Paid date: optional. Without one every invoice is unpaid, with a ``StoreIssue``; a NULL value means unpaid.
 ///
 /// ```swift
-/// var loader = StoreLoader(path: "Invoices.sqlite")
-/// loader.coreDataMapping = CoreDataMapping(issueDateAttribute: "sentOn", dueDateAttribute: "payBy")
-/// let loaded = try loader.loadWithWarnings()
+/// let mapping = CoreDataMapping(issueDateAttribute: "sentOn", dueDateAttribute: "payBy")
+/// let store = try BooksStore(path: "Invoices.sqlite", coreDataMapping: mapping)
 /// ```
 public struct CoreDataMapping: Sendable, Equatable {
     /// The attribute holding the issue date, or nil for the first of ``defaultIssueDateAttributes`` present.

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 internal import InvoicesCore
 
@@ -33,10 +34,14 @@ extension CoreDataReader {
                 }
                 if offset == 0, valid { rowName = "'\(fields[0])'" }
             }
-            if valid, fields[1].trimmingCharacters(in: .whitespaces).isEmpty {
-                let what = row.isNull(2) ? "is NULL" : "is empty"
-                problems.add(table: table.name, row: rowName, column: "ZNAME", "\(what); every client needs a name")
-                valid = false
+            if valid {
+                for violation in ClientRules.violations(number: fields[0], name: fields[1]) {
+                    // A NULL reads as "" here; say which it was.
+                    let message = row.isNull(Int32((attributes.firstIndex(of: violation.attribute) ?? 0) + 1))
+                        ? violation.message.replacingOccurrences(of: "is empty", with: "is NULL") : violation.message
+                    problems.add(table: table.name, row: rowName, column: "Z" + violation.attribute.uppercased(), message)
+                    valid = false
+                }
             }
             if valid, !numbers.insert(fields[0]).inserted {
                 problems.add(table: table.name, row: rowName, column: "ZNUMBER", "is used by more than one client")
@@ -76,7 +81,7 @@ extension CoreDataReader {
         var currencyIndexByCode: [String: Int16] = [:]
         var identifiers: Set<String> = []
         var problems = self.problems
-        var found: [StoreWarning] = []
+        var found: [StoreIssue] = []
         defer { self.problems = problems }
         try loader.step(statement) { row in
             let pk = row.int64(0)
@@ -128,12 +133,10 @@ extension CoreDataReader {
                 let value = row.double(3)
                 if let converted = CoreDataReader.minorUnits(of: value, digits: currency.minorUnitDigits) {
                     amount = converted.minorUnits
-                    if amount < 0 {
-                        fail(3, "is negative (\(value)); amounts are never negative")
-                    } else if !converted.exact {
+                    if amount >= 0, !converted.exact {
                         let reported = Money(minorUnits: amount, currency: currency).decimalString
                         found.append(
-                            StoreWarning(
+                            StoreIssue(
                                 kind: .inexactAmount, path: "", table: name, row: rowName, column: columnNames[3],
                                 message: "\(value) \(currency) is not a whole number of minor units (\(currency) has "
                                     + "\(currency.minorUnitDigits) decimals); reported as \(reported) \(currency), "
@@ -162,13 +165,18 @@ extension CoreDataReader {
             if let issued, due == nil, dates.due != nil, row.isNull(7) {
                 due = issued
                 found.append(
-                    StoreWarning(
+                    StoreIssue(
                         kind: .assumedDueDate, path: "", table: name, row: rowName, column: columnNames[7],
                         message: "is NULL; the invoice is taken as due on its issue date \(issued)"))
             }
             if dates.due == nil { due = issued }
-            if let issued, let due, due < issued { fail(7, "\(due) is before the issue date \(issued)") }
-            if let issued, let paid, paid < issued { fail(8, "\(paid) is before the issue date \(issued)") }
+            let ruleColumns: [String: Int32] = ["identifier": 1, "amount": 3, "dueOn": 7, "paidOn": 8]
+            let amountText = row.isNumber(3) ? String(row.double(3)) : nil
+            for violation in InvoiceRules.violations(
+                identifier: identifier, amount: amount, amountText: amountText, issued: issued, due: due, paid: paid)
+            where !(violation.attribute == "identifier" && row.isNull(1)) {
+                fail(ruleColumns[violation.attribute] ?? 1, violation.message)
+            }
             guard valid, let issued, let due else { return }
             invoices.append(
                 InvoiceSnapshot(

@@ -20,7 +20,7 @@ struct CoreDataReader {
     let mapping: CoreDataMapping
     let limit: Int
     var problems: Problems
-    var warnings: [StoreWarning] = []
+    var warnings: [StoreIssue] = []
     var totalWarnings = 0
 
     /// Seconds from 1970-01-01 to 2001-01-01, Core Data's reference date, both 00:00:00 UTC.
@@ -34,26 +34,26 @@ struct CoreDataReader {
         problems = Problems(path: path, limit: limit)
     }
 
-    mutating func warn(_ kind: StoreWarning.Kind, table: String, row: String? = nil, column: String? = nil, _ message: String) {
+    mutating func warn(_ kind: StoreIssue.Kind, table: String, row: String? = nil, column: String? = nil, _ message: String) {
         totalWarnings += 1
         if warnings.count < limit {
-            warnings.append(StoreWarning(kind: kind, path: path, table: table, row: row, column: column, message: message))
+            warnings.append(StoreIssue(kind: kind, path: path, table: table, row: row, column: column, message: message))
         }
     }
 
-    mutating func read(_ db: Database, loader: StoreLoader) throws -> LoadedBooks {
+    mutating func read(_ db: Database, loader: StoreLoader) throws -> StoreLoader.Fetched {
         let clientTable = try CoreDataTable(db, model: model, entity: try model.entity(named: "Client"))
         let invoiceTable = try CoreDataTable(db, model: model, entity: try model.entity(named: "Invoice"))
-        var missing: [StoreError] = []
+        var missing: [StoreIssue] = []
         for (table, attributes) in [(clientTable, ["name"]), (invoiceTable, ["identifier", "client", "amount", "currency"])] {
             for attribute in attributes where table.column(forAttribute: attribute) == nil {
                 missing.append(
-                    StoreError(
-                        kind: .unreadable, path: path, table: table.name, column: "Z" + attribute.uppercased(),
+                    StoreIssue(
+                        kind: .wrongSchema, path: path, table: table.name, column: "Z" + attribute.uppercased(),
                         message: "column is missing (attribute '\(attribute)')"))
             }
         }
-        if !missing.isEmpty { throw StoreErrors(errors: missing) }
+        if !missing.isEmpty { throw StoreIssues(missing) }
         let dates = try dateColumns(invoiceTable)
 
         var (clients, clientIndexByPK) = try loadClients(db, table: clientTable, loader: loader)
@@ -81,7 +81,7 @@ struct CoreDataReader {
             for index in invoices.indices { invoices[index].currencyIndex = remap[Int(invoices[index].currencyIndex)] }
             currencies = sorted
         }
-        return LoadedBooks(
+        return StoreLoader.Fetched(
             books: Books(clients: clients, invoices: invoices, currencies: currencies),
             warnings: warnings, totalWarnings: totalWarnings, format: .coreData)
     }
@@ -89,13 +89,13 @@ struct CoreDataReader {
     // MARK: - Dates
 
     /// The columns of the issue, due and paid dates, after ``mapping`` and its defaults.
-    mutating func dateColumns(_ table: CoreDataTable) throws(StoreErrors) -> (issue: String, due: String?, paid: String?) {
-        func find(_ given: String?, _ defaults: [String], option: String) throws(StoreErrors) -> String? {
+    mutating func dateColumns(_ table: CoreDataTable) throws(StoreIssues) -> (issue: String, due: String?, paid: String?) {
+        func find(_ given: String?, _ defaults: [String], option: String) throws(StoreIssues) -> String? {
             guard let given else { return defaults.lazy.compactMap(table.column(forAttribute:)).first }
             if let column = table.column(forAttribute: given) { return column }
-            throw StoreErrors(errors: [
-                StoreError(
-                    kind: .unreadable, path: path, table: table.name, column: "Z" + given.uppercased(),
+            throw StoreIssues([
+                StoreIssue(
+                    kind: .wrongSchema, path: path, table: table.name, column: "Z" + given.uppercased(),
                     message: "the Invoice entity has no attribute '\(given)' (named by \(option)); "
                         + "its attribute columns are \(table.attributeColumns.joined(separator: ", "))")
             ])
@@ -107,9 +107,9 @@ struct CoreDataReader {
         let due = try find(mapping.dueDateAttribute, CoreDataMapping.defaultDueDateAttributes, option: "--due-date-attribute")
         let paid = try find(mapping.paidDateAttribute, CoreDataMapping.defaultPaidDateAttributes, option: "--paid-date-attribute")
         guard let issue else {
-            throw StoreErrors(errors: [
-                StoreError(
-                    kind: .unreadable, path: path, table: table.name,
+            throw StoreIssues([
+                StoreIssue(
+                    kind: .wrongSchema, path: path, table: table.name,
                     message: "the Invoice entity has no issue-date attribute: none of "
                         + "\(looked(CoreDataMapping.defaultIssueDateAttributes)) exists (its attribute columns are "
                         + "\(table.attributeColumns.joined(separator: ", "))). The report needs the day each invoice was "

@@ -21,7 +21,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private var versions: [ObjectID: Int64] = [:]
 
     /// Opens the store at `path`, creating an empty one with the current schema when the file does not exist.
-    /// - Throws: ``StoreErrors`` when the file is not a usable store; a `DatabaseError` when it cannot be created.
+    /// - Throws: ``StoreIssues`` when the file is not a usable store; a `DatabaseError` when it cannot be created.
     public init(path: String) throws {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {
@@ -29,7 +29,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try queue.writeWithoutTransaction { db in try db.execute(sql: Schema.createStatements) }
             try queue.close()
         }
-        rowsStore = BooksStore(books: try StoreLoader(path: path).load())
+        rowsStore = try BooksStore(path: path)
     }
 
     public func rows(of entity: String) throws -> any RowCollection { try rowsStore.rows(of: entity) }

@@ -1,29 +1,55 @@
-/// A problem with a store, located as precisely as possible: file, table, row and column.
+public import InvoicesCore
+
+/// Something found in a store, located as precisely as possible: file, table, row and column.
+///
+/// An issue is an error (the store cannot be used as it is) or a warning (the report uses the value the message
+/// describes, after an assumption or a rounding the user should know of). `invoices build` stops on errors and
+/// prints warnings; `invoices check` lists both. Callers branch on ``kind``, never on the wording.
 ///
 /// ```
 /// books.sqlite: invoice 'INV-2024-0042' column currency: 'EURO' is not an ISO 4217 currency code (...)
+/// Invoices.sqlite: ZINVOICE 'INV-7' column ZAMOUNT: 10.005 USD is not a whole number of cents; reported as 10.00 USD (...)
 /// ```
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of problem this is; decides the exit code.
-    public enum Kind: Sendable, Equatable {
+public struct StoreIssue: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Whether the store can be used despite the issue.
+    public enum Severity: String, Sendable, Equatable {
+        case error, warning
+    }
+
+    /// What kind of issue this is; decides the severity and the exit code.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The file does not exist (exit 66).
         case missing
-        /// The file cannot be read as a store: not SQLite, corrupt, locked, wrong schema (exit 65).
+        /// The file is not a file, or cannot be read (permissions).
         case unreadable
-        /// A row holds a value the report cannot use (exit 65).
-        case badRow
+        /// The file does not start with the SQLite header.
+        case notSQLite
+        /// SQLite reports the file as corrupt.
+        case corrupt
+        /// Another process holds a lock that outlasted the wait.
+        case locked
+        /// The schema is not one this build reads: version, tables, columns, Core Data entities.
+        case wrongSchema
+        /// A row holds a value the report cannot use.
+        case invalidValue
+        /// A floating-point amount was not a whole number of minor units and was rounded (half to even). A warning.
+        case inexactAmount
+        /// An invoice has no due date; it is taken as due on its issue date. A warning.
+        case assumedDueDate
+        /// The store has no paid dates; every invoice is reported as unpaid. A warning.
+        case noPaidDates
     }
 
     public var kind: Kind
     /// The store file.
     public var path: String
-    /// The table, when the problem is in one.
+    /// The table, when the issue is in one.
     public var table: String?
-    /// The row, by its identifier (invoice identifier, client number) or `id N`.
+    /// The row, by its identifier (invoice identifier, client number) or `id N` / `Z_PK N`.
     public var row: String?
-    /// The column, when the problem is in one.
+    /// The column, when the issue is in one.
     public var column: String?
-    /// What is wrong, and what to do about it.
+    /// What is wrong, and what to do about it (or what the report uses instead).
     public var message: String
 
     public init(
@@ -37,6 +63,18 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Errors stop a build; warnings are printed and the build goes on.
+    public var severity: Severity {
+        switch kind {
+        case .inexactAmount, .assumedDueDate, .noPaidDates: .warning
+        default: .error
+        }
+    }
+
+    /// The exit code of a command that stops on this issue.
+    public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
+
+    /// `path: table row column C: message`.
     public var description: String {
         var location = path
         if let table {
@@ -48,20 +86,31 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Every problem found in a store, reported together.
-public struct StoreErrors: Error, Sendable, CustomStringConvertible {
-    public var errors: [StoreError]
-    /// How many problems there were in all (``errors`` may hold only the first ones).
+/// Every error found in a store, reported together (the first ``issues``, and how many there were in all).
+public struct StoreIssues: Error, Sendable, CustomStringConvertible {
+    public var issues: [StoreIssue]
+    /// How many there were in all (``issues`` may hold only the first ones).
     public var total: Int
 
-    public init(errors: [StoreError], total: Int? = nil) {
-        self.errors = errors
-        self.total = total ?? errors.count
+    public init(_ issues: [StoreIssue], total: Int? = nil) {
+        self.issues = issues
+        self.total = total ?? issues.count
     }
 
+    /// The exit code: 66 when the store is missing, else 65.
+    public var exitStatus: ExitStatus { issues.contains { $0.kind == .missing } ? .noInput : .dataError }
+
     public var description: String {
-        var lines = errors.map(\.description)
-        if total > errors.count { lines.append("... and \(total - errors.count) more problems") }
+        var lines = issues.map(\.description)
+        if total > issues.count { lines.append("... and \(total - issues.count) more problems") }
         return lines.joined(separator: "\n")
     }
+}
+
+/// The kind of store a file holds.
+public enum StoreFormat: Sendable, Equatable {
+    /// The native schema (tables `client` and `invoice`, docs/store.md).
+    case native
+    /// The Invoices app's Core Data SQLite store (tables `Z_METADATA`, `Z_PRIMARYKEY`, `ZCLIENT`, `ZINVOICE`).
+    case coreData
 }

@@ -79,9 +79,10 @@ extension StoreLoader {
                     fields.append("")
                 }
             }
-            if valid, fields[1].trimmingCharacters(in: .whitespaces).isEmpty {
-                problems.add(table: "client", row: rowName, column: "name", "is empty; every client needs a name")
-                valid = false
+            if valid {
+                let violations = ClientRules.violations(number: fields[0], name: fields[1])
+                problems.add(table: "client", row: rowName, violations)
+                valid = violations.isEmpty
             }
             if valid, checkNumbers, !numbers.insert(fields[0]).inserted {
                 problems.add(table: "client", row: rowName, column: "number", "is used by more than one client")
@@ -149,10 +150,6 @@ extension StoreLoader {
                 valid = false
             } else {
                 amount = row.int64(3)
-                if amount < 0 {
-                    problems.add(table: "invoice", row: rowName, column: "amount", "is negative (\(amount)); amounts are never negative")
-                    valid = false
-                }
             }
             var currencyIndex: Int16 = 0
             let code = row.bytes(4)
@@ -198,14 +195,10 @@ extension StoreLoader {
             let issued = date(6, "issuedOn", required: true)
             let due = date(7, "dueOn", required: true)
             let paid = date(8, "paidOn", required: false)
-            if let issued, let due, due < issued {
-                problems.add(table: "invoice", row: rowName, column: "dueOn", "\(due) is before the issue date \(issued)")
-                valid = false
-            }
-            if let issued, let paid, paid < issued {
-                problems.add(table: "invoice", row: rowName, column: "paidOn", "\(paid) is before the issue date \(issued)")
-                valid = false
-            }
+            let violations = InvoiceRules.violations(identifier: identifier, amount: amount, issued: issued, due: due, paid: paid)
+                .filter { !($0.attribute == "identifier" && row.isNull(1)) }
+            problems.add(table: "invoice", row: rowName, violations)
+            if !violations.isEmpty { valid = false }
             guard valid, let issued, let due else { return }
             invoices.append(
                 InvoiceSnapshot(

@@ -18,7 +18,7 @@ import Testing
         #expect(try Support.totals(store) == [
             "EUR": [173_450, 123_450, 50_000], "JPY": [15_000, 0, 15_000], "KWD": [12_345, 12_345, 0],
         ])
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         #expect(books.clients.map(\.name) == ["Acme, Inc.", "Müller & Söhne"])
         #expect(books.clients[0].street == "Main St 1\r\nSuite 2")
         let notes = books.invoices.first { $0.identifier == "INV-2" }?.notes
@@ -46,7 +46,7 @@ import Testing
         // 0000101: 1575.00 + 420.10 + 90.00 = 2085.10 USD, open. 0000102: 904.00 CAD, paid.
         // 0000103 is a draft: not imported.
         #expect(try Support.totals(store) == ["USD": [208_510, 0, 208_510], "CAD": [90_400, 90_400, 0]])
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         #expect(books.clients.map(\.name) == ["Globex Corporation", "Jane Doe"])
         #expect(books.clients.map(\.number) == ["C-00001", "C-00002"])
         #expect(books.clients[1].zip == "M5V 2T6")
@@ -63,7 +63,7 @@ import Testing
         let store = folder.path("books.sqlite")
         try Support.importFixtures(
             ["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store, options: .init(defaultTerms: 14))
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         #expect(books.invoices.first { $0.identifier == "0000101" }?.due == CalendarDate(iso: "2025-03-17"))
     }
 
@@ -77,7 +77,7 @@ import Testing
         #expect(try Support.totals(store) == ["USD": [140_400, 32_400, 108_000], "EUR": [9_999, 0, 9_999]])
         // INV-000004 is void: not imported.
         #expect(try ImportReader().read(files: [Support.fixture("zoho-invoices.csv")]).skippedInvoices == 1)
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         let initech = try #require(books.clients.first { $0.name == "Initech" })
         #expect(initech.street == "4120 Freidrich Ln\nBuilding 3")
         #expect(initech.city == "Austin")
@@ -104,7 +104,7 @@ import Testing
             try Support.importFixtures(["clients.csv", "invoices-dmy.csv"], into: store)
         }
         try Support.importFixtures(["clients.csv", "invoices-dmy.csv"], into: store, options: .init(dateFormat: "dd/MM/yyyy"))
-        let invoice = try #require(try StoreLoader(path: store).load().invoices.first)
+        let invoice = try #require(try BooksStore(path: store).books.invoices.first)
         #expect(invoice.issued == CalendarDate(iso: "2025-03-05"))
         #expect(invoice.due == CalendarDate(iso: "2025-04-04"))
     }

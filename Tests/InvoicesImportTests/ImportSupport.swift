@@ -42,7 +42,7 @@ enum Support {
 
     /// Totals per currency code over the whole span: (invoiced, paid, outstanding) in minor units.
     static func totals(_ store: String) throws -> [String: [Int64]] {
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         let report = try Report(books: books)
         var result: [String: [Int64]] = [:]
         for currency in report.currencies {

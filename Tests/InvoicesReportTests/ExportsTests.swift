@@ -69,14 +69,14 @@ struct ExportsTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: sql)
-        return try StoreLoader(path: folder.path("s.sqlite")).load()
+        return try BooksStore(path: folder.path("s.sqlite")).books
     }
 
     func generatedBooks() throws -> Books {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try SampleGenerator(clients: 25, invoices: 1_500, seed: 99).write(to: folder.path("g.sqlite"))
-        return try StoreLoader(path: folder.path("g.sqlite")).load()
+        return try BooksStore(path: folder.path("g.sqlite")).books
     }
 
     @Test func csvFieldsAreQuotedOnlyWhenNeeded() {

@@ -17,7 +17,7 @@ struct JSONRowsTests {
             UPDATE client SET name = 'Quote " back\\slash / tab\there' || char(10) || 'line' || char(1) || char(31) || ' é 日本 😀' WHERE id = 1;
             UPDATE client SET number = 'N/' || char(8) || char(12) || char(13) || '<&>' WHERE id = 2;
             """)
-        let books = try StoreLoader(path: path).load()
+        let books = try BooksStore(path: path).books
         for period in [ReportPeriod(), ReportPeriod(month: YearMonth(year: 2025, month: 3))] {
             let report = try Report(books: books, period: period)
             let exports = ReportExports(books: books, report: report)

@@ -19,7 +19,7 @@ struct MonthBoundaryTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: Self.sql)
-        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
         return (books, try Report(books: books))
     }
 
@@ -90,7 +90,7 @@ struct MonthBoundaryTests {
                   (4, 'D31', 1, 1000, 'KWD', '2025-01-01', '2025-02-28'),
                   (5, 'D91', 1, 10000, 'KWD', '2024-12-01', '2024-12-30');
                 """)
-        let books = try StoreLoader(path: folder.path("a.sqlite")).load()
+        let books = try BooksStore(path: folder.path("a.sqlite")).books
         let asOf = try #require(CalendarDate(iso: "2025-03-31"))
         let entry = try #require(try Report(books: books, period: ReportPeriod(asOf: asOf)).clients.first?.currencies.first)
         // Due on the as-of date: not due; one day late to 30: 1-30; 31: 31-60; 91: over 90.

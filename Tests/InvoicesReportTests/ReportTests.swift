@@ -10,7 +10,7 @@ struct ReportTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: sql)
-        return try StoreLoader(path: folder.path("s.sqlite")).load()
+        return try BooksStore(path: folder.path("s.sqlite")).books
     }
 
     @Test func monthBoundariesFollowTheCalendarDate() throws {

@@ -62,7 +62,7 @@ struct HostileDataTests {
 
     @discardableResult
     static func build(store: String, output: String, title: String) throws -> [String: String] {
-        let books = try StoreLoader(path: store).load()
+        let books = try BooksStore(path: store).books
         let report = try Report(books: books)
         let options = SiteOptions(title: title, baseURL: "https://example.com/reports/")
         let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(), options: options)

@@ -11,7 +11,7 @@ struct OutputTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
-        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(
             books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions(baseURL: baseURL))
         return site.files()

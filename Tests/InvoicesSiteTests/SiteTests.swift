@@ -11,7 +11,7 @@ struct SiteTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
-        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
         let report = try Report(books: books)
         let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(), options: SiteOptions())
         return (site, site.files())

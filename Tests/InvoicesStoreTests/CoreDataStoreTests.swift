@@ -61,7 +61,7 @@ struct CoreDataStoreTests {
         defer { folder.remove() }
         let path = folder.path("Invoices.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.dated)
-        let loaded = try StoreLoader(path: path).loadWithWarnings()
+        let loaded = try BooksStore(path: path)
         let books = loaded.books
         #expect(loaded.format == .coreData)
         #expect(books.clients.map(\.number) == ["C-001", "Z-2"])
@@ -90,7 +90,7 @@ struct CoreDataStoreTests {
         // The only warning: INV-3's NULL due date.
         #expect(loaded.warnings.map(\.description) == ["\(path): ZINVOICE 'INV-3' column ZDUEAT: is NULL; the invoice is taken as due on its issue date 2025-01-15"])
         // load() gives the same books.
-        #expect(try StoreLoader(path: path).load().invoices == books.invoices)
+        #expect(try BooksStore(path: path).books.invoices == books.invoices)
     }
 
     @Test func amountsThatAreNotWholeMinorUnitsAreRoundedHalfToEvenWithAWarning() throws {
@@ -108,7 +108,7 @@ struct CoreDataStoreTests {
               (6, 2, 1, 1, 12.3456, 0, 0, 'KWD', 'F-12.3456'),             -- 12345.6 fils: 12346
               (7, 2, 1, 1, 1000000.01, 0, 0, 'USD', 'G-1000000.01');       -- exact: 100000001 cents
             """)
-        let loaded = try StoreLoader(path: path).loadWithWarnings()
+        let loaded = try BooksStore(path: path)
         let amounts = Dictionary(uniqueKeysWithValues: loaded.books.invoices.map { ($0.identifier, $0.amount) })
         #expect(amounts == [
             "A-10.005": 1000, "B-0.125": 12, "C-0.375": 38, "D-0.1+0.2": 30, "E-1234.5": 1234, "F-12.3456": 12346,
@@ -138,10 +138,10 @@ struct CoreDataStoreTests {
         defer { folder.remove() }
         let path = folder.path("Seed.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.seed)
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
-        #expect(error.errors.count == 1)
-        #expect(error.errors.first?.kind == .unreadable)
-        #expect(error.errors.first?.table == "ZINVOICE")
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
+        #expect(error.issues.count == 1)
+        #expect(error.issues.first?.kind == .wrongSchema)
+        #expect(error.issues.first?.table == "ZINVOICE")
         let message = error.description
         #expect(message.hasPrefix("\(path): ZINVOICE: the Invoice entity has no issue-date attribute"))
         #expect(message.contains("'issuedAt' (ZISSUEDAT), 'issueDate' (ZISSUEDATE), 'date' (ZDATE)"))
@@ -157,16 +157,15 @@ struct CoreDataStoreTests {
             ALTER TABLE ZINVOICE ADD COLUMN ZSENTON TIMESTAMP;
             UPDATE ZINVOICE SET ZSENTON = 760060800;  -- 2025-02-01
             """)
-        var loader = StoreLoader(path: path)
-        loader.coreDataMapping = CoreDataMapping(issueDateAttribute: "sentOn")
-        let loaded = try loader.loadWithWarnings()
+        let loaded = try BooksStore(path: path, coreDataMapping: CoreDataMapping(issueDateAttribute: "sentOn"))
         #expect(loaded.books.invoices.allSatisfy { $0.issued.description == "2025-02-01" && $0.due == $0.issued && $0.paid == nil })
         #expect(loaded.warnings.map(\.kind) == [.assumedDueDate, .noPaidDates])
         #expect(loaded.warnings[0].message.contains("--due-date-attribute NAME"))
         #expect(loaded.warnings[1].message.contains("every invoice is reported as unpaid"))
 
-        loader.coreDataMapping = CoreDataMapping(issueDateAttribute: "sentOn", dueDateAttribute: "payBy")
-        let error = try #require(throws: StoreErrors.self) { try loader.load() }
+        let error = try #require(throws: StoreIssues.self) {
+            try BooksStore(path: path, coreDataMapping: CoreDataMapping(issueDateAttribute: "sentOn", dueDateAttribute: "payBy"))
+        }
         #expect(error.description.hasPrefix("\(path): ZINVOICE column ZPAYBY: the Invoice entity has no attribute 'payBy' (named by --due-date-attribute)"))
     }
 
@@ -183,16 +182,16 @@ struct CoreDataStoreTests {
               (4, 2, 1, 1, 10, 0, 'EURO', 'BAD-CURRENCY'),
               (5, 2, 1, 9, -5, NULL, 'USD', 'MANY');
             """)
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
-        #expect(error.errors.allSatisfy { $0.kind == .badRow })
-        #expect(error.errors.map(\.description) == [
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
+        #expect(error.issues.allSatisfy { $0.kind == .invalidValue })
+        #expect(error.issues.map(\.description) == [
             "\(path): ZCLIENT 'C-2' column ZNAME: is NULL; every client needs a name",
             "\(path): ZINVOICE 'NO-CURRENCY' column ZCURRENCY: is NULL; every invoice needs a currency",
             "\(path): ZINVOICE Z_PK 3 column ZIDENTIFIER: is NULL; every invoice needs an identifier",
             "\(path): ZINVOICE 'BAD-CURRENCY' column ZCURRENCY: 'EURO' is not an ISO 4217 currency code (expected three capital letters such as 'EUR', 'USD' or 'JPY')",
             "\(path): ZINVOICE 'MANY' column ZCLIENT: refers to client Z_PK 9, which does not exist or is not valid",
-            "\(path): ZINVOICE 'MANY' column ZAMOUNT: is negative (-5.0); amounts are never negative",
             "\(path): ZINVOICE 'MANY' column ZISSUEDAT: is NULL; every invoice needs an issue date",
+            "\(path): ZINVOICE 'MANY' column ZAMOUNT: is negative (-5.0); amounts are never negative",
         ])
     }
 
@@ -219,7 +218,7 @@ struct CoreDataStoreTests {
               (4, 5, 1, 2, 9999, 'EUR', 'Q-1', NULL, 760060800, NULL, 762652800),     -- Quote: not an invoice
               (5, 1, 1, 2, 8888, 'EUR', 'DOC-1', NULL, 760060800, NULL, NULL);        -- Document: not an invoice
             """)
-        let loaded = try StoreLoader(path: path).loadWithWarnings()
+        let loaded = try BooksStore(path: path)
         let books = loaded.books
         #expect(books.clients.map(\.name) == ["Jane Doe", "Acme GmbH"])
         #expect(books.invoices.map(\.identifier) == ["INV-1", "MON-1", "REC-1"])

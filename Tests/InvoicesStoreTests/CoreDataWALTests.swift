@@ -53,7 +53,7 @@ struct CoreDataWALTests {
         try FileManager.default.copyItem(atPath: path, toPath: mainOnly)
         #expect(try StoreFixture.query(mainOnly, "SELECT count(*) AS n FROM ZINVOICE") == [["n": "0"]])
 
-        let loaded = try StoreLoader(path: path).loadWithWarnings()
+        let loaded = try BooksStore(path: path)
         #expect(loaded.books.invoices.map(\.identifier) == ["INV-1", "INV-2"])
         #expect(loaded.books.invoices.map(\.amount).reduce(0, +) == 1050 + 2025)
         let after = try files.map(CoreDataFixture.bytes)
@@ -73,7 +73,7 @@ struct CoreDataWALTests {
         try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
         let before = try [copy, copy + "-wal"].map(CoreDataFixture.bytes)
 
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: copy).load() }
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: copy).books }
         #expect(error.description.hasPrefix("\(copy): the store is in WAL mode and has a '-wal' file but no '-shm' file beside it"))
         #expect(!FileManager.default.fileExists(atPath: copy + "-shm"))
         #expect(try [copy, copy + "-wal"].map(CoreDataFixture.bytes) == before)

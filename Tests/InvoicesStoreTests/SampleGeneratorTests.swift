@@ -21,7 +21,7 @@ struct SampleGeneratorTests {
         defer { folder.remove() }
         let path = folder.path("s.sqlite")
         try SampleGenerator(clients: 50, invoices: 2000, seed: 1).write(to: path)
-        let books = try StoreLoader(path: path).load()
+        let books = try BooksStore(path: path).books
         #expect(books.clients.count == 50)
         #expect(books.invoices.count == 2000)
         #expect(Set(books.currencies.map(\.minorUnitDigits)) == [0, 2, 3])

@@ -36,11 +36,8 @@ public final class Client: ManagedObject {
     }
 
     func domainFailures() -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        if number.isEmpty { failures.append(validationFailure("number", "is empty; every client needs a number", code: .missingValue)) }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty {
-            failures.append(validationFailure("name", "is empty; every client needs a name", code: .missingValue))
+        ClientRules.violations(number: number, name: name).map {
+            validationFailure($0.attribute, $0.message, code: .missingValue)
         }
-        return failures
     }
 }

@@ -45,19 +45,11 @@ public final class Invoice: ManagedObject {
     public func setClient(_ client: Client) throws { try setObject(client, forKey: "client") }
 
     func domainFailures() -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        if identifier.isEmpty {
-            failures.append(validationFailure("identifier", "is empty; every invoice needs an identifier", code: .missingValue))
+        var failures = InvoiceRules.violations(identifier: identifier, amount: amount, issued: issued, due: due, paid: paid).map {
+            validationFailure($0.attribute, $0.message, code: $0.attribute == "identifier" ? .missingValue : .invalidValue)
         }
         if !CurrencyCode.isKnown(currencyCode) {
             failures.append(validationFailure("currency", CurrencyError(code: currencyCode).description))
-        }
-        if amount < 0 { failures.append(validationFailure("amount", "is negative (\(amount)); amounts are never negative")) }
-        if let issued, let due, due < issued {
-            failures.append(validationFailure("dueOn", "\(due) is before the issue date \(issued)"))
-        }
-        if let issued, let paid, paid < issued {
-            failures.append(validationFailure("paidOn", "\(paid) is before the issue date \(issued)"))
         }
         return failures
     }

@@ -4,13 +4,13 @@ import InvoicesStore
 import InvoicesTesting
 import Testing
 
-struct StoreLoaderTests {
+struct BooksStoreTests {
     @Test func aStoreOfAnotherSchemaVersionIsRefusedNamingBothVersions() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.path("old.sqlite")
         try StoreFixture.make(at: path, sql: "PRAGMA user_version = 7;")
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
         #expect(error.description.contains("schema version 7, expected 1"))
         #expect(error.description.hasPrefix(path))
     }
@@ -21,7 +21,7 @@ struct StoreLoaderTests {
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.small)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let books = try StoreLoader(path: path).load()
+        let books = try BooksStore(path: path).books
         #expect(books.invoices.count == 4)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
@@ -33,7 +33,7 @@ struct StoreLoaderTests {
         defer { folder.remove() }
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.small)
-        let books = try StoreLoader(path: path).load()
+        let books = try BooksStore(path: path).books
         #expect(books.clients.map(\.number) == ["C-001", "C-002"])
         #expect(books.currencies.map(\.code) == ["EUR", "JPY", "KWD"])
         let kwd = try #require(books.invoices.first { $0.identifier == "INV-4" })
@@ -43,8 +43,8 @@ struct StoreLoaderTests {
     }
 
     @Test func aMissingFileIsReportedAsMissing() throws {
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: "/nonexistent/books.sqlite").load() }
-        #expect(error.errors.first?.kind == .missing)
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: "/nonexistent/books.sqlite").books }
+        #expect(error.issues.first?.kind == .missing)
         #expect(error.description.contains("/nonexistent/books.sqlite: no such file"))
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/books.sqlite"))
     }
@@ -54,7 +54,7 @@ struct StoreLoaderTests {
         defer { folder.remove() }
         let path = folder.path("notes.sqlite")
         try Data("just some text, not a database".utf8).write(to: URL(fileURLWithPath: path))
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
         #expect(error.description == "\(path): not a SQLite database (the file does not start with the SQLite header)")
     }
 
@@ -63,8 +63,8 @@ struct StoreLoaderTests {
         defer { folder.remove() }
         let path = folder.path("empty.sqlite")
         try StoreFixture.make(at: path, sql: "CREATE TABLE other (x); PRAGMA user_version = 1;", withSchema: false)
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
-        #expect(error.errors.map(\.description) == ["\(path): client: table is missing", "\(path): invoice: table is missing"])
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
+        #expect(error.issues.map(\.description) == ["\(path): client: table is missing", "\(path): invoice: table is missing"])
     }
 
     @Test func everyBadRowIsReportedTogether() throws {
@@ -84,8 +84,8 @@ struct StoreLoaderTests {
             INSERT INTO invoice VALUES (5, 'A', 1, 100, 'EUR', '', '2025-01-01', '2025-01-31', NULL);
             INSERT INTO invoice VALUES (6, 'E', 1, NULL, 'EUR', '', '2025-01-01', '2025-01-31', NULL);
             """, withSchema: false)
-        let error = try #require(throws: StoreErrors.self) { try StoreLoader(path: path).load() }
-        let lines = error.errors.map(\.description)
+        let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
+        let lines = error.issues.map(\.description)
         #expect(lines == [
             "\(path): invoice 'A' column currency: 'EURO' is not an ISO 4217 currency code (expected three capital letters such as 'EUR', 'USD' or 'JPY')",
             "\(path): invoice 'B' column amount: is negative (-5); amounts are never negative",

@@ -1,0 +1,18 @@
+/// The exit codes of every `invoices` command: the sysexits(3) values, defined once.
+///
+/// | Code | Meaning |
+/// | --- | --- |
+/// | 0 | success |
+/// | 64 | usage: a bad flag or option, no store named |
+/// | 65 | bad data: store rows, templates, the project file, import files |
+/// | 66 | an input is missing: the store, the templates folder, an import file |
+/// | 70 | internal error |
+/// | 73 | cannot create or write the output (or the store, for `import`) |
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case software = 70
+    case cannotCreate = 73
+}
