@@ -12,11 +12,13 @@ extension InvoicesCommand {
             abstract: "Checks the project file, the store and the templates without writing anything.",
             discussion: """
                 Reports every problem, not only the first, each with its location: file:line:column for the \
-                project file and templates, file: table row column for the store. Exit 0 when everything is valid, \
-                65 for bad data, 66 when an input is missing, 64 for a usage error.
+                project file and templates, file: table row column for the store. It runs the build's own \
+                pipeline as a dry run: the same options, the same checks, and the warnings build prints \
+                (listed, not failing). Exit 0 when everything is valid, 65 for bad data, 66 when an input is \
+                missing, 64 for a usage error.
 
                 --format json prints one JSON object (see docs/cli.md):
-                  {"ok": false, "exitCode": 65, "problems": [{"source": "store", "kind": "badRow", "path": "...", \
+                  {"ok": false, "exitCode": 65, "problems": [{"source": "store", "severity": "error", "kind": "invalidValue", \
                 "table": "invoice", "row": "INV-2", "column": "currency", "message": "...", "text": "..."}], ...}
 
                 Examples:
