@@ -52,6 +52,15 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "For a Core Data store: the Invoice attribute holding the paid date. Default: paidAt or paidDate.")
     var paidDateAttribute: String?
 
+    @Option(help: ArgumentHelp(
+        "For a Core Data store whose model names things differently: the store's name for an entity or attribute, as KEY=NAME (repeatable).",
+        discussion: "KEY is Client, Invoice, Client.number, Client.name, ..., Invoice.identifier, Invoice.client, Invoice.amount, Invoice.currency or Invoice.notes.",
+        valueName: "KEY=NAME"))
+    var coreDataName: [String] = []
+
+    @Option(help: "For a Core Data store whose Invoice entity has no currency attribute: the ISO 4217 currency of every invoice.")
+    var defaultCurrency: String?
+
     func validate() throws {
         if let month, MonthPolicy(month) == nil {
             throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06, or 'previous', 'current', 'all'")
@@ -61,6 +70,14 @@ struct ProjectOptions: ParsableArguments {
         }
         for (name, value) in [("--store", store), ("--output", output), ("--title", title), ("--locale", locale)] where value == "" {
             throw ValidationError("\(name) cannot be empty")
+        }
+        var mapping = CoreDataMapping()
+        if let problem = mapping.addNames(coreDataName) { throw ValidationError("--core-data-name \(problem)") }
+        if let defaultCurrency, (try? CurrencyCode(defaultCurrency)) == nil {
+            throw ValidationError("--default-currency '\(defaultCurrency)' is not an ISO 4217 currency code, e.g. EUR")
+        }
+        if let locale, !locale.isEmpty, let problem = LocaleName.problem(with: locale) {
+            throw ValidationError("--locale \(problem)")
         }
         if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
             throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
@@ -107,8 +124,15 @@ struct ProjectOptions: ParsableArguments {
         var configuration = BuildPipeline.Configuration(
             store: store, templates: templates ?? config?.path("templates"),
             output: output ?? config?.path("output") ?? "Output", site: site)
-        configuration.coreDataMapping = CoreDataMapping(
-            issueDateAttribute: issueDateAttribute, dueDateAttribute: dueDateAttribute, paidDateAttribute: paidDateAttribute)
+        // Flags win over the project file, name by name.
+        var mapping = CoreDataMapping(
+            issueDateAttribute: issueDateAttribute ?? config?["issue_date_attribute"],
+            dueDateAttribute: dueDateAttribute ?? config?["due_date_attribute"],
+            paidDateAttribute: paidDateAttribute ?? config?["paid_date_attribute"],
+            defaultCurrency: (defaultCurrency ?? config?["default_currency"]).flatMap { try? CurrencyCode($0) })
+        _ = mapping.addNames(CoreDataMapping.pairs(in: config?["core_data_names"] ?? ""))
+        _ = mapping.addNames(coreDataName)
+        configuration.coreDataMapping = mapping
         return ResolvedProject(config: config, configuration: configuration, baseURL: baseURL)
     }
 }

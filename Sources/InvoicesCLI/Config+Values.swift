@@ -1,5 +1,6 @@
 import Foundation
 import InvoicesCore
+import InvoicesStore
 
 /// The values `month`, `as_of` and `base_url` accept, in the project file and as flags.
 enum ConfigCheck {
@@ -17,7 +18,15 @@ enum ConfigCheck {
                 return "base_url '\(value)' is not an absolute http(s) URL; expected e.g. https://example.com/reports/"
             }
             return nil
-        case "store", "output", "title", "locale":
+        case "locale":
+            if value.isEmpty { return "locale cannot be empty" }
+            return LocaleName.problem(with: value).map { "locale \($0)" }
+        case "core_data_names":
+            var mapping = CoreDataMapping()
+            return mapping.addNames(CoreDataMapping.pairs(in: value)).map { "core_data_names: \($0)" }
+        case "default_currency":
+            return (try? CurrencyCode(value)) == nil ? "default_currency '\(value)' is not an ISO 4217 currency code, e.g. EUR" : nil
+        case "store", "output", "title":
             return value.isEmpty ? "\(key) cannot be empty" : nil
         default:
             return nil

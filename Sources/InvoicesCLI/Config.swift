@@ -16,7 +16,11 @@ struct ProjectConfig: Sendable, Equatable {
     /// The file name `invoices build` looks for in the current folder.
     static let fileName = "invoices.yaml"
     /// The keys a project file may set, in the order `invoices init` writes them.
-    static let keys = ["title", "store", "templates", "output", "base_url", "locale", "month", "as_of"]
+    static let keys = [
+        "title", "store", "templates", "output", "base_url", "locale", "month", "as_of",
+        // Core Data stores of models that name things differently (docs/store.md).
+        "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
+    ]
 
     /// The file the settings came from.
     var file: String

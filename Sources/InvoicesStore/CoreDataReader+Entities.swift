@@ -8,8 +8,9 @@ extension CoreDataReader {
         _ db: Database, table: CoreDataTable, loader: StoreLoader
     ) throws -> ([ClientSnapshot], [Int64: Int32]) {
         let attributes = ["number", "name", "email", "street", "city", "zip", "country"]
+        let stored = attributes.map { mapping.storeName("Client." + $0) }
         let statement = try db.makeStatement(
-            sql: "SELECT Z_PK, " + attributes.map(table.select).joined(separator: ", ")
+            sql: "SELECT Z_PK, " + stored.map(table.select).joined(separator: ", ")
                 + " FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.entityFilter) ORDER BY Z_PK")
         var clients: [ClientSnapshot] = []
         var indexByPK: [Int64: Int32] = [:]
@@ -28,7 +29,7 @@ extension CoreDataReader {
                 } else if let text = row.text(column) {
                     fields.append(text)
                 } else {
-                    problems.add(table: table.name, row: rowName, column: "Z" + attribute.uppercased(), "is not valid UTF-8 text")
+                    problems.add(table: table.name, row: rowName, column: "Z" + stored[offset].uppercased(), "is not valid UTF-8 text")
                     valid = false
                     fields.append("")
                 }
@@ -39,12 +40,13 @@ extension CoreDataReader {
                     // A NULL reads as "" here; say which it was.
                     let message = row.isNull(Int32((attributes.firstIndex(of: violation.attribute) ?? 0) + 1))
                         ? violation.message.replacingOccurrences(of: "is empty", with: "is NULL") : violation.message
-                    problems.add(table: table.name, row: rowName, column: "Z" + violation.attribute.uppercased(), message)
+                    let column = stored[attributes.firstIndex(of: violation.attribute) ?? 0]
+                    problems.add(table: table.name, row: rowName, column: "Z" + column.uppercased(), message)
                     valid = false
                 }
             }
             if valid, !numbers.insert(fields[0]).inserted {
-                problems.add(table: table.name, row: rowName, column: "ZNUMBER", "is used by more than one client")
+                problems.add(table: table.name, row: rowName, column: "Z" + stored[0].uppercased(), "is used by more than one client")
                 valid = false
             }
             guard valid else { return }
@@ -62,20 +64,19 @@ extension CoreDataReader {
         _ db: Database, table: CoreDataTable, dates: (issue: String, due: String?, paid: String?),
         clientIndexByPK: [Int64: Int32], loader: StoreLoader
     ) throws -> ([InvoiceSnapshot], [CurrencyCode]) {
-        let columns = [
-            table.select("identifier"), table.select("client"), table.select("amount"), table.select("currency"),
-            table.select("notes"), dates.issue.quotedDatabaseIdentifier, dates.due?.quotedDatabaseIdentifier ?? "NULL",
+        let stored = ["identifier", "client", "amount", "currency", "notes"].map { mapping.storeName("Invoice." + $0) }
+        // A model without a currency attribute reads every invoice in the mapping's default currency.
+        let defaultCurrency = table.column(forAttribute: stored[3]) == nil ? mapping.defaultCurrency : nil
+        let columns = stored.map(table.select) + [
+            dates.issue.quotedDatabaseIdentifier, dates.due?.quotedDatabaseIdentifier ?? "NULL",
             dates.paid?.quotedDatabaseIdentifier ?? "NULL",
         ]
         let statement = try db.makeStatement(
             sql: "SELECT Z_PK, " + columns.joined(separator: ", ")
                 + " FROM \(table.name.quotedDatabaseIdentifier) WHERE \(table.entityFilter) ORDER BY Z_PK")
         let name = table.name
-        let columnNames = [
-            "Z_PK", "ZIDENTIFIER", table.column(forAttribute: "client") ?? "ZCLIENT",
-            table.column(forAttribute: "amount") ?? "ZAMOUNT", table.column(forAttribute: "currency") ?? "ZCURRENCY",
-            "ZNOTES", dates.issue, dates.due ?? "", dates.paid ?? "",
-        ]
+        let columnNames = ["Z_PK"] + stored.map { table.column(forAttribute: $0) ?? "Z" + $0.uppercased() }
+            + [dates.issue, dates.due ?? "", dates.paid ?? ""]
         var invoices: [InvoiceSnapshot] = []
         var currencies: [CurrencyCode] = []
         var currencyIndexByCode: [String: Int16] = [:]
@@ -111,7 +112,10 @@ extension CoreDataReader {
             }
             var currency: CurrencyCode?
             var currencyIndex: Int16 = 0
-            if row.isNull(4) {
+            if let defaultCurrency {
+                currency = defaultCurrency
+                if currencies.isEmpty { currencies.append(defaultCurrency) }
+            } else if row.isNull(4) {
                 fail(4, "is NULL; every invoice needs a currency")
             } else if let code = row.text(4), let index = currencyIndexByCode[code] {
                 currencyIndex = index

@@ -42,18 +42,34 @@ struct CoreDataReader {
     }
 
     mutating func read(_ db: Database, loader: StoreLoader) throws -> StoreLoader.Fetched {
-        let clientTable = try CoreDataTable(db, model: model, entity: try model.entity(named: "Client"))
-        let invoiceTable = try CoreDataTable(db, model: model, entity: try model.entity(named: "Invoice"))
+        // Every entity and attribute problem in one report: a missing entity does not hide a missing attribute.
         var missing: [StoreIssue] = []
-        for (table, attributes) in [(clientTable, ["name"]), (invoiceTable, ["identifier", "client", "amount", "currency"])] {
-            for attribute in attributes where table.column(forAttribute: attribute) == nil {
+        func table(_ entity: String) -> CoreDataTable? {
+            do {
+                return try CoreDataTable(db, model: model, entity: try model.entity(named: mapping.storeName(entity), as: entity))
+            } catch let error as StoreIssues {
+                missing += error.issues
+            } catch {
+                missing.append(StoreIssue(kind: .unreadable, path: path, message: "\(error)"))
+            }
+            return nil
+        }
+        let clientTable = table("Client"), invoiceTable = table("Invoice")
+        var required = [(clientTable, "Client", ["name"]), (invoiceTable, "Invoice", ["identifier", "client", "amount"])]
+        if mapping.defaultCurrency == nil { required[1].2.append("currency") }
+        for case (let table?, let entity, let attributes) in required {
+            for attribute in attributes where table.column(forAttribute: mapping.storeName("\(entity).\(attribute)")) == nil {
+                let stored = mapping.storeName("\(entity).\(attribute)")
+                var message = "column is missing: the \(entity) entity has no attribute '\(stored)'; if the model calls it "
+                    + "something else, name it with --core-data-name \(entity).\(attribute)=NAME"
+                if attribute == "currency" { message += ", or give every invoice one currency with --default-currency CODE" }
                 missing.append(
                     StoreIssue(
-                        kind: .wrongSchema, path: path, table: table.name, column: "Z" + attribute.uppercased(),
-                        message: "column is missing (attribute '\(attribute)')"))
+                        kind: .wrongSchema, path: path, table: table.name, column: "Z" + stored.uppercased(),
+                        message: message + " (its attribute columns are \(table.attributeColumns.joined(separator: ", ")))"))
             }
         }
-        if !missing.isEmpty { throw StoreIssues(missing) }
+        guard missing.isEmpty, let clientTable, let invoiceTable else { throw StoreIssues(missing) }
         let dates = try dateColumns(invoiceTable)
 
         var (clients, clientIndexByPK) = try loadClients(db, table: clientTable, loader: loader)

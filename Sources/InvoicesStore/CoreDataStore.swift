@@ -34,9 +34,9 @@ struct CoreDataModel {
         self.entities = entities
     }
 
-    /// The entity called `name` (exactly, else case-insensitively).
+    /// The entity called `name` (exactly, else case-insensitively); `role` is the tool's name for it.
     /// - Throws: ``StoreIssues`` when the store has no such entity.
-    func entity(named name: String) throws(StoreIssues) -> Entity {
+    func entity(named name: String, as role: String) throws(StoreIssues) -> Entity {
         if let entity = entities.values.first(where: { $0.name == name }) { return entity }
         if let entity = entities.values.first(where: { $0.name.lowercased() == name.lowercased() }) { return entity }
         let names = entities.values.map(\.name).sorted().map { "'\($0)'" }.joined(separator: ", ")
@@ -44,7 +44,7 @@ struct CoreDataModel {
             StoreIssue(
                 kind: .wrongSchema, path: path, table: "Z_PRIMARYKEY",
                 message: "the Core Data store has no '\(name)' entity (its entities: \(names.isEmpty ? "none" : names)); "
-                    + "invoices reads stores of the Invoices app, whose model has the entities 'Client' and 'Invoice'")
+                    + "if the model calls its \(role.lowercased())s something else, name that entity with --core-data-name \(role)=NAME")
         ])
     }
 

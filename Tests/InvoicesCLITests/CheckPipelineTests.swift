@@ -58,3 +58,21 @@ struct CheckPipelineTests {
         #expect(problems.compactMap { $0["kind"] as? String }.sorted() == ["assumedDueDate", "noPaidDates"])
     }
 }
+
+extension CheckPipelineTests {
+    @Test func anUnknownLocaleIsAUsageErrorNamingCloseMatches() throws {
+        let folder = try TemporaryFolder("locale")
+        defer { folder.remove() }
+        let store = folder.path("s.sqlite")
+        try StoreFixture.make(at: store, sql: "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');")
+        let typo = try CLI.run(["build", "--store", store, "--output", folder.path("Output"), "--locale", "de_DX"])
+        #expect(typo.status == 64, "\(typo.stderr)")
+        #expect(typo.stderr.contains("'de_DX' is not a locale this system knows; did you mean"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("'de_DE'"), "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("Output")))
+        let unknown = try CLI.run(["check", "--store", store, "--locale", "xx_YY"])
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        let known = try CLI.run(["check", "--store", store, "--locale", "de-DE"])
+        #expect(known.status == 0, "\(known.stdout)\(known.stderr)")
+    }
+}

@@ -242,3 +242,49 @@ extension CoreDataFixture {
         INSERT INTO ZINVOICE VALUES (1, 2, 1, 1, 99.5, 'USD', 'INV-1', NULL), (2, 2, 1, 1, 0.5, 'USD', 'INV-2', 'Tip');
         """
 }
+
+extension CoreDataStoreTests {
+    /// A model that calls its clients customers, its amounts totals and has no currency attribute.
+    static let renamed = CoreDataFixture.metadata + """
+        CREATE TABLE ZCUSTOMER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCUSTOMERID VARCHAR,
+            ZDISPLAYNAME VARCHAR);
+        CREATE TABLE ZBILL (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCUSTOMER INTEGER, ZTOTAL FLOAT,
+            ZISSUEDAT TIMESTAMP, ZBILLNUMBER VARCHAR);
+        INSERT INTO Z_PRIMARYKEY VALUES (1, 'Customer', 0, 1), (2, 'Bill', 0, 2);
+        INSERT INTO ZCUSTOMER VALUES (1, 1, 1, 'K-7', 'Acme');
+        INSERT INTO ZBILL VALUES (1, 2, 1, 1, 99.95, 760060800, 'B-1'), (2, 2, 1, 1, 0.05, 760060800, 'B-2');
+        """
+
+    @Test func everyNameTheToolReadsCanBeMappedAndACurrencyGivenForAModelWithout() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Renamed.sqlite")
+        try CoreDataFixture.make(at: path, sql: Self.renamed)
+
+        // Unmapped: every missing entity in one report, each naming the option that fixes it.
+        let unmapped = try #require(throws: StoreIssues.self) { try BooksStore(path: path) }
+        #expect(unmapped.issues.count == 2)
+        #expect(unmapped.issues.allSatisfy { $0.kind == .wrongSchema })
+        #expect(unmapped.issues[0].message.contains("--core-data-name Client=NAME"))
+        #expect(unmapped.issues[1].message.contains("--core-data-name Invoice=NAME"))
+
+        var mapping = CoreDataMapping()
+        #expect(mapping.addNames(["Client=Customer", "Invoice=Bill", "Client.number=customerID", "Client.name=displayName",
+                                  "Invoice.client=customer", "Invoice.amount=total", "Invoice.identifier=billNumber"]) == nil)
+        // Without a currency attribute and no default currency, the message says how to give one.
+        let noCurrency = try #require(throws: StoreIssues.self) { try BooksStore(path: path, coreDataMapping: mapping) }
+        #expect(noCurrency.issues.map(\.column) == ["ZCURRENCY"])
+        #expect(noCurrency.issues[0].message.contains("--default-currency CODE"))
+
+        mapping.defaultCurrency = try CurrencyCode("CHF")
+        let store = try BooksStore(path: path, coreDataMapping: mapping)
+        #expect(store.books.clients.map(\.number) == ["K-7"])
+        #expect(store.books.clients.map(\.name) == ["Acme"])
+        #expect(store.books.currencies.map(\.code) == ["CHF"])
+        #expect(store.books.invoices.map(\.identifier) == ["B-1", "B-2"])
+        #expect(store.books.invoices.map(\.amount) == [9995, 5])
+
+        #expect(mapping.addNames(["Invoice.total=x"])?.contains("is not a name the tool reads") == true)
+        #expect(mapping.addNames(["Client"])?.contains("is not KEY=NAME") == true)
+    }
+}
