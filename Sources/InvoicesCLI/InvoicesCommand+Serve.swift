@@ -43,7 +43,8 @@ extension InvoicesCommand {
                 throw ExitCode(error.code)
             }
             let generation = BuildGeneration()
-            let rebuilder = Rebuilder(project: project, resolved: resolved, generation: generation, interval: .milliseconds(interval))
+            let rebuilder = Rebuilder(
+                project: project, resolved: resolved, generation: generation, interval: .milliseconds(interval))
             await rebuilder.build(reason: nil)
 
             var logger = Logger(label: "invoices.serve")

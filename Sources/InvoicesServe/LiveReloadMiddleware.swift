@@ -40,7 +40,8 @@ public struct LiveReloadMiddleware<Context: RequestContext>: RouterMiddleware {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; charset=utf-8"
             headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "\(await generation.value)")))
+            let value = await generation.value
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "\(value)")))
         }
         var head = request.head
         head.headerFields[.range] = nil

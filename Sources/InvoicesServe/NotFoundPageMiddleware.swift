@@ -28,7 +28,8 @@ public struct NotFoundPageMiddleware<Context: RequestContext>: RouterMiddleware 
                 var headers = HTTPFields()
                 headers[.contentType] = "text/html; charset=utf-8"
                 headers[.cacheControl] = "no-store"
-                response = Response(status: .notFound, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<h1>Not found</h1>\n")))
+                let body = ResponseBody(byteBuffer: ByteBuffer(string: "<h1>Not found</h1>\n"))
+                response = Response(status: .notFound, headers: headers, body: body)
             }
             response.status = .notFound
             return response

@@ -24,8 +24,9 @@ public enum SiteServer {
         let router = Router()
         router.middlewares.add(LiveReloadMiddleware(generation: generation))
         router.middlewares.add(NotFoundPageMiddleware(page: "/404.html"))
+        let noStore = CacheControl([(MediaType(type: .any), [.noStore])])
         router.middlewares.add(
-            FileMiddleware(folder, cacheControl: CacheControl([(MediaType(type: .any), [.noStore])]), searchForIndexHtml: true, logger: logger)
+            FileMiddleware(folder, cacheControl: noStore, searchForIndexHtml: true, logger: logger)
                 .withAdditionalMediaTypes(forFileExtensions: textTypes)
         )
         return router
@@ -35,7 +36,8 @@ public enum SiteServer {
     /// is UTF-8.
     static let textTypes: [String: MediaType] = {
         let types: [String: MediaType] = [
-            "html": .textHtml, "htm": .textHtml, "css": .textCss, "js": .textJavascript, "csv": .textCsv, "txt": .textPlain,
+            "html": .textHtml, "htm": .textHtml, "css": .textCss, "js": .textJavascript, "csv": .textCsv,
+            "txt": .textPlain,
         ]
         return types.mapValues { $0.withParameter(name: "charset", value: "utf-8") }
     }()

@@ -79,7 +79,9 @@ struct ServeAndProgressTests {
         let changed = try await eventually(10) { try await Self.fetch(base).1.contains("marker-4711") }
         #expect(changed, "\(stdout.text)\(stderr.text)")
         // The build swaps the new site in, then returns and the counter moves: poll, the gap is short but real.
-        let moved = try await eventually(10) { try await Self.fetch(base.appendingPathComponent("__livereload")).1 != before }
+        let moved = try await eventually(10) {
+            try await Self.fetch(base.appendingPathComponent("__livereload")).1 != before
+        }
         #expect(moved, "\(stdout.text)\(stderr.text)")
         let rebuilt = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
         #expect(rebuilt.contains("marker-4711"))

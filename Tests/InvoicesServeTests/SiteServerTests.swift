@@ -10,7 +10,8 @@ import Testing
 /// `serve`'s routes in process: a site written by ``SiteWriter`` (as a build writes it), served through
 /// ``SiteServer/router(serving:generation:logger:)`` with HummingbirdTesting's router client.
 struct SiteServerTests {
-    static let page = "<!doctype html>\n<html><head><title>Overview</title></head>\n<body><h1>Overview v1</h1></body></html>\n"
+    static let page =
+        "<!doctype html>\n<html><head><title>Overview</title></head>\n<body><h1>Overview v1</h1></body></html>\n"
     static let css = "body { color: #222; }\n"
     static let notFound = "<!doctype html>\n<html><body><p>No such page here</p></body></html>\n"
     static let secret = "beside the site, never served\n"
@@ -64,7 +65,8 @@ struct SiteServerTests {
                 #expect(response.headers[.cacheControl] == "no-store")
                 #expect(Self.count(of: "<script data-invoices-livereload>", in: body) == 1)
                 #expect(Self.count(of: "/__livereload", in: body) == 1)
-                #expect(body == Self.page.replacingOccurrences(of: "</body>", with: LiveReloadMiddleware<BasicRequestContext>.script + "</body>"))
+                let script = LiveReloadMiddleware<BasicRequestContext>.script
+                #expect(body == Self.page.replacingOccurrences(of: "</body>", with: script + "</body>"))
                 #expect(response.headers[.contentLength] == String(response.body.readableBytes))
                 let getLength = response.headers[.contentLength]
                 try await client.execute(uri: "/index.html", method: .head) { head in
@@ -91,7 +93,8 @@ struct SiteServerTests {
     }
 
     @Test(arguments: [
-        ("/report.json", "application/json"), ("/totals.csv", "text/csv; charset=utf-8"), ("/feed.xml", "application/xml"),
+        ("/report.json", "application/json"), ("/totals.csv", "text/csv; charset=utf-8"),
+        ("/feed.xml", "application/xml"),
         ("/months/2025-06.html", "text/html; charset=utf-8"),
     ])
     func contentTypesFollowTheExtension(path: String, type: String) async throws {
@@ -138,7 +141,9 @@ struct SiteServerTests {
             }
             // A failed rebuild keeps the generation, and the previous site stays served.
             struct Failed: Error {}
-            await #expect(throws: Failed.self) { try await fixture.generation.rebuild { () throws(Failed) in throw Failed() } }
+            await #expect(throws: Failed.self) {
+                try await fixture.generation.rebuild { () throws(Failed) in throw Failed() }
+            }
             try await client.execute(uri: "/__livereload", method: .get) { response in
                 #expect(String(buffer: response.body) == "2")
             }
