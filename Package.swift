@@ -76,10 +76,12 @@ let package = Package(
             dependencies: ["InvoicesCore", "InvoicesStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
+        // `invoices serve`: Hummingbird's FileMiddleware over the output folder, the 404 page and live reload.
+        .target(name: "InvoicesServe", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], swiftSettings: upcoming),
         .executableTarget(
             name: "InvoicesCLI",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp", "InvoicesImport",
+                "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp", "InvoicesImport", "InvoicesServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -118,6 +120,17 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting"], swiftSettings: upcoming),
+        // `serve`'s routes in process, through HummingbirdTesting (no socket, no binary).
+        .testTarget(
+            name: "InvoicesServeTests",
+            dependencies: [
+                "InvoicesServe", "InvoicesSite", "InvoicesTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

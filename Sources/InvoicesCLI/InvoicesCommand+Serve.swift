@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import InvoicesCore
 import Hummingbird
+import InvoicesServe
 import Logging
 import ServiceLifecycle
 
@@ -42,15 +43,16 @@ extension InvoicesCommand {
                 printError(error.message)
                 throw ExitCode(error.code)
             }
-            let state = LiveReloadState()
-            let rebuilder = Rebuilder(project: project, resolved: resolved, state: state, interval: .milliseconds(interval))
+            let generation = BuildGeneration()
+            let rebuilder = Rebuilder(
+                project: project, resolved: resolved, generation: generation, interval: .milliseconds(interval))
             await rebuilder.build(reason: nil)
 
             var logger = Logger(label: "invoices.serve")
             logger.logLevel = .error
             let output = URL(fileURLWithPath: resolved.configuration.output).standardizedFileURL
             let app = Application(
-                responder: SiteResponder(root: output, state: state),
+                responder: SiteServer.router(serving: output.path, generation: generation, logger: logger).buildResponder(),
                 configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
                 services: [rebuilder],
                 onServerRunning: { channel in
@@ -74,17 +76,11 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// The number of the last successful build, which open pages poll to know when to reload.
-actor LiveReloadState {
-    private(set) var generation = 0
-    func advance() { generation += 1 }
-}
-
 /// Watches the inputs of a build by polling their modification times, and rebuilds when one changes.
 struct Rebuilder: Service {
     let project: ProjectOptions
     let resolved: ResolvedProject
-    let state: LiveReloadState
+    let generation: BuildGeneration
     let interval: Duration
 
     func run() async throws {
@@ -105,7 +101,7 @@ struct Rebuilder: Service {
                     printError(error.message)
                     continue
                 }
-                await Rebuilder(project: self.project, resolved: resolved, state: self.state, interval: self.interval)
+                await Rebuilder(project: self.project, resolved: resolved, generation: self.generation, interval: self.interval)
                     .build(reason: changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
             }
         }
@@ -116,8 +112,9 @@ struct Rebuilder: Service {
         if let reason { say("Changed: \(reason); rebuilding") }
         let reporter = ProgressReporter(mode: ProgressReporter.mode(quiet: false))
         do {
-            let line = try await InvoicesCommand.Build.build(resolved, reporter: reporter)
-            await state.advance()
+            let line = try await generation.rebuild { [resolved] () async throws(CommandError) -> String in
+                try await InvoicesCommand.Build.build(resolved, reporter: reporter)
+            }
             say(line)
         } catch {
             printError(error.message)

@@ -78,13 +78,20 @@ struct ServeAndProgressTests {
         try Data(text.utf8).write(to: overview)
         let changed = try await eventually(10) { try await Self.fetch(base).1.contains("marker-4711") }
         #expect(changed, "\(stdout.text)\(stderr.text)")
-        let (_, after) = try await Self.fetch(base.appendingPathComponent("__livereload"))
-        #expect(after != before)
+        // The build swaps the new site in, then returns and the counter moves: poll, the gap is short but real.
+        let moved = try await eventually(10) {
+            try await Self.fetch(base.appendingPathComponent("__livereload")).1 != before
+        }
+        #expect(moved, "\(stdout.text)\(stderr.text)")
         let rebuilt = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
         #expect(rebuilt.contains("marker-4711"))
         #expect(!rebuilt.contains("livereload"))
         let (missing, _) = try await Self.fetch(base.appendingPathComponent("nope.html"))
         #expect(missing == 404)
+        // The project folder holds the store beside Output/: an encoded `..` must not reach it.
+        let (outside, leaked) = try await Self.fetch(try #require(URL(string: base.absoluteString + "..%2finvoices.yaml")))
+        #expect(outside == 400)
+        #expect(!leaked.contains("store"))
 
         process.interrupt()  // SIGINT, as Ctrl-C sends.
         let stopped = await eventually(10) { !process.isRunning }

@@ -1,0 +1,44 @@
+public import Hummingbird
+public import Logging
+
+/// The routes of `invoices serve`: the files of a built site, its 404 page, and live reload.
+///
+/// Files come from Hummingbird's ``FileMiddleware``, which resolves every request against the site folder's path
+/// (so a site swapped into place by a rebuild is served at once) and refuses paths containing `..`. The middleware
+/// around it add what a preview needs:
+///
+/// ```
+/// LiveReloadMiddleware    /__livereload; the script into HTML responses; complete, uncached responses
+///   NotFoundPageMiddleware    the site's 404.html, with status 404, for a missing GET or HEAD
+///     FileMiddleware          files; index.html for a folder; content types; Cache-Control: no-store
+/// ```
+public enum SiteServer {
+    /// A router serving the site in `folder`, reporting `generation` at `/__livereload`.
+    /// - Parameters:
+    ///   - folder: The site's folder (the build's output). Requests are resolved against this path each time.
+    ///   - generation: The build generation open pages poll.
+    ///   - logger: Where the file middleware logs.
+    public static func router(
+        serving folder: String, generation: BuildGeneration, logger: Logger = Logger(label: "invoices.serve")
+    ) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(LiveReloadMiddleware(generation: generation))
+        router.middlewares.add(NotFoundPageMiddleware(page: "/404.html"))
+        let noStore = CacheControl([(MediaType(type: .any), [.noStore])])
+        router.middlewares.add(
+            FileMiddleware(folder, cacheControl: noStore, searchForIndexHtml: true, logger: logger)
+                .withAdditionalMediaTypes(forFileExtensions: textTypes)
+        )
+        return router
+    }
+
+    /// Text types with their character set, which FileMiddleware's table leaves out: every file the site writes
+    /// is UTF-8.
+    static let textTypes: [String: MediaType] = {
+        let types: [String: MediaType] = [
+            "html": .textHtml, "htm": .textHtml, "css": .textCss, "js": .textJavascript, "csv": .textCsv,
+            "txt": .textPlain,
+        ]
+        return types.mapValues { $0.withParameter(name: "charset", value: "utf-8") }
+    }()
+}
