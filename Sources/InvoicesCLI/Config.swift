@@ -16,7 +16,12 @@ struct ProjectConfig: Sendable, Equatable {
     /// The file name `invoices build` looks for in the current folder.
     static let fileName = "invoices.yaml"
     /// The keys a project file may set, in the order `invoices init` writes them.
-    static let keys = ["title", "store", "templates", "output", "base_url", "locale", "month", "as_of"]
+    static let keys = [
+        "title", "store", "templates", "output", "base_url", "locale", "month", "as_of", "public", "build_id", "client_links",
+        "publish",
+    ]
+    /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
+    static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "url_path", "bcrypt_cost", "bwlimit"]
 
     /// The file the settings came from.
     var file: String
@@ -76,6 +81,10 @@ struct ProjectConfig: Sendable, Equatable {
                 continue
             }
             if value.null != nil { continue }  // `key: ~` or `key:` leaves the default.
+            if name == "publish", let mapping = value.mapping {
+                problems += config.readPublish(mapping, path: path)
+                continue
+            }
             guard let scalar = value.scalar else {
                 problems.append(ConfigError(path: path, line: value.mark?.line ?? line, column: value.mark?.column ?? column,
                                             message: "'\(name)' must be a single value, not a list or a mapping"))

@@ -13,9 +13,10 @@ struct InvoicesCommand: AsyncParsableCommand {
 
             Exit codes (sysexits): 0 success, 64 usage error (bad flag, no store named), 65 bad data (store rows, \
             templates, project file), 66 missing input (store, templates folder, project file), 70 internal error, \
-            73 cannot create output (including 'init' refusing to overwrite files without --force).
+            73 cannot create output (including 'init' refusing to overwrite files without --force); 'publish': 69 server \
+            or ssh/rsync unavailable, 74 upload or server step failed.
             """,
-        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self],
+        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self, Publish.self, Links.self],
         defaultSubcommand: Build.self
     )
 }
@@ -25,8 +26,12 @@ enum Exit {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
+    /// A server or a program it needs (ssh, rsync) is unavailable.
+    static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let cannotCreate: Int32 = 73
+    /// An upload or a step on the server failed.
+    static let ioError: Int32 = 74
 }
 
 /// Prints `Error: message` lines to standard error.

@@ -66,7 +66,7 @@ extension Publisher {
 
     /// Points `current` at `id` (finishing its upload first when `partial`), writes the history, removes releases.
     func activate(_ id: String, partial: Bool, history: [String], remove: [String], partials: [String]) throws(PublishError) {
-        let historyText = history.suffix(100).joined(separator: "\n")
+        let historyText = history.suffix(100).joined(separator: " ")
         var script = """
             set -e
             cd \(shellQuoted(target.path))
