@@ -21,7 +21,7 @@ struct ProjectConfig: Sendable, Equatable {
         "publish",
     ]
     /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
-    static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "url_path", "bcrypt_cost", "bwlimit"]
+    static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
 
     /// The file the settings came from.
     var file: String

@@ -13,7 +13,7 @@ extension InvoicesCommand {
                 atomically. A failed upload leaves current as it was. Serve DEST/current, never DEST itself.
 
                 Settings can live under 'publish:' in invoices.yaml (destination, keep, identity, known_hosts, server, \
-                users, url_path, bcrypt_cost, bwlimit); flags win. docs/publishing.md explains the server snippets.
+                users, web_group, url_path, bcrypt_cost, bwlimit); flags win. docs/publishing.md explains the server snippets.
 
                 Examples:
                   invoices publish ssh://deploy@www.example.com/srv/reports --known-hosts deploy/known_hosts
@@ -53,6 +53,9 @@ extension InvoicesCommand {
         @Option(help: "A users file (one 'name:password' line each) to make DEST/htpasswd from, with bcrypt hashes.")
         var users: String?
 
+        @Option(help: "The web server's group (e.g. www-data): htpasswd is given to it, mode 0640. Default: readable by all local users (0644).")
+        var webGroup: String?
+
         @Option(help: "The address path the site is served under, for the snippet. Default: /reports/.")
         var urlPath: String?
 
@@ -77,6 +80,9 @@ extension InvoicesCommand {
             }
             if let urlPath, ServerSnippet.normalizedURLPath(urlPath) == nil {
                 throw ValidationError("--url-path '\(urlPath)' is not an address path; expected e.g. /reports/")
+            }
+            if let webGroup, webGroup.isEmpty || !webGroup.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+                throw ValidationError("--web-group '\(webGroup)' is not a group name, e.g. www-data")
             }
             if rollback && dryRun { throw ValidationError("--rollback and --dry-run cannot be used together") }
         }
@@ -119,6 +125,7 @@ extension InvoicesCommand {
             options.knownHosts = knownHosts ?? pathSetting("known_hosts")
             options.server = (server ?? setting("server")).flatMap(ServerSnippet.Kind.init(rawValue:))
             options.users = users ?? pathSetting("users")
+            options.webGroup = webGroup ?? setting("web_group")
             if let path = (urlPath ?? setting("url_path")) {
                 guard let normalized = ServerSnippet.normalizedURLPath(path) else {
                     throw CommandError(code: Exit.dataError, message: "publish.url_path '\(path)' is not an address path; expected e.g. /reports/")

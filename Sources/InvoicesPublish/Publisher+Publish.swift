@@ -124,11 +124,13 @@ extension Publisher {
         if let snippet = snippet, snippet.kind == .nginx { files += snippet.files }
         guard !files.isEmpty else { return }
         let folder = try scratch.folder("server")
-        for (name, text) in files { try scratch.write(text, to: folder + "/" + name, mode: name == ServerSnippet.htpasswdName ? 0o640 : 0o644) }
+        let secretMode = options.webGroup == nil ? 0o644 : 0o640
+        for (name, text) in files { try scratch.write(text, to: folder + "/" + name, mode: name == ServerSnippet.htpasswdName ? secretMode : 0o644) }
         let (remoteArguments, prefix) = rsyncRemote()
-        // -p keeps htpasswd at 0640; the web server's group must be able to read it (docs/publishing.md).
+        // -p keeps the modes; with a web group, -g --chown gives the files to it (docs/publishing.md).
+        let group = options.webGroup.map { ["-g", "--chown=:\($0)"] } ?? []
         let output = try rsync(
-            ["-rlpc", "--itemize-changes"] + remoteArguments + [folder + "/", prefix + target.path + "/"],
+            ["-lpc", "--itemize-changes"] + group + remoteArguments + files.map { folder + "/" + $0.0 } + [prefix + target.path + "/"],
             what: "uploading \(files.map(\.0).joined(separator: " and ")) to \(target)")
         scratch.changedServerFiles = files.map(\.0).filter { name in
             output.split(separator: "\n").contains { $0.hasPrefix(">f") && $0.hasSuffix(" " + name) }

@@ -157,6 +157,9 @@ public struct PublishOptions: Sendable {
     public var urlPath = "/reports/"
     /// The bcrypt cost for new hashes.
     public var bcryptCost = Bcrypt.defaultCost
+    /// The web server's group: the htpasswd file is given to it and made unreadable to others (0640). Without
+    /// it the file is readable by every local user (0644), as `htpasswd` makes it.
+    public var webGroup: String?
     /// No `X-Robots-Tag: noindex` in the snippet.
     public var isPublic = false
 
