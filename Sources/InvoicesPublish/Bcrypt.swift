@@ -4,8 +4,8 @@ internal import Foundation
 /// bcrypt password hashes (`$2y$`), made and checked by the system's libxcrypt, the library nginx's `auth_basic`
 /// checks them with; Apache's `htpasswd -B` writes the same format.
 public enum Bcrypt {
-    /// The cost used when none is given: 2^10 rounds, about 60 ms per check on one core. The server pays it on
-    /// every request that carries a password (docs/publishing.md).
+    /// The cost used when none is given: 2^10 rounds. The server pays it on every request that carries a password
+    /// (docs/publishing.md has measurements).
     public static let defaultCost = 10
 
     /// A new hash of `password` with a random salt at `cost` (4...31).

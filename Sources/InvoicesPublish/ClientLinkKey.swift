@@ -37,7 +37,7 @@ public struct ClientLinkKey: Sendable {
             text = value
         } else {
             origin = source
-            guard let data = FileManager.default.contents(atPath: source) else {
+            guard let data = readFile(source) else {
                 throw PublishError(.missingInput, "\(source): cannot read the client-link key file; create one with 'openssl rand -hex 32 > \(source)'")
             }
             text = String(decoding: data, as: UTF8.self)

@@ -29,7 +29,7 @@ public struct Htpasswd: Sendable, Equatable {
     /// unchanged users file gives an unchanged htpasswd file.
     /// - Throws: ``PublishError``: missing file (66), a malformed line (65, with its line number).
     public init(usersFile path: String, previous: String? = nil, cost: Int = Bcrypt.defaultCost) throws(PublishError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = readFile(path) else {
             throw PublishError(.missingInput, "\(path): cannot read the users file; it has one 'name:password' line per reader")
         }
         var old: [String: String] = [:]

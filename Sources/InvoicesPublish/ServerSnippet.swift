@@ -81,6 +81,10 @@ public struct ServerSnippet: Sendable {
                 autoindex off;
             \(auth)    error_page 404 \(urlPath)404.html;
             \(headerLines(cache: pages, indent: "    "))
+                # Hidden files (.htaccess, .current.new) are never served.
+                location ~ /\\. {
+                    return 404;
+                }
                 # Assets are not fingerprinted, so a week rather than a year.
                 location ~* \\.(css|svg|png|jpe?g|gif|ico|woff2?)$ {
             \(headerLines(cache: assets, indent: "        "))    }
@@ -96,9 +100,6 @@ public struct ServerSnippet: Sendable {
                     auth_basic off;
                     try_files $uri $uri/index.html =404;
             \(headerLines(cache: "private, no-store", indent: "        "))    }
-                location ~ /\\. {
-                    return 404;
-                }
             }
 
             """
