@@ -117,6 +117,41 @@ struct PublishLocalTests {
         #expect(key.status == 66)
     }
 
+    @Test func theProjectFileHoldsThePublishSettings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try Self.store(in: folder)
+        try "alice:pw\n".write(toFile: folder.path("users.txt"), atomically: true, encoding: .utf8)
+        try """
+            store: books.sqlite
+            output: site
+            public: true
+            build_id: june
+            publish:
+              destination: www/reports
+              keep: 1
+              server: nginx
+              users: users.txt
+              url_path: /books/
+              bcrypt_cost: 4
+
+            """.write(toFile: folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["build", "--quiet"], in: folder.url).status == 0)
+        let index = try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8)
+        #expect(index.contains(#"<meta name="invoices-build" content="june">"#) && !index.contains(#"name="robots""#))
+        let publish = try CLI.run(["publish"], in: folder.url)
+        #expect(publish.status == 0, "\(publish.stderr)")
+        let snippet = try String(contentsOfFile: folder.path("www/reports/nginx.conf"), encoding: .utf8)
+        #expect(snippet.contains("location /books/ {") && !snippet.contains("X-Robots-Tag"))
+        #expect(try String(contentsOfFile: folder.path("www/reports/htpasswd"), encoding: .utf8).hasPrefix("alice:$2y$04$"))
+
+        try "publish:\n  destination: x\n  keep: none\n  colour: red\n".write(toFile: folder.path("bad.yaml"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["publish", "--config", "bad.yaml"], in: folder.url)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("bad.yaml:3:9: publish.keep 'none' must be a positive whole number"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("unknown key 'publish.colour'"))
+    }
+
     static func count(_ folder: String, suffix: String) throws -> Int {
         try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(suffix) }.count
     }
