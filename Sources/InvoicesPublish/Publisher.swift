@@ -75,7 +75,7 @@ public struct Publisher: Sendable {
             default: break
             }
         }
-        if !output.contains("end") && state.exists {
+        if state.exists && output.split(separator: "\n").last != "end" {
             throw PublishError(.internalError, "\(target): unexpected answer while reading the destination: \(output.prefix(200))")
         }
         if !htpasswd.isEmpty { state.htpasswd = htpasswd.joined(separator: "\n") + "\n" }
