@@ -11,6 +11,9 @@ setup:
 	@pkg-config --exists libcmark 2>/dev/null && [ -f /usr/include/sqlite3.h ] || \
 		{ echo "Installing libcmark-dev and libsqlite3-dev..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) apt-get install -y -qq libcmark-dev libsqlite3-dev >/dev/null; }
+	@pkg-config --exists libcrypto libxcrypt 2>/dev/null || \
+		{ echo "Installing libssl-dev and libcrypt-dev (publish: SHA-256, HMAC, bcrypt)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) apt-get install -y -qq libssl-dev libcrypt-dev >/dev/null; }
 
 build: setup
 	$(SWIFT) build -c release --product invoices
@@ -21,7 +24,12 @@ report: build
 	@echo "Open $(CURDIR)/Output/index.html in a browser."
 
 # The site tests parse pages with html5lib (Python); site-checks adds the Nu validator and an nginx crawl.
+# The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
 test-deps:
+	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
+		{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || \
+		{ echo "Installing openssh-server, rsync, nginx-light, apache2-utils..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client rsync nginx-light apache2-utils openssl >/dev/null; }
 	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "InvoicesStore", targets: ["InvoicesStore"]),
         .library(name: "InvoicesReport", targets: ["InvoicesReport"]),
         .library(name: "InvoicesSite", targets: ["InvoicesSite"]),
+        .library(name: "InvoicesPublish", targets: ["InvoicesPublish"]),
     ],
     dependencies: [
         // Core Data's nested object contexts on Linux (Packages/ObjectContexts).
@@ -32,6 +33,11 @@ let package = Package(
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
         .systemLibrary(name: "Ccmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // Debian's libcrypt-dev (libxcrypt: bcrypt for htpasswd files) and libssl-dev (libcrypto: SHA-256, HMAC).
+        .systemLibrary(name: "Cxcrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // `invoices publish`: release folders, rsync over SSH, the atomic switch, htpasswd, server snippets, client links.
+        .target(name: "InvoicesPublish", dependencies: ["Cxcrypt", "COpenSSLCrypto"], swiftSettings: upcoming),
         // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
         .target(name: "InvoicesCore", dependencies: [.product(name: "ObjectContexts", package: "ObjectContexts")], swiftSettings: upcoming),
         // SQLite store: schema, loading into snapshots, the sample generator.
@@ -82,6 +88,7 @@ let package = Package(
             name: "InvoicesCLI",
             dependencies: [
                 "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp", "InvoicesImport", "InvoicesServe",
+                "InvoicesPublish",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -131,6 +138,8 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Publishing against real sshd and nginx on loopback (started and stopped by the tests).
+        .testTarget(name: "InvoicesPublishTests", dependencies: ["InvoicesPublish", "InvoicesTesting"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

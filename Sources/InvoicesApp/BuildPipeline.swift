@@ -61,6 +61,7 @@ public struct BuildPipeline: Sendable {
             throw BuildError(code: error.code == .missingFolder ? .noInput : .dataError, message: error.description, templateError: error)
         }
         let (read, totals) = try await readBooks(observer: observer)
+
         timings[.load] = read
         timings[.totals] = totals.seconds
         return Prepared(templates: templates, books: totals.value, timings: timings)
@@ -71,6 +72,11 @@ public struct BuildPipeline: Sendable {
         public var templates: TemplateSet
         public var books: BooksAndReport
         public var timings: [Phase: Double]
+    }
+
+    /// The load and totals phases alone: the books and their figures, read through the contexts.
+    public func books(observer: Observer? = nil) async throws(BuildError) -> BooksAndReport {
+        try await readBooks(observer: observer).1.value
     }
 
     /// Opens the store (its fetch is the load phase), then computes the figures in the contexts (the totals phase).

@@ -61,6 +61,17 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "For a Core Data store whose Invoice entity has no currency attribute: the ISO 4217 currency of every invoice.")
     var defaultCurrency: String?
 
+    @Flag(name: .customLong("public"), help: "Let search engines index the pages and pages load resources from other sites (default: private: noindex, same-site resources only).")
+    var isPublic = false
+
+    @Option(help: "A label for this build written into every page's head, e.g. the CI run or the commit.")
+    var buildID: String?
+
+    @Option(help: ArgumentHelp(
+        "Also write each client's page at c/<token>/, the token made from this secret: a key file, or env:NAME for an environment variable (never the key itself).",
+        valueName: "key-file|env:NAME"))
+    var clientLinks: String?
+
     func validate() throws {
         if let month, MonthPolicy(month) == nil {
             throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06, or 'previous', 'current', 'all'")
@@ -82,6 +93,7 @@ struct ProjectOptions: ParsableArguments {
         if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
             throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
         }
+        if buildID == "" { throw ValidationError("--build-id cannot be empty") }
         try validateConversion()
     }
 
@@ -121,6 +133,11 @@ struct ProjectOptions: ParsableArguments {
             locale: locale ?? config?["locale"] ?? "en_US_POSIX",
             period: period, baseURL: baseURL)
         site.conversion = try loadConversion()
+        site.isPublic = isPublic || config?["public"] == "true"
+        site.buildID = buildID ?? config?["build_id"]
+        if let key = try loadClientLinkKey(config: config) {
+            site.clientLinkToken = { @Sendable number in key.token(forClient: number) }
+        }
         var configuration = BuildPipeline.Configuration(
             store: store, templates: templates ?? config?.path("templates"),
             output: output ?? config?.path("output") ?? "Output", site: site)

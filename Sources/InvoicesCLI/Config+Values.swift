@@ -28,6 +28,16 @@ enum ConfigCheck {
             return (try? CurrencyCode(value)) == nil ? "default_currency '\(value)' is not an ISO 4217 currency code, e.g. EUR" : nil
         case "store", "output", "title":
             return value.isEmpty ? "\(key) cannot be empty" : nil
+        case "public":
+            return ["true", "false"].contains(value) ? nil : "public '\(value)' must be true or false"
+        case "build_id", "client_links":
+            return value.isEmpty ? "\(key) cannot be empty" : nil
+        case "publish":
+            return "publish must be a mapping of settings, e.g. 'publish:' then an indented 'destination: ssh://deploy@www.example.com/srv/reports'"
+        case "publish.keep", "publish.bcrypt_cost", "publish.bwlimit":
+            return Int(value).map { $0 > 0 } == true ? nil : "\(key) '\(value)' must be a positive whole number"
+        case "publish.server":
+            return ["nginx", "apache"].contains(value) ? nil : "publish.server '\(value)' must be nginx or apache"
         default:
             return nil
         }

@@ -17,10 +17,13 @@ struct ProjectConfig: Sendable, Equatable {
     static let fileName = "invoices.yaml"
     /// The keys a project file may set, in the order `invoices init` writes them.
     static let keys = [
-        "title", "store", "templates", "output", "base_url", "locale", "month", "as_of",
+        "title", "store", "templates", "output", "base_url", "locale", "month", "as_of", "public", "build_id", "client_links",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
+        "publish",
     ]
+    /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
+    static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
 
     /// The file the settings came from.
     var file: String
@@ -80,6 +83,10 @@ struct ProjectConfig: Sendable, Equatable {
                 continue
             }
             if value.null != nil { continue }  // `key: ~` or `key:` leaves the default.
+            if name == "publish", let mapping = value.mapping {
+                problems += config.readPublish(mapping, path: path)
+                continue
+            }
             guard let scalar = value.scalar else {
                 problems.append(ConfigError(path: path, line: value.mark?.line ?? line, column: value.mark?.column ?? column,
                                             message: "'\(name)' must be a single value, not a list or a mapping"))

@@ -14,9 +14,10 @@ struct InvoicesCommand: AsyncParsableCommand {
 
             Exit codes (sysexits): 0 success, 64 usage error (bad flag, no store named), 65 bad data (store rows, \
             templates, project file), 66 missing input (store, templates folder, project file), 70 internal error, \
-            73 cannot create output (including 'init' refusing to overwrite files without --force).
+            73 cannot create output (including 'init' refusing to overwrite files without --force); 'publish': 69 server \
+            or ssh/rsync unavailable, 74 upload or server step failed.
             """,
-        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self],
+        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self, Publish.self, Links.self],
         defaultSubcommand: Build.self
     )
 }

@@ -68,7 +68,7 @@ public struct SiteBuilder: Sendable {
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)]
         case .clientPages(let range):
-            range.map { clientPage(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
+            range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
         case .exports: exportFiles()
         case .addresses: addressFiles()
         }
@@ -189,6 +189,8 @@ public struct SiteBuilder: Sendable {
         layout["siteTitle"] = options.title
         layout["lang"] = options.language
         layout["asOf"] = report.asOf.description
+        layout["private"] = !options.isPublic
+        if let buildID = options.buildID { layout["buildID"] = buildID }
         return File(path: path, data: Data(templates.render("layout", layout).utf8))
     }
 

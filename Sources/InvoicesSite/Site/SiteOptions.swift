@@ -23,6 +23,19 @@ public struct SiteOptions: Sendable {
     /// whose links work at any depth.
     public var baseURL: String?
 
+    /// Whether the site is meant for everyone (`--public`). By default (false) every page asks search engines not
+    /// to index it (`<meta name="robots" content="noindex">`), sends no referrer, and forbids loading anything from
+    /// another site (a Content-Security-Policy of `'self'`), so custom templates cannot add third-party resources.
+    public var isPublic = false
+
+    /// A label for this build, written into every page's head as `<meta name="invoices-build" content="…">`
+    /// (e.g. the CI run or the commit), or nil for none. It tells which release a page came from.
+    public var buildID: String?
+
+    /// With client links (`--client-links`): a client's token from its client number. Each client's page is then
+    /// also written at `c/<token>/index.html`, linking nowhere and listed nowhere. Nil: no client links.
+    public var clientLinkToken: (@Sendable (_ clientNumber: String) -> String)?
+
     public init(
         title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
         baseURL: String? = nil

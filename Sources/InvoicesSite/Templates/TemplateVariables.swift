@@ -30,7 +30,7 @@ public enum TemplateVariables {
     /// The scope of each page template, by template name (file name without extension).
     public static let pages: [String: TemplateScope] = [
         "layout": TemplateScope(values: [
-            "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav",
+            "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
         ]),
         "overview": page([
             "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "clientCount": nil, "hasTotals": nil,
