@@ -28,7 +28,7 @@ extension InvoicesCommand {
         @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (Unicode date pattern, UTC).")
         var dateFormat: String?
 
-        @Option(help: "Days from issue date to due date for sources without due dates (FreshBooks).")
+        @Option(help: "Days from issue date to due date for invoices without one (FreshBooks exports without Date Due).")
         var defaultTerms: Int = 30
 
         @Flag(help: "Print nothing but errors.")
