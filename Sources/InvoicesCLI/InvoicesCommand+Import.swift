@@ -25,7 +25,7 @@ extension InvoicesCommand {
         @Option(help: "The format of every file, instead of detecting it from the header row.")
         var format: ImportFormat?
 
-        @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (Unicode date pattern, UTC).")
+        @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (day, month and year fields only).")
         var dateFormat: String?
 
         @Option(help: "Days from issue date to due date for invoices without one (FreshBooks exports without Date Due).")
@@ -42,7 +42,13 @@ extension InvoicesCommand {
             guard (0...3650).contains(defaultTerms) else {
                 throw ValidationError("--default-terms \(defaultTerms) is out of range; expected 0 to 3650 days")
             }
-            if let dateFormat, dateFormat.isEmpty { throw ValidationError("--date-format is empty; e.g. dd/MM/yyyy") }
+            if let dateFormat {
+                do {
+                    _ = try DatePattern(dateFormat)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
         }
 
         func run() throws {

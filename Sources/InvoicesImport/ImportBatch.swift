@@ -2,7 +2,7 @@ public import InvoicesCore
 
 /// Where a value came from: a file and a line (CSV) or an element path (JSON).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    /// The file as named on the command line.
+    /// The file as named on the command line (or, for a bad option, the option and its value).
     public var file: String
     /// The 1-based line for CSV; nil for JSON.
     public var line: Int?

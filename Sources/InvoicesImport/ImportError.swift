@@ -29,6 +29,8 @@ public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible 
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; decides the exit code.
     public enum Kind: Sendable, Hashable {
+        /// An option's value cannot be used, such as a `--date-format` with an hour in it (exit 64).
+        case badOption
         /// An input file does not exist or cannot be read (exit 66).
         case missingInput
         /// The input or the store holds data that cannot be imported (exit 65).
@@ -40,6 +42,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// The exit code of an import that stops on this error.
     public var exitStatus: ExitStatus {
         switch kind {
+        case .badOption: .usage
         case .missingInput: .noInput
         case .badData: .dataError
         case .cannotWrite: .cannotCreate

@@ -37,8 +37,17 @@ public struct ImportReader: Sendable {
     }
 
     /// Reads and validates `files`.
-    /// - Throws: ``ImportError`` with every problem found, in file and line order.
+    /// - Throws: ``ImportError`` with every problem found, in file and line order; `.badOption` for a
+    ///   ``Options/dateFormat`` that is not a ``DatePattern``.
     public func read(files: [String]) throws(ImportError) -> ImportBatch {
+        if let pattern = options.dateFormat {
+            do {
+                _ = try DatePattern(pattern)
+            } catch {
+                // Located at the option, so the message reads `--date-format 'dd/mm/yyyy': mm is minutes; ...`.
+                throw ImportError(kind: .badOption, file: "--date-format '\(error.pattern)'", message: error.message)
+            }
+        }
         var batch = ImportBatch()
         var problems = ProblemList()
         var missing: [ImportProblem] = []
