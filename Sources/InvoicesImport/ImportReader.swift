@@ -71,6 +71,16 @@ public struct ImportReader: Sendable {
     }
 
     func read(file: String, bytes: [UInt8], dates: DateReader, into batch: inout ImportBatch, problems: inout ProblemList) {
+        // Nothing but a byte order mark and blank lines: say so, rather than that no header matches.
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "is empty (\(bytes.isEmpty ? "0 bytes" : "no header row, only blank lines")); "
+                        + "export the data again, or leave the file out"))
+            return
+        }
         let looksLikeJSON = file.lowercased().hasSuffix(".json")
             || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         if options.format == .json || (options.format == nil && looksLikeJSON) {
@@ -85,13 +95,18 @@ public struct ImportReader: Sendable {
             return
         }
         let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        let foreign = ForeignExport.recognize(header: header)
         guard let format = options.format ?? ImportFormat.detect(header: header) else {
-            problems.add(
-                ImportProblem(
-                    location: SourceLocation(file: file, line: 1),
-                    message: "the header row matches no import format; expected one of "
-                        + ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                        + " (see docs/import.md), or name the format with --format"))
+            let message: String
+            if let foreign {
+                message = foreign.message
+            } else {
+                let shown = header.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (header.count > 4 ? ", ..." : "")
+                message = "the header row (\(shown)) matches no import format; a file needs the columns of one of "
+                    + ImportFormat.allCases.filter { $0 != .json }.map(\.rawValue).joined(separator: ", ")
+                    + ", or is JSON (see docs/import.md for each format's columns)"
+            }
+            problems.add(ImportProblem(location: SourceLocation(file: file, line: 1), message: message))
             return
         }
         let missingColumns = format.requiredColumns.filter { !header.contains($0) }
@@ -100,7 +115,7 @@ public struct ImportReader: Sendable {
                 ImportProblem(
                     location: SourceLocation(file: file, line: 1),
                     message: "the header row lacks column(s) " + missingColumns.map { "'\($0)'" }.joined(separator: ", ")
-                        + " of the \(format) format"))
+                        + " of the \(format) format" + (foreign.map { "; the file \($0.message)" } ?? "")))
             return
         }
         let table = CSVTable(file: file, header: header, records: document.records)
