@@ -54,7 +54,8 @@ extension InvoicesCommand {
         func run() throws {
             let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
             do {
-                let batch = try ImportReader(options: options).read(files: files)
+                // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
+                let batch = try ImportReader(options: options).batch(from: files)
                 let summary = try ImportWriter.apply(batch, to: store)
                 if !quiet {
                     let skipped = batch.skippedInvoices

@@ -61,6 +61,22 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         self.total = total ?? problems.count
     }
 
+    /// How many problems an error lists at most by default (all are counted).
+    public static let defaultProblemLimit = 200
+
+    /// An error listing `problems` in the order of `files`, then by line (a stable sort, so problems of one
+    /// line, or of one JSON file, keep the order they were found in), at most `limit` of them.
+    public init(kind: Kind, ordering problems: [ImportProblem], files: [String], limit: Int = defaultProblemLimit) {
+        var rank: [String: Int] = [:]
+        for (index, file) in files.enumerated() where rank[file] == nil { rank[file] = index }
+        let ordered = problems.enumerated().sorted { left, right in
+            let a = (rank[left.element.location.file] ?? files.count, left.element.location.line ?? 0, left.offset)
+            let b = (rank[right.element.location.file] ?? files.count, right.element.location.line ?? 0, right.offset)
+            return a < b
+        }.map(\.element)
+        self.init(kind: kind, problems: Array(ordered.prefix(limit)), total: ordered.count)
+    }
+
     public init(kind: Kind, file: String, message: String) {
         self.init(kind: kind, problems: [ImportProblem(location: SourceLocation(file: file), message: message)])
     }

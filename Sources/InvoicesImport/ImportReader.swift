@@ -30,16 +30,29 @@ public struct ImportReader: Sendable {
 
     public var options: Options
     /// How many problems to report at most (all are counted).
-    public var problemLimit = 200
+    public var problemLimit = ImportError.defaultProblemLimit
 
     public init(options: Options = Options()) {
         self.options = options
     }
 
     /// Reads and validates `files`.
-    /// - Throws: ``ImportError`` with every problem found, in file and line order; `.badOption` for a
-    ///   ``Options/dateFormat`` that is not a ``DatePattern``.
+    /// - Throws: ``ImportError`` with every problem found in the files, in file and line order; `.badOption` for
+    ///   a ``Options/dateFormat`` that is not a ``DatePattern``. Unknown clients are found by ``ImportWriter``.
     public func read(files: [String]) throws(ImportError) -> ImportBatch {
+        let batch = try batch(from: files)
+        if !batch.problems.isEmpty {
+            throw ImportError(kind: .badData, ordering: batch.problems, files: batch.files, limit: problemLimit)
+        }
+        return batch
+    }
+
+    /// Reads and validates `files` into a batch that carries the problems found instead of throwing them, so
+    /// that ``ImportWriter/apply(_:to:)`` adds the problems only the store can show (unknown clients) and
+    /// reports them all in one run, writing nothing.
+    /// - Throws: ``ImportError`` `.badOption` for a bad ``Options/dateFormat``; `.missingInput` when a file is
+    ///   missing or unreadable, listing the other files' problems too.
+    public func batch(from files: [String]) throws(ImportError) -> ImportBatch {
         if let pattern = options.dateFormat {
             do {
                 _ = try DatePattern(pattern)
@@ -48,7 +61,7 @@ public struct ImportReader: Sendable {
                 throw ImportError(kind: .badOption, file: "--date-format '\(error.pattern)'", message: error.message)
             }
         }
-        var batch = ImportBatch()
+        var batch = ImportBatch(files: files)
         var problems = ProblemList()
         var missing: [ImportProblem] = []
         let dates = DateReader(pattern: options.dateFormat)
@@ -62,11 +75,11 @@ public struct ImportReader: Sendable {
             }
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
         }
-        if !missing.isEmpty { throw ImportError(kind: .missingInput, problems: missing) }
         checkDuplicates(&batch, problems: &problems)
-        if !problems.all.isEmpty {
-            throw ImportError(kind: .badData, problems: Array(problems.all.prefix(problemLimit)), total: problems.all.count)
+        if !missing.isEmpty {
+            throw ImportError(kind: .missingInput, ordering: missing + problems.all, files: files, limit: problemLimit)
         }
+        batch.problems = problems.all
         return batch
     }
 
@@ -139,6 +152,8 @@ public struct ImportReader: Sendable {
         case .json: break
         }
         batch.skippedInvoices += context.skipped
+        batch.rejectedReferences += context.rejectedReferences
+        batch.rejectedClients.formUnion(context.rejectedClients)
         problems = context.problems
     }
 

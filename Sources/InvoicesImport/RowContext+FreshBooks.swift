@@ -70,12 +70,18 @@ extension RowContext {
             let paid = date(first["Date Paid"], location, "Date Paid", required: isPaid)
             // `Date Due` when the export has it; an invoice without one gets the default terms.
             let stated = date(first["Date Due"], location, "Date Due", required: false)
-            guard valid, let client, let total, let issued = issued ?? nil, var paid, let stated else { continue }
+            guard valid, let client, let total, let issued = issued ?? nil, var paid, let stated else {
+                rejectedInvoice(naming: client.map(ClientReference.name), column: "Client Name", at: location)
+                continue
+            }
             // Only status 'paid' means paid in full; a partial payment's date is not a paid date.
             if !isPaid { paid = nil }
             let due = stated ?? issued.adding(days: defaultTerms)
             guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: stated == nil ? nil : "Date Due", paidColumn: "Date Paid")
-            else { continue }
+            else {
+                rejectedInvoice(naming: .name(client), column: "Client Name", at: location)
+                continue
+            }
             let items = rows.map { $0["Item Name"] }.filter { !$0.isEmpty }
             invoices.append(
                 ImportedInvoice(
