@@ -15,12 +15,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let lines = 1 + bytes.count { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
     let formats: [ImportFormat?] = [nil] + ImportFormat.allCases
-    let named = formats[size % formats.count]
-    for options in [ImportReader.Options(), ImportReader.Options(format: named, dateFormat: "d MMM yy", defaultTerms: 14)] {
+    let named = ImportReader.Options(format: formats[size % formats.count], dateFormat: "d MMM yy", defaultTerms: 14)
+    for options in [ImportReader.Options(), named] {
         let reader = ImportReader(options: options)
         var batch = ImportBatch(files: ["fuzz.csv"])
         var problems = ProblemList()
-        reader.read(file: "fuzz.csv", bytes: bytes, dates: DateReader(pattern: options.dateFormat), into: &batch, problems: &problems)
+        let dates = DateReader(pattern: options.dateFormat)
+        reader.read(file: "fuzz.csv", bytes: bytes, dates: dates, into: &batch, problems: &problems)
         reader.checkDuplicates(&batch, problems: &problems)
         for problem in problems.all {
             check(problem.location.file == "fuzz.csv", "a problem names another file: \(problem)")
@@ -32,14 +33,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for invoice in batch.invoices {
             check(invoice.amount.minorUnits >= 0, "invoice '\(invoice.identifier)' has a negative amount")
             check(invoice.due >= invoice.issued, "invoice '\(invoice.identifier)' is due before it is issued")
-            check(invoice.paid.map { $0 >= invoice.issued } ?? true, "invoice '\(invoice.identifier)' is paid before it is issued")
+            check(invoice.paid.map { $0 >= invoice.issued } ?? true, "invoice '\(invoice.identifier)' is paid before issue")
             check(!invoice.identifier.isEmpty, "an invoice without an identifier at \(invoice.source)")
         }
         if problems.all.isEmpty {
-            check(Set(batch.invoices.map(\.identifier)).count == batch.invoices.count, "duplicate identifiers were not reported")
+            let identifiers = Set(batch.invoices.map(\.identifier))
+            check(identifiers.count == batch.invoices.count, "duplicate identifiers were not reported")
         }
         let error = ImportError(kind: .badData, ordering: problems.all, files: ["fuzz.csv"], limit: 5)
-        check(error.total == problems.all.count && error.problems.count == min(5, problems.all.count), "the error lost problems")
+        let kept = min(5, problems.all.count)
+        check(error.total == problems.all.count && error.problems.count == kept, "the error lost problems")
     }
     // A pattern made of the first bytes: refused or accepted, never a crash.
     _ = try? DatePattern(String(decoding: bytes.prefix(24), as: UTF8.self))

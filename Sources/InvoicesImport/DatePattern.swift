@@ -53,7 +53,9 @@ public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
                         break
                     }
                 }
-                guard closed else { throw refuse("a quote (') is never closed; quote literal text as in 'de', and write '' for an apostrophe") }
+                guard closed else {
+                    throw refuse("a quote (') is never closed; quote literal text as in 'de', and write '' for an apostrophe")
+                }
                 continue
             }
             guard first.isASCII, first.isLetter else {
@@ -72,7 +74,8 @@ public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
             let found = fields[kind] ?? []
             if found.isEmpty { throw refuse("has no \(kind); add \(example), e.g. dd/MM/yyyy") }
             if found.count > 1 {
-                throw refuse("has \(found.count) \(kind) fields (\(found.joined(separator: ", "))); name the \(kind) once")
+                let fields = found.joined(separator: ", ")
+                throw refuse("has \(found.count) \(kind) fields (\(fields)); name the \(kind) once")
             }
         }
         self.text = text

@@ -50,7 +50,8 @@ struct ForeignExport: Sendable {
             "a Wave vendors export", signature: ["vendor_name", "vendor_currency"],
             advice: "vendors are suppliers, not clients, so there is nothing in it to import; leave the file out"),
         ForeignExport(
-            "an Invoice2go invoices export", signature: ["DocumentNumber", "DocumentDate", "TotalAmount", "BalanceDueAmount"],
+            "an Invoice2go invoices export",
+            signature: ["DocumentNumber", "DocumentDate", "TotalAmount", "BalanceDueAmount"],
             advice: "invoices import does not read Invoice2go; " + convertInvoices),
         ForeignExport(
             "an Invoicely invoices export", signature: ["Date", "Due", "Details", "Client", "Status", "Total"],

@@ -46,7 +46,8 @@ extension ImportReader {
                     if kind == "client" {
                         context.rejectedClient(strings["number"].map(ClientReference.number))
                     } else {
-                        context.rejectedInvoice(naming: strings["clientNumber"].map(ClientReference.number), column: "clientNumber", at: location)
+                        let client = strings["clientNumber"].map(ClientReference.number)
+                        context.rejectedInvoice(naming: client, column: "clientNumber", at: location)
                     }
                     continue
                 }

@@ -114,7 +114,8 @@ public struct ImportReader: Sendable {
             if let foreign {
                 message = foreign.message
             } else {
-                let shown = header.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (header.count > 4 ? ", ..." : "")
+                let shown = header.prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+                    + (header.count > 4 ? ", ..." : "")
                 message = "the header row (\(shown)) matches no import format; a file needs the columns of one of "
                     + ImportFormat.allCases.filter { $0 != .json }.map(\.rawValue).joined(separator: ", ")
                     + ", or is JSON (see docs/import.md for each format's columns)"

@@ -77,15 +77,16 @@ extension RowContext {
             // Only status 'paid' means paid in full; a partial payment's date is not a paid date.
             if !isPaid { paid = nil }
             let due = stated ?? issued.adding(days: defaultTerms)
-            guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: stated == nil ? nil : "Date Due", paidColumn: "Date Paid")
-            else {
+            let dueColumn = stated == nil ? nil : "Date Due"
+            guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: dueColumn, paidColumn: "Date Paid") else {
                 rejectedInvoice(naming: .name(client), column: "Client Name", at: location)
                 continue
             }
             let items = rows.map { $0["Item Name"] }.filter { !$0.isEmpty }
             invoices.append(
                 ImportedInvoice(
-                    identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued, due: due, dueIsDerived: stated == nil,
+                    identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued,
+                    due: due, dueIsDerived: stated == nil,
                     paid: paid, notes: items.joined(separator: ", "), source: location))
         }
         return invoices
