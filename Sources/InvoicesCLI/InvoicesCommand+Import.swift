@@ -25,10 +25,10 @@ extension InvoicesCommand {
         @Option(help: "The format of every file, instead of detecting it from the header row.")
         var format: ImportFormat?
 
-        @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (Unicode date pattern, UTC).")
+        @Option(help: "A date pattern accepted besides YYYY-MM-DD, e.g. dd/MM/yyyy (day, month and year fields only).")
         var dateFormat: String?
 
-        @Option(help: "Days from issue date to due date for sources without due dates (FreshBooks).")
+        @Option(help: "Days from issue date to due date for invoices without one (FreshBooks exports without Date Due).")
         var defaultTerms: Int = 30
 
         @Flag(help: "Print nothing but errors.")
@@ -42,13 +42,20 @@ extension InvoicesCommand {
             guard (0...3650).contains(defaultTerms) else {
                 throw ValidationError("--default-terms \(defaultTerms) is out of range; expected 0 to 3650 days")
             }
-            if let dateFormat, dateFormat.isEmpty { throw ValidationError("--date-format is empty; e.g. dd/MM/yyyy") }
+            if let dateFormat {
+                do {
+                    _ = try DatePattern(dateFormat)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
         }
 
         func run() throws {
             let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
             do {
-                let batch = try ImportReader(options: options).read(files: files)
+                // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
+                let batch = try ImportReader(options: options).batch(from: files)
                 let summary = try ImportWriter.apply(batch, to: store)
                 if !quiet {
                     let skipped = batch.skippedInvoices

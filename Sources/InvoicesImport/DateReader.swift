@@ -3,9 +3,10 @@ internal import InvoicesCore
 
 /// Reads the dates of an import: `YYYY-MM-DD` always, and one `--date-format` pattern when given.
 ///
-/// A pattern is a Unicode date pattern (`dd/MM/yyyy`, `MM/dd/yyyy`, `d MMM yyyy`) read by Foundation's
-/// `DateFormatter` with the `en_US_POSIX` locale in UTC, not leniently: a date must format back to the same
-/// text, so `31/02/2025` and `2025-01-05` are refused rather than guessed at.
+/// A pattern is a ``DatePattern`` (`dd/MM/yyyy`, `MM/dd/yyyy`, `d MMM yyyy`: day, month and year fields only)
+/// read by Foundation's `DateFormatter` with the `en_US_POSIX` locale in UTC, not leniently: a date must format
+/// back to the same text, so `31/02/2025` and `2025-01-05` are refused rather than guessed at. Two-digit years
+/// (`yy`) are read as POSIX `strptime` reads them: 69–99 are 1969–1999, 00–68 are 2000–2068.
 final class DateReader {
     let pattern: String?
     private let formatter: DateFormatter?
@@ -24,6 +25,7 @@ final class DateReader {
         formatter.calendar = calendar
         formatter.isLenient = false
         formatter.dateFormat = pattern
+        formatter.twoDigitStartDate = calendar.date(from: DateComponents(year: 1969, month: 1, day: 1))
         self.formatter = formatter
     }
 

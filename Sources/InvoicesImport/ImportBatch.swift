@@ -2,7 +2,7 @@ public import InvoicesCore
 
 /// Where a value came from: a file and a line (CSV) or an element path (JSON).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    /// The file as named on the command line.
+    /// The file as named on the command line (or, for a bad option, the option and its value).
     public var file: String
     /// The 1-based line for CSV; nil for JSON.
     public var line: Int?
@@ -57,11 +57,32 @@ public enum ClientReference: Sendable, Hashable, CustomStringConvertible {
     /// By name (FreshBooks, Zoho).
     case name(String)
 
+    /// Whether the number or name is empty (readers trim values).
+    var isEmpty: Bool {
+        switch self {
+        case .number(let text), .name(let text): text.isEmpty
+        }
+    }
+
     public var description: String {
         switch self {
         case .number(let number): "client number '\(number)'"
         case .name(let name): "client '\(name)'"
         }
+    }
+}
+
+/// Where an invoice row names its client: checked against the batch's and the store's clients.
+public struct ImportedReference: Sendable, Hashable {
+    public var client: ClientReference
+    /// The column the reference is in, for messages.
+    public var column: String
+    public var source: SourceLocation
+
+    public init(client: ClientReference, column: String, source: SourceLocation) {
+        self.client = client
+        self.column = column
+        self.source = source
     }
 }
 
@@ -101,20 +122,40 @@ public struct ImportedInvoice: Sendable, Hashable {
 
 /// Everything one import will write, validated row by row: plain Sendable values, no store, no context.
 ///
+/// A batch may carry the ``problems`` its files have (``ImportReader/batch(from:)``): then it is never written,
+/// but ``ImportWriter`` still resolves its client references against the store, so that every problem of an
+/// import is reported in one run.
+///
 /// ```swift
-/// let batch = try ImportReader(options: options).read(files: ["clients.csv", "invoices.csv"])
-/// let summary = try ImportWriter.apply(batch, to: "books.sqlite")
+/// let batch = try ImportReader(options: options).batch(from: ["clients.csv", "invoices.csv"])
+/// let summary = try ImportWriter.apply(batch, to: "books.sqlite")   // throws every problem, or writes all
 /// ```
 public struct ImportBatch: Sendable, Hashable {
     public var clients: [ImportedClient]
     public var invoices: [ImportedInvoice]
     /// Invoices left out because the source marks them draft or void (FreshBooks, Zoho).
     public var skippedInvoices: Int
+    /// The files read, in the order given: problems are reported in this order, then by line.
+    public var files: [String]
+    /// Problems found in the files; rows with problems are not in ``clients`` and ``invoices``.
+    public var problems: [ImportProblem]
+    /// The client references of invoice rows left out for other problems: checked all the same.
+    public var rejectedReferences: [ImportedReference]
+    /// Clients of client rows left out for problems: references to them are not reported a second time.
+    public var rejectedClients: Set<ClientReference>
 
-    public init(clients: [ImportedClient] = [], invoices: [ImportedInvoice] = [], skippedInvoices: Int = 0) {
+    public init(
+        clients: [ImportedClient] = [], invoices: [ImportedInvoice] = [], skippedInvoices: Int = 0,
+        files: [String] = [], problems: [ImportProblem] = [], rejectedReferences: [ImportedReference] = [],
+        rejectedClients: Set<ClientReference> = []
+    ) {
         self.clients = clients
         self.invoices = invoices
         self.skippedInvoices = skippedInvoices
+        self.files = files
+        self.problems = problems
+        self.rejectedReferences = rejectedReferences
+        self.rejectedClients = rejectedClients
     }
 }
 

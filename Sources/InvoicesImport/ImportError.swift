@@ -29,6 +29,8 @@ public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible 
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; decides the exit code.
     public enum Kind: Sendable, Hashable {
+        /// An option's value cannot be used, such as a `--date-format` with an hour in it (exit 64).
+        case badOption
         /// An input file does not exist or cannot be read (exit 66).
         case missingInput
         /// The input or the store holds data that cannot be imported (exit 65).
@@ -40,6 +42,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     /// The exit code of an import that stops on this error.
     public var exitStatus: ExitStatus {
         switch kind {
+        case .badOption: .usage
         case .missingInput: .noInput
         case .badData: .dataError
         case .cannotWrite: .cannotCreate
@@ -56,6 +59,22 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
         self.problems = problems
         self.total = total ?? problems.count
+    }
+
+    /// How many problems an error lists at most by default (all are counted).
+    public static let defaultProblemLimit = 200
+
+    /// An error listing `problems` in the order of `files`, then by line (a stable sort, so problems of one
+    /// line, or of one JSON file, keep the order they were found in), at most `limit` of them.
+    public init(kind: Kind, ordering problems: [ImportProblem], files: [String], limit: Int = defaultProblemLimit) {
+        var rank: [String: Int] = [:]
+        for (index, file) in files.enumerated() where rank[file] == nil { rank[file] = index }
+        let ordered = problems.enumerated().sorted { left, right in
+            let a = (rank[left.element.location.file] ?? files.count, left.element.location.line ?? 0, left.offset)
+            let b = (rank[right.element.location.file] ?? files.count, right.element.location.line ?? 0, right.offset)
+            return a < b
+        }.map(\.element)
+        self.init(kind: kind, problems: Array(ordered.prefix(limit)), total: ordered.count)
     }
 
     public init(kind: Kind, file: String, message: String) {

@@ -42,11 +42,22 @@ extension ImportReader {
                         valid = false
                     }
                 }
-                guard valid else { continue }
+                guard valid else {
+                    if kind == "client" {
+                        context.rejectedClient(strings["number"].map(ClientReference.number))
+                    } else {
+                        let client = strings["clientNumber"].map(ClientReference.number)
+                        context.rejectedInvoice(naming: client, column: "clientNumber", at: location)
+                    }
+                    continue
+                }
                 if kind == "client" {
                     guard let number = context.required(strings["number"] ?? "", location, "number", what: "client"),
                         let name = context.required(strings["name"] ?? "", location, "name", what: "client")
-                    else { continue }
+                    else {
+                        context.rejectedClient(strings["number"].map(ClientReference.number))
+                        continue
+                    }
                     batch.clients.append(
                         ImportedClient(
                             number: number, name: name, email: strings["email"], street: strings["street"],
@@ -58,6 +69,8 @@ extension ImportReader {
                 }
             }
         }
+        batch.rejectedReferences += context.rejectedReferences
+        batch.rejectedClients.formUnion(context.rejectedClients)
         problems = context.problems
     }
 }

@@ -30,16 +30,38 @@ public struct ImportReader: Sendable {
 
     public var options: Options
     /// How many problems to report at most (all are counted).
-    public var problemLimit = 200
+    public var problemLimit = ImportError.defaultProblemLimit
 
     public init(options: Options = Options()) {
         self.options = options
     }
 
     /// Reads and validates `files`.
-    /// - Throws: ``ImportError`` with every problem found, in file and line order.
+    /// - Throws: ``ImportError`` with every problem found in the files, in file and line order; `.badOption` for
+    ///   a ``Options/dateFormat`` that is not a ``DatePattern``. Unknown clients are found by ``ImportWriter``.
     public func read(files: [String]) throws(ImportError) -> ImportBatch {
-        var batch = ImportBatch()
+        let batch = try batch(from: files)
+        if !batch.problems.isEmpty {
+            throw ImportError(kind: .badData, ordering: batch.problems, files: batch.files, limit: problemLimit)
+        }
+        return batch
+    }
+
+    /// Reads and validates `files` into a batch that carries the problems found instead of throwing them, so
+    /// that ``ImportWriter/apply(_:to:)`` adds the problems only the store can show (unknown clients) and
+    /// reports them all in one run, writing nothing.
+    /// - Throws: ``ImportError`` `.badOption` for a bad ``Options/dateFormat``; `.missingInput` when a file is
+    ///   missing or unreadable, listing the other files' problems too.
+    public func batch(from files: [String]) throws(ImportError) -> ImportBatch {
+        if let pattern = options.dateFormat {
+            do {
+                _ = try DatePattern(pattern)
+            } catch {
+                // Located at the option, so the message reads `--date-format 'dd/mm/yyyy': mm is minutes; ...`.
+                throw ImportError(kind: .badOption, file: "--date-format '\(error.pattern)'", message: error.message)
+            }
+        }
+        var batch = ImportBatch(files: files)
         var problems = ProblemList()
         var missing: [ImportProblem] = []
         let dates = DateReader(pattern: options.dateFormat)
@@ -53,15 +75,25 @@ public struct ImportReader: Sendable {
             }
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
         }
-        if !missing.isEmpty { throw ImportError(kind: .missingInput, problems: missing) }
         checkDuplicates(&batch, problems: &problems)
-        if !problems.all.isEmpty {
-            throw ImportError(kind: .badData, problems: Array(problems.all.prefix(problemLimit)), total: problems.all.count)
+        if !missing.isEmpty {
+            throw ImportError(kind: .missingInput, ordering: missing + problems.all, files: files, limit: problemLimit)
         }
+        batch.problems = problems.all
         return batch
     }
 
     func read(file: String, bytes: [UInt8], dates: DateReader, into batch: inout ImportBatch, problems: inout ProblemList) {
+        // Nothing but a byte order mark and blank lines: say so, rather than that no header matches.
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "is empty (\(bytes.isEmpty ? "0 bytes" : "no header row, only blank lines")); "
+                        + "export the data again, or leave the file out"))
+            return
+        }
         let looksLikeJSON = file.lowercased().hasSuffix(".json")
             || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         if options.format == .json || (options.format == nil && looksLikeJSON) {
@@ -76,13 +108,19 @@ public struct ImportReader: Sendable {
             return
         }
         let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        let foreign = ForeignExport.recognize(header: header)
         guard let format = options.format ?? ImportFormat.detect(header: header) else {
-            problems.add(
-                ImportProblem(
-                    location: SourceLocation(file: file, line: 1),
-                    message: "the header row matches no import format; expected one of "
-                        + ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                        + " (see docs/import.md), or name the format with --format"))
+            let message: String
+            if let foreign {
+                message = foreign.message
+            } else {
+                let shown = header.prefix(4).map { "'\($0)'" }.joined(separator: ", ")
+                    + (header.count > 4 ? ", ..." : "")
+                message = "the header row (\(shown)) matches no import format; a file needs the columns of one of "
+                    + ImportFormat.allCases.filter { $0 != .json }.map(\.rawValue).joined(separator: ", ")
+                    + ", or is JSON (see docs/import.md for each format's columns)"
+            }
+            problems.add(ImportProblem(location: SourceLocation(file: file, line: 1), message: message))
             return
         }
         let missingColumns = format.requiredColumns.filter { !header.contains($0) }
@@ -91,7 +129,7 @@ public struct ImportReader: Sendable {
                 ImportProblem(
                     location: SourceLocation(file: file, line: 1),
                     message: "the header row lacks column(s) " + missingColumns.map { "'\($0)'" }.joined(separator: ", ")
-                        + " of the \(format) format"))
+                        + " of the \(format) format" + (foreign.map { "; the file \($0.message)" } ?? "")))
             return
         }
         let table = CSVTable(file: file, header: header, records: document.records)
@@ -115,6 +153,8 @@ public struct ImportReader: Sendable {
         case .json: break
         }
         batch.skippedInvoices += context.skipped
+        batch.rejectedReferences += context.rejectedReferences
+        batch.rejectedClients.formUnion(context.rejectedClients)
         problems = context.problems
     }
 

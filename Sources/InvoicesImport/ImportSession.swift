@@ -10,6 +10,8 @@ struct ImportSession {
     var clientIndexesByName: [String: [Int]] = [:]
     var problems: [ImportProblem] = []
     var summary = ImportSummary()
+    /// Clients whose rows had problems: a reference to one is not reported again (``ImportBatch/rejectedClients``).
+    var rejectedClients: Set<ClientReference> = []
 
     init(context: isolated PrivateContext) throws {
         for client in try context.fetch(Client.self).sorted(by: { $0.objectID < $1.objectID }) { remember(client) }
@@ -23,9 +25,11 @@ struct ImportSession {
 
     /// The stored client a reference names, or nil with a problem.
     mutating func clientIndex(_ reference: ClientReference, _ source: SourceLocation, column: String?) -> Int? {
+        let unresolvedIsReported = !rejectedClients.contains(reference)
         switch reference {
         case .number(let number):
             if let index = clientIndexByNumber[number] { return index }
+            guard unresolvedIsReported else { return nil }
             problems.append(
                 ImportProblem(
                     location: source, column: column,
@@ -33,6 +37,7 @@ struct ImportSession {
         case .name(let name):
             let matches = clientIndexesByName[name] ?? []
             if matches.count == 1 { return matches[0] }
+            guard unresolvedIsReported || !matches.isEmpty else { return nil }
             problems.append(
                 ImportProblem(
                     location: source, column: column,
@@ -51,7 +56,10 @@ struct ImportSession {
         return true
     }
 
+    /// Applies `batch` to the context, or throws the references that resolve to no client (or to several), its
+    /// rejected rows' references included; throws also when the batch has problems of its own.
     mutating func apply(_ batch: ImportBatch, in context: isolated PrivateContext) throws -> ImportSummary {
+        rejectedClients = batch.rejectedClients
         for client in batch.clients { try apply(client, in: context) }
         var invoices: [String: Invoice] = [:]
         for invoice in try context.fetch(Invoice.self) { invoices[invoice.identifier] = invoice }
@@ -91,7 +99,11 @@ struct ImportSession {
                 summary.invoices.added += 1
             }
         }
-        if !problems.isEmpty { throw ImportError(kind: .badData, problems: problems) }
+        for reference in batch.rejectedReferences {
+            _ = clientIndex(reference.client, reference.source, column: reference.column)
+        }
+        // A batch with problems of its own is never saved; ImportWriter lists those with these.
+        if !problems.isEmpty || !batch.problems.isEmpty { throw ImportError(kind: .badData, problems: problems) }
         return summary
     }
 

@@ -19,10 +19,26 @@ internal import ObjectContexts
 /// ```
 public enum ImportWriter {
     /// Applies `batch` to the store at `store`.
+    ///
+    /// A batch with ``ImportBatch/problems`` is never written, but its client references are still resolved
+    /// against the store, so the error lists every problem of the import at once.
     /// - Returns: How many clients and invoices were added, updated and unchanged.
-    /// - Throws: ``ImportError``: `.badData` for unresolved references or a store that is not a usable store,
-    ///   `.cannotWrite` when the store cannot be created or written.
+    /// - Throws: ``ImportError``: `.badData` for the batch's problems, unresolved references or a store that is
+    ///   not a usable store, `.cannotWrite` when the store cannot be created or written (with the batch's
+    ///   problems, if any, listed too).
     public static func apply(_ batch: ImportBatch, to store: String) throws(ImportError) -> ImportSummary {
+        do {
+            return try write(batch, to: store)
+        } catch {
+            // The files' problems and the store's, in file and line order; problems in the files make it bad data
+            // (65) even when the store could not be opened.
+            throw ImportError(
+                kind: batch.problems.isEmpty ? error.kind : .badData, ordering: batch.problems + error.problems,
+                files: batch.files + [store])
+        }
+    }
+
+    static func write(_ batch: ImportBatch, to store: String) throws(ImportError) -> ImportSummary {
         let existed = FileManager.default.fileExists(atPath: store)
         if existed {
             do {

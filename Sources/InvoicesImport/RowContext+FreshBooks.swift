@@ -22,8 +22,8 @@ extension RowContext {
     }
 
     /// FreshBooks invoices, one row per line item: the amount is the sum of the lines' `Line Total`; the
-    /// invoice-level columns must agree across its lines. The export has no due date: due is the issue date
-    /// plus ``defaultTerms`` days.
+    /// invoice-level columns must agree across its lines. The due date is `Date Due` when the export has that
+    /// column and the invoice a value in it; otherwise it is the issue date plus ``defaultTerms`` days.
     mutating func freshBooksInvoices(_ rows: [CSVTable.Row]) -> [ImportedInvoice] {
         var order: [String] = []
         var lines: [String: [CSVTable.Row]] = [:]
@@ -41,7 +41,7 @@ extension RowContext {
                 continue
             }
             var valid = true
-            for column in ["Client Name", "Date Issued", "Invoice Status", "Date Paid", "Currency"] {
+            for column in ["Client Name", "Date Issued", "Date Due", "Invoice Status", "Date Paid", "Currency"] {
                 for row in rows.dropFirst() where row[column] != first[column] {
                     problem(row.location, column, "'\(row[column])' differs from '\(first[column])' on line \(first.record.line) of invoice '\(number)'")
                     valid = false
@@ -68,17 +68,25 @@ extension RowContext {
             let status = first["Invoice Status"].lowercased()
             let isPaid = status == "paid"
             let paid = date(first["Date Paid"], location, "Date Paid", required: isPaid)
-            guard valid, let client, let total, let issued = issued ?? nil, var paid else { continue }
+            // `Date Due` when the export has it; an invoice without one gets the default terms.
+            let stated = date(first["Date Due"], location, "Date Due", required: false)
+            guard valid, let client, let total, let issued = issued ?? nil, var paid, let stated else {
+                rejectedInvoice(naming: client.map(ClientReference.name), column: "Client Name", at: location)
+                continue
+            }
             // Only status 'paid' means paid in full; a partial payment's date is not a paid date.
             if !isPaid { paid = nil }
-            let due = issued.adding(days: defaultTerms)
-            guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: nil, paidColumn: "Date Paid") else {
+            let due = stated ?? issued.adding(days: defaultTerms)
+            let dueColumn = stated == nil ? nil : "Date Due"
+            guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: dueColumn, paidColumn: "Date Paid") else {
+                rejectedInvoice(naming: .name(client), column: "Client Name", at: location)
                 continue
             }
             let items = rows.map { $0["Item Name"] }.filter { !$0.isEmpty }
             invoices.append(
                 ImportedInvoice(
-                    identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued, due: due, dueIsDerived: true,
+                    identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued,
+                    due: due, dueIsDerived: stated == nil,
                     paid: paid, notes: items.joined(separator: ", "), source: location))
         }
         return invoices

@@ -6,7 +6,10 @@ extension RowContext {
         let location = row.location
         guard let number = required(row["number"], location, "number", what: "client"),
             let name = required(row["name"], location, "name", what: "client")
-        else { return nil }
+        else {
+            rejectedClient(.number(row["number"]))
+            return nil
+        }
         return ImportedClient(
             number: number, name: name, email: row.optional("email"), street: row.optional("street"),
             city: row.optional("city"), zip: row.optional("zip"), country: row.optional("country"), source: location)
@@ -29,10 +32,10 @@ extension RowContext {
         let issued = date(value("issuedOn"), location, "issuedOn", required: true)
         let due = date(value("dueOn"), location, "dueOn", required: true)
         let paid = date(value("paidOn"), location, "paidOn", required: false)
-        guard let identifier, let client, let amount, let issued = issued ?? nil, let due = due ?? nil, let paid else {
-            return nil
-        }
-        guard checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: "dueOn", paidColumn: "paidOn") else {
+        guard let identifier, let client, let amount, let issued = issued ?? nil, let due = due ?? nil, let paid,
+            checkOrder(issued: issued, due: due, paid: paid, location, dueColumn: "dueOn", paidColumn: "paidOn")
+        else {
+            rejectedInvoice(naming: client.map(ClientReference.number), column: "clientNumber", at: location)
             return nil
         }
         return ImportedInvoice(

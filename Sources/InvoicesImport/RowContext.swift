@@ -7,12 +7,28 @@ struct RowContext {
     let defaultTerms: Int
     /// Invoices left out as draft or void.
     var skipped = 0
+    /// The client references of invoice rows left out for problems (``ImportBatch/rejectedReferences``).
+    var rejectedReferences: [ImportedReference] = []
+    /// Clients of client rows left out for problems (``ImportBatch/rejectedClients``).
+    var rejectedClients: Set<ClientReference> = []
 
     /// Statuses of invoices that were never sent or were cancelled: they are not imported.
     static let skippedStatuses: Set<String> = ["draft", "void"]
 
     mutating func problem(_ location: SourceLocation, _ column: String?, _ message: String) {
         problems.add(ImportProblem(location: location, column: column, message: message))
+    }
+
+    /// Notes the client an invoice row left out for other problems names, so that it is checked all the same.
+    mutating func rejectedInvoice(naming client: ClientReference?, column: String, at location: SourceLocation) {
+        guard let client, !client.isEmpty else { return }
+        rejectedReferences.append(ImportedReference(client: client, column: column, source: location))
+    }
+
+    /// Notes a client row left out for problems, so that invoices naming it are not reported a second time.
+    mutating func rejectedClient(_ client: ClientReference?) {
+        guard let client, !client.isEmpty else { return }
+        rejectedClients.insert(client)
     }
 
     /// A non-empty value, or nil with a problem.

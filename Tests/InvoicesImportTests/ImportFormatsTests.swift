@@ -109,3 +109,47 @@ import Testing
         #expect(invoice.due == CalendarDate(iso: "2025-04-04"))
     }
 }
+
+/// FreshBooks' `Date Due` column (issue 16): stated due dates are kept, not replaced by the default terms.
+extension ImportFormatsTests {
+    @Test func freshBooksDateDueIsTheDueDateWhenTheExportHasIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        try Support.importFixtures(
+            ["freshbooks-clients.csv", "freshbooks-invoices-due.csv"], into: store, options: .init(defaultTerms: 14))
+        let due = try BooksStore(path: store).books.invoices.map { "\($0.identifier) \($0.due)" }
+        // 0000301 and 0000302 state their due dates; 0000303's is empty: issue date + 14 days.
+        #expect(due.sorted() == ["0000301 2025-05-02", "0000302 2025-03-24", "0000303 2025-03-26"])
+    }
+
+    @Test func aStatedDueDateReplacesAStoredOneOnReimport() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let file = folder.path("fb.csv")
+        let text = try String(contentsOfFile: Support.fixture("freshbooks-invoices-due.csv"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "2025-05-02", with: "2025-04-30").utf8).write(to: URL(fileURLWithPath: file))
+        try Support.importFixtures(["freshbooks-clients.csv", "freshbooks-invoices-due.csv"], into: store)
+        let batch = try ImportReader().read(files: [file])
+        let summary = try ImportWriter.apply(batch, to: store)
+        #expect(summary.invoices == ImportSummary.Counts(updated: 1, unchanged: 2))
+        let invoice = try BooksStore(path: store).books.invoices.first { $0.identifier == "0000301" }
+        #expect(invoice?.due == CalendarDate(iso: "2025-04-30"))
+    }
+
+    @Test func aDateDueBeforeTheIssueDateIsReportedInItsColumn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("fb.csv")
+        try Data("""
+            Client Name,Invoice #,Date Issued,Date Due,Invoice Status,Date Paid,Line Total,Currency
+            Jane Doe,7,2025-03-10,2025-03-01,sent,,10.00,CAD
+            Jane Doe,8,2025-03-10,2025-02-31,sent,,10.00,CAD
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [file]) }
+        #expect(error.problems.map(\.location.line) == [2, 3])
+        #expect(error.problems.map(\.column) == ["Date Due", "Date Due"])
+        #expect(error.problems[1].message.hasPrefix("'2025-02-31' is not a date YYYY-MM-DD"))
+    }
+}
