@@ -69,8 +69,16 @@ struct CoreDataReader {
                         message: message + " (its attribute columns are \(table.attributeColumns.joined(separator: ", ")))"))
             }
         }
-        guard missing.isEmpty, let clientTable, let invoiceTable else { throw StoreIssues(missing) }
-        let dates = try dateColumns(invoiceTable)
+        // The date attributes too: a missing issue date is reported with the missing names, not after them.
+        var dates: (issue: String, due: String?, paid: String?)?
+        if let invoiceTable {
+            do {
+                dates = try dateColumns(invoiceTable)
+            } catch {
+                missing += error.issues
+            }
+        }
+        guard missing.isEmpty, let clientTable, let invoiceTable, let dates else { throw StoreIssues(missing) }
 
         var (clients, clientIndexByPK) = try loadClients(db, table: clientTable, loader: loader)
         var (invoices, currencies) = try loadInvoices(

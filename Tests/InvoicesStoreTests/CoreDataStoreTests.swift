@@ -268,6 +268,13 @@ extension CoreDataStoreTests {
         #expect(unmapped.issues[0].message.contains("--core-data-name Client=NAME"))
         #expect(unmapped.issues[1].message.contains("--core-data-name Invoice=NAME"))
 
+        // Entities mapped, attributes not, and a date attribute that does not exist: all of it in one run.
+        var partial = CoreDataMapping(issueDateAttribute: "sentOn")
+        #expect(partial.addNames(["Client=Customer", "Invoice=Bill"]) == nil)
+        let both = try #require(throws: StoreIssues.self) { try BooksStore(path: path, coreDataMapping: partial) }
+        #expect(both.issues.contains { $0.column == "ZAMOUNT" && $0.message.contains("--core-data-name Invoice.amount=NAME") })
+        #expect(both.issues.contains { $0.column == "ZSENTON" && $0.message.contains("named by --issue-date-attribute") })
+
         var mapping = CoreDataMapping()
         #expect(mapping.addNames(["Client=Customer", "Invoice=Bill", "Client.number=customerID", "Client.name=displayName",
                                   "Invoice.client=customer", "Invoice.amount=total", "Invoice.identifier=billNumber"]) == nil)
