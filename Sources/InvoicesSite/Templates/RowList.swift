@@ -121,3 +121,25 @@ final class RowListRegistry {
         return output
     }
 }
+
+/// swift-mustache on its own, for comparing the compiled row path with it (tests and fuzzing).
+enum MustacheReference {
+    /// Values HTML-escaped as ``HTMLEscaping`` escapes them (the escaping rows get after cmark).
+    struct RowsHTML: MustacheContentType {
+        func escapeText(_ text: String) -> String {
+            var output = ""
+            HTMLEscaping.append(text, to: &output)
+            return output
+        }
+    }
+
+    private static let registration: Void = { MustacheContentTypes.register(RowsHTML(), named: "ROWS_HTML") }()
+
+    /// `text` rendered by swift-mustache for `row` (empty values as ``EmptyValue``), values escaped for HTML; nil
+    /// when swift-mustache does not parse it.
+    static func render(_ text: String, row: [String: String]) -> String? {
+        _ = registration
+        guard let template = try? MustacheTemplate(string: "{{%CONTENT_TYPE:ROWS_HTML}}\n" + text) else { return nil }
+        return template.render(row.mapValues { $0.isEmpty ? EmptyValue() as Any : $0 as Any })
+    }
+}

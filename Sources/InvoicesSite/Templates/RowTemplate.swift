@@ -5,13 +5,13 @@
 /// included), so it renders the same text swift-mustache would: `{{name}}`, `{{#name}}…{{/name}}`,
 /// `{{^name}}…{{/name}}` on a value that is empty or not, and `{{! comments}}`, with names resolved once to the
 /// row's columns. It compiles only when its output can be proven to pass through cmark unchanged as part of an
-/// HTML block: every line it can render starts with a block-level HTML tag (`<tr`, `<td`, ... at column 0, which
-/// starts or continues an HTML block of CommonMark's kind 6, one that only a blank line ends), ends with a line
-/// break, and contains no carriage return, NUL or end marker of another kind of HTML block (`-->`, `?>`, `]]>`,
-/// `</pre>`...). Values are escaped for HTML, as the general path's values end up after cmark (see
-/// ``MarkdownValues``). Anything else (partials, unescaped or dotted names, names that are not columns, Markdown
-/// lines) does not compile, and the list renders through Mustache and cmark: the output is the same, only slower.
-/// Related documentation: <https://spec.commonmark.org/0.30/#html-blocks>
+/// HTML block: every row renders at least one line; every line it can render starts with a block-level HTML tag
+/// (`<tr`, `<td`, ... at column 0, which starts or continues an HTML block of CommonMark's kind 6, one that only a
+/// blank line ends) and ends with a line break; no carriage return, NUL or end marker of another kind of HTML
+/// block (`-->`, `?>`, `]]>`, `</pre>`...). Values are escaped for HTML, as the general path's values end up after
+/// cmark (see ``MarkdownValues``). Anything else (partials, unescaped or dotted names, names that are not columns,
+/// Markdown lines) does not compile, and the list renders through Mustache and cmark: the output is the same,
+/// only slower. Related documentation: <https://spec.commonmark.org/0.30/#html-blocks>
 struct RowTemplate: Sendable {
     enum Part: Sendable {
         case text(String)
@@ -22,9 +22,17 @@ struct RowTemplate: Sendable {
     let parts: [Part]
 
     /// Compiles a section's `body` for rows with `columns`; nil when it uses more than a row template proves.
-    init?(_ body: [TemplateSyntax.Node], columns: [String]) {
+    /// - Parameter htmlLines: whether to require the lines an HTML block passes through unchanged (off only to
+    ///   compare the Mustache part alone with swift-mustache, in tests).
+    init?(_ body: [TemplateSyntax.Node], columns: [String], htmlLines: Bool = true) {
         guard let parts = Self.compile(body, columns: columns) else { return nil }
-        guard let ends = Self.lineStates(parts, from: [.lineStart]), ends == [.lineStart] else { return nil }
+        if htmlLines {
+            // At least one line for every row (a placeholder line stands for one line or more), ...
+            guard parts.contains(where: { if case .text(let text) = $0 { !text.isEmpty } else { false } }),
+                Self.texts(of: parts).allSatisfy(Self.isSafeText),
+                let ends = Self.lineStates(parts, from: [.lineStart]), ends == [.lineStart]
+            else { return nil }
+        }
         self.parts = parts
     }
 
@@ -33,7 +41,6 @@ struct RowTemplate: Sendable {
         for node in nodes {
             switch node {
             case .text(let text):
-                guard Self.isSafeText(text) else { return nil }
                 parts.append(.text(text))
             case .variable(let tag, let escaped):
                 guard escaped, let column = columns.firstIndex(of: tag.name) else { return nil }
@@ -48,6 +55,16 @@ struct RowTemplate: Sendable {
             }
         }
         return parts
+    }
+
+    private static func texts(of parts: [Part]) -> [String] {
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .text(let text): [text]
+            case .escaped: []
+            case .section(_, _, let body): texts(of: body)
+            }
+        }
     }
 
     /// Text a row may hold: no carriage return or NUL (cmark changes them), no value tokens, no end marker of an

@@ -24,7 +24,7 @@ struct TemplateChecker {
 
     /// The most tags a walk visits: partials included many times at many levels would otherwise take exponential
     /// time here, and at render time.
-    static let tagBudget = 500_000
+    static let tagBudget = 100_000
 
     /// Where a section is: its template's name and the offset of its open tag's line.
     struct SectionKey: Hashable {
@@ -127,9 +127,8 @@ struct TemplateChecker {
             _ nodes: [TemplateSyntax.Node], source: Source, name: String, stack: inout [Scope]?, chain: [Include],
             depth: Int
         ) {
-            let from = chain.isEmpty ? "" : " (\(Self.describe(chain, source.file)))"
+            var from: String { chain.isEmpty ? "" : " (\(Self.describe(chain, source.file)))" }
             for node in nodes {
-                guard budget > 0 else { return }
                 budget -= 1
                 switch node {
                 case .text, .silent:
@@ -198,13 +197,15 @@ struct TemplateChecker {
         }
 
         /// The scope a section over `tag` opens (nil for a plain value); records an unknown name.
-        mutating func resolve(_ tag: TemplateSyntax.Tag, source: Source, stack: [Scope]?, from: String) -> TemplateScope? {
+        mutating func resolve(
+            _ tag: TemplateSyntax.Tag, source: Source, stack: [Scope]?, from: @autoclosure () -> String
+        ) -> TemplateScope? {
             guard let stack else { return nil }
             switch TemplateChecker.resolve(TemplateChecker.innerName(tag.name), in: stack.map(\.names)) {
             case .success(let scope):
                 return scope
             case .failure(let unknown):
-                error(.unknownVariable, source, tag, unknown.message + from)
+                error(.unknownVariable, source, tag, unknown.message + from())
                 return nil
             }
         }

@@ -73,16 +73,21 @@ extension TemplateSet {
     /// and every placeholder proves to sit where the rows would pass through cmark unchanged; otherwise through
     /// Mustache and cmark alone. Both give the same bytes (RowDifferentialTests).
     func html(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> String {
+        page(name, context, rows: rows, renderer: renderer).html
+    }
+
+    /// ``html(_:_:rows:renderer:)``, and whether the compiled row path rendered it.
+    func page(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (html: String, compiled: Bool) {
         if let rows, fastTemplates.contains(name) {
             let markdown = library.render(context, withTemplate: name) ?? ""
             if rows.isEmpty {
-                return MarkdownValues.decode(renderer.html(from: markdown))
+                return (MarkdownValues.decode(renderer.html(from: markdown)), false)
             }
             if rows.placeholdersAreProvable(in: markdown) {
                 let html = MarkdownValues.decode(renderer.html(from: markdown))
-                if let substituted = rows.substitute(in: html, templates: rowTemplates) { return substituted }
+                if let substituted = rows.substitute(in: html, templates: rowTemplates) { return (substituted, true) }
             }
         }
-        return MarkdownValues.decode(renderer.html(from: render(name, context)))
+        return (MarkdownValues.decode(renderer.html(from: render(name, context))), false)
     }
 }

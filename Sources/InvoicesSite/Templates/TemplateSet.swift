@@ -32,8 +32,12 @@ public struct TemplateSet: Sendable {
     ///   parse, a name its context does not have (see ``TemplateVariables``), a missing or recursive partial, or
     ///   nesting deeper than ``TemplateSyntax/maximumDepth``. ``problems(directory:)`` lists them all.
     public init(directory: String? = nil) throws(TemplateError) {
+        try self.init(texts: Self.read(directory))
+    }
+
+    /// Loads the templates `texts` (file name to text and the path to name in errors).
+    init(texts: [String: (text: String, source: String)]) throws(TemplateError) {
         MarkdownContentType.registerOnce()
-        let texts = try Self.read(directory)
         let checked = Self.checker(for: texts).check()
         if let error = checked.errors.first { throw error }
         var library = MustacheLibrary()
@@ -46,19 +50,19 @@ public struct TemplateSet: Sendable {
             let ext = (name as NSString).pathExtension
             switch ext {
             case "md":
-                let prefix = MarkdownContentType.pragma
-                let template = try Self.parse(prefix + entry.text, path: entry.source, prefix: prefix.count)
+                let prefix = MarkdownContentType.prefix
+                let template = try Self.parse(prefix + entry.text, path: entry.source, lineOffset: 1)
                 general.register(template, named: stem)
                 if let syntax = checked.syntax[stem],
                     let rewritten = Self.rewritingFastRows(
                         syntax, template: stem, resolutions: checked.resolutions, rowTemplates: &rowTemplates)
                 {
-                    library.register(try Self.parse(prefix + rewritten, path: entry.source, prefix: prefix.count), named: stem)
+                    library.register(try Self.parse(prefix + rewritten, path: entry.source, lineOffset: 1), named: stem)
                 } else {
                     library.register(template, named: stem)
                 }
             case "html":
-                let template = try Self.parse(entry.text, path: entry.source, prefix: 0)
+                let template = try Self.parse(entry.text, path: entry.source, lineOffset: 0)
                 library.register(template, named: stem)
                 general.register(template, named: stem)
             default:
@@ -122,13 +126,13 @@ public struct TemplateSet: Sendable {
         return TemplateChecker(sources: sources)
     }
 
-    static func parse(_ text: String, path: String, prefix: Int) throws(TemplateError) -> MustacheTemplate {
+    /// Parses `text` with swift-mustache; errors are located `lineOffset` lines up (past a prefix).
+    static func parse(_ text: String, path: String, lineOffset: Int) throws(TemplateError) -> MustacheTemplate {
         do {
             return try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
-            let column = error.context.lineNumber == 1 ? max(error.context.columnNumber - prefix, 1) : error.context.columnNumber
             throw TemplateError(
-                code: .syntax, path: path, line: error.context.lineNumber, column: column,
+                code: .syntax, path: path, line: max(error.context.lineNumber - lineOffset, 1), column: error.context.columnNumber,
                 message: TemplateError.describe(error.error))
         } catch {
             throw TemplateError(code: .syntax, path: path, line: 1, column: 1, message: "\(error)")
@@ -148,6 +152,9 @@ public struct TemplateSet: Sendable {
 /// where it landed.
 struct MarkdownContentType: MustacheContentType {
     static let pragma = "{{%CONTENT_TYPE:MARKDOWN}}"
+    /// What a Markdown template is parsed after: the pragma alone on a line (standalone, so it leaves the template's
+    /// first line as it is: a template parses as its file would on its own, as ``TemplateSyntax`` parses it).
+    static let prefix = pragma + "\n"
     func escapeText(_ text: String) -> String { MarkdownValues.token(for: text) }
 
     private static let registration: Void = { MustacheContentTypes.register(MarkdownContentType(), named: "MARKDOWN") }()
