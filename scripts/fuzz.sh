@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Fuzzes the Markdown escaper and the date and amount parsers with libFuzzer (issue 10; docs/reliability.md).
+# Fuzzes the Markdown escaper, the date and amount parsers (issue 10) and the template parser and checker (issue 16)
+# with libFuzzer (docs/reliability.md), then runs the compiled-rows differential test with a fresh seed.
 #
 #   scripts/fuzz.sh [seconds per target, default 60]
 #
 # Each target is one swiftc invocation over the product's own sources plus Fuzz/<Target>.swift, built with
 # -sanitize=fuzzer,address (SwiftPM renames an executable's main, which libFuzzer's main cannot replace).
 # Corpora are kept in .build-fuzz/corpus/<Target> between runs; a crash leaves its input in .build-fuzz/.
+# FuzzTemplates links swift-mustache, compiled here from the package's checkout (swift package resolve).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 OUT=.build-fuzz
-mkdir -p "$OUT/corpus/FuzzMarkdownEscaper" "$OUT/corpus/FuzzCoreParsing"
+mkdir -p "$OUT/corpus/FuzzMarkdownEscaper" "$OUT/corpus/FuzzCoreParsing" "$OUT/corpus/FuzzTemplates" "$OUT/modules"
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6)
 
@@ -24,6 +26,18 @@ build "${FLAGS[@]}" -module-name FuzzMarkdownEscaper -o "$OUT/FuzzMarkdownEscape
     Sources/InvoicesSite/Markdown/MarkdownEscaper.swift Sources/InvoicesSite/Markdown/MarkdownRenderer.swift \
     Fuzz/FuzzMarkdownEscaper.swift
 
+MUSTACHE=.build/checkouts/swift-mustache/Sources/Mustache
+[ -d "$MUSTACHE" ] || swift package resolve >/dev/null
+build "${FLAGS[@]}" -module-name Mustache -emit-library -static -emit-module -emit-module-path "$OUT/modules/Mustache.swiftmodule" \
+    -o "$OUT/libMustache.a" "$MUSTACHE"/*.swift
+TEMPLATES=Sources/InvoicesSite/Templates
+build "${FLAGS[@]}" -module-name FuzzTemplates -o "$OUT/FuzzTemplates" -I "$OUT/modules" -L "$OUT" -lMustache \
+    "$TEMPLATES/TemplateSyntax.swift" "$TEMPLATES/TemplateChecker.swift" "$TEMPLATES/TemplateVariables.swift" \
+    "$TEMPLATES/TemplateError.swift" "$TEMPLATES/RowTemplate.swift" "$TEMPLATES/RowList.swift" \
+    Sources/InvoicesSite/Markdown/MarkdownValues.swift Sources/InvoicesSite/Markdown/MarkdownEscaper.swift Fuzz/FuzzTemplates.swift
+# Seeds: the default templates, each one input.
+for file in Templates/*.md Templates/*.html; do cp "$file" "$OUT/corpus/FuzzTemplates/seed-$(basename "$file")"; done
+
 # The CSV importer (issue 16): InvoicesCore as a module of its own (the reader's sources import it), then the
 # reader without the writer (which needs GRDB and the contexts), seeded with the import tests' fixtures.
 CSV_IMPORT_SOURCES=(Sources/InvoicesImport/{CSVTable,DatePattern,DateReader,ForeignExport,ImportBatch,ImportError,ImportFormat,ImportReader,ImportReader+JSON,RowContext,RowContext+FreshBooks,RowContext+Native,RowContext+Zoho}.swift)
@@ -35,10 +49,10 @@ build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzCSVImport -o "$OUT/FuzzCSV
     "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzCSVImport.swift
 
 status=0
-for target in FuzzCoreParsing FuzzMarkdownEscaper; do
+for target in FuzzCoreParsing FuzzMarkdownEscaper FuzzTemplates; do
     echo "== $target: $SECONDS_PER_TARGET s"
     start=$(date +%s)
-    if (cd "$OUT" && "./$target" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -print_final_stats=1 \
+    if (cd "$OUT" && "./$target" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -print_final_stats=1 \
         "corpus/$target" > "$target.log" 2>&1); then
         result=passed
     else
@@ -48,6 +62,18 @@ for target in FuzzCoreParsing FuzzMarkdownEscaper; do
     grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|Fatal error|input:|escaped:|rendered:|expected:|Test unit written" "$OUT/$target.log" || true
     echo "$target: $result in $(( $(date +%s) - start )) s, corpus $(ls "$OUT/corpus/$target" | wc -l) inputs (log: $OUT/$target.log)"
 done
+
+# The compiled row path against swift-mustache + cmark on 10,000 generated pages with a fresh seed (issue 16).
+seed=${INVOICES_ROWS_SEED:-$(date +%s)}
+echo "== RowDifferentialTests with INVOICES_ROWS_SEED=$seed"
+if INVOICES_ROWS_SEED=$seed swift test --filter 'RowDifferentialTests/generatedRowTemplatesAreTheSameOnBothPaths' > "$OUT/rows.log" 2>&1; then
+    echo "RowDifferentialTests: passed (seed $seed)"
+else
+    grep -E "differs|does not load|error" -A12 "$OUT/rows.log" | head -60 || true
+    echo "RowDifferentialTests: FAILED (seed $seed; log: $OUT/rows.log)"
+    status=1
+fi
+
 # The CSV importer runs on its own lines: a 5 s timeout per input makes a hang a failure (libFuzzer's default is
 # 20 minutes), and the fixtures seed its corpus (libFuzzer reads the second folder and writes to the first).
 echo "== FuzzCSVImport: $SECONDS_PER_TARGET s"

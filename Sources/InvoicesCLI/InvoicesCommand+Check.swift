@@ -101,41 +101,9 @@ extension InvoicesCommand {
             if report.exitCode != .success { throw ExitCode(report.exitCode) }
         }
 
-        /// Every template in `directory` that does not parse, each checked on its own so that one error does not hide
-        /// the next.
+        /// Every problem of the templates in `directory`: the same check `build` runs before rendering.
         static func templateProblems(in directory: String?) -> [CheckReport.Problem] {
-            do {
-                _ = try TemplateSet(directory: directory)
-                return []
-            } catch where error.code == .missingFolder || error.code == .unreadable {
-                return [CheckReport.Problem(error)]
-            } catch {
-                // Fall through: find every broken file, not only the first.
-            }
-            guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-            let manager = FileManager.default
-            let scratch = manager.temporaryDirectory.appendingPathComponent("invoices-check-\(UUID().uuidString)")
-            defer { try? manager.removeItem(at: scratch) }
-            var problems: [CheckReport.Problem] = []
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let original = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-                let single = scratch.appendingPathComponent(name)
-                do {
-                    try? manager.removeItem(at: scratch)
-                    try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
-                    try manager.createSymbolicLink(atPath: single.path, withDestinationPath: original)
-                } catch {
-                    continue
-                }
-                do {
-                    _ = try TemplateSet(directory: scratch.path)
-                } catch {
-                    var located = error
-                    located.path = original
-                    problems.append(CheckReport.Problem(located))
-                }
-            }
-            return problems
+            TemplateSet.problems(directory: directory).map(CheckReport.Problem.init)
         }
     }
 }

@@ -105,8 +105,8 @@ struct ProjectCommandTests {
         #expect(text.status == 65)
         #expect(text.stdout.contains("broken.sqlite: invoice 'INV-1' column currency: 'XYZ' is not an ISO 4217 currency code"), "\(text.stdout)")
         #expect(text.stdout.contains("broken.sqlite: invoice 'INV-2' column issuedOn: '2025-02-30' is not a date"))
-        // The parser finds an unclosed section at the end of the file.
-        #expect(text.stdout.contains("templates/overview.md:5:1: unclosed section"), "\(text.stdout)")
+        // An unclosed section is reported where it was opened, by name.
+        #expect(text.stdout.contains("templates/overview.md:3:4: unclosed section 'clients'"), "\(text.stdout)")
         #expect(text.stdout.contains("templates/month.md:3:"), "\(text.stdout)")
         #expect(text.stdout.contains("4 problems found."))
 
@@ -125,8 +125,8 @@ struct ProjectCommandTests {
         #expect(currency["row"] as? String == "'INV-1'")
         let overview = try #require(problems.first { ($0["path"] as? String)?.hasSuffix("overview.md") == true })
         #expect(overview["source"] as? String == "templates")
-        #expect(overview["line"] as? Int == 5)
-        #expect(overview["column"] as? Int == 1)
+        #expect(overview["line"] as? Int == 3)
+        #expect(overview["column"] as? Int == 4)
     }
 
     @Test func checkOnAMissingStoreExits66() throws {
@@ -146,7 +146,7 @@ struct ProjectCommandTests {
         try Data("# {{title}}\n\n{{#months}}\nno end\n".utf8).write(to: report.appendingPathComponent("templates/overview.md"))
         let result = try CLI.run(["build"], in: report)
         #expect(result.status == 65)
-        #expect(result.stderr.contains("templates/overview.md:5:1: unclosed section"), "\(result.stderr)")
+        #expect(result.stderr.contains("templates/overview.md:3:4: unclosed section 'months'"), "\(result.stderr)")
         #expect(try Data(contentsOf: report.appendingPathComponent("Output/index.html")) == before)
     }
 }

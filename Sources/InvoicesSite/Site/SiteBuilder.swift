@@ -173,16 +173,13 @@ public struct SiteBuilder: Sendable {
         context["siteTitle"] = options.title
         context["asOf"] = report.asOf.description
         if let baseURL = options.baseURL { context["baseURL"] = baseURL }
-        let source = templates.render(template, context)
         if let folder = options.debugMarkdownFolder {
             let target = URL(fileURLWithPath: folder).appendingPathComponent(path + ".md")
             try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // The page as cmark would see it without the compiled row path: rows expanded in place.
-            let expanded = rows.map { $0.substitute(in: source, templates: templates.rowTemplates) } ?? source
-            try? Data(expanded.utf8).write(to: target)
+            // The page as cmark sees it on the general path, values as the Markdown escaper writes them.
+            try? Data(MarkdownValues.readable(templates.render(template, context)).utf8).write(to: target)
         }
-        var body = markdown.html(from: source)
-        if let rows { body = rows.substitute(in: body, templates: templates.rowTemplates) }
+        let body = templates.html(template, context, rows: rows, renderer: markdown)
         var layout = layout
         layout["content"] = body
         layout["pageTitle"] = title

@@ -5,8 +5,8 @@ internal import Mustache
 ///
 /// When the section's body compiles to a ``RowTemplate``, the rows are rendered by it after cmark, straight into
 /// the page (see ``TemplateSet``); otherwise Mustache iterates the list as dictionaries, one made per row as it
-/// goes. Empty values are left out of a row's dictionary, so `{{#paid}}…{{/paid}}` means "when paid" on both
-/// paths.
+/// goes. An empty value is in a row's dictionary as ``EmptyValue``: it renders as nothing, a section over it is
+/// skipped and an inverted section shown, and a name is never looked up past the row. Both paths agree on this.
 final class RowList: Sequence, MustacheSequence, MustacheParent {
     let columns: [String]
     let count: Int
@@ -21,10 +21,11 @@ final class RowList: Sequence, MustacheSequence, MustacheParent {
         self.registry = registry
     }
 
-    /// A placeholder for this list's rows rendered with the compiled row template `__fast_N`.
+    /// The placeholder for this list's rows rendered with the compiled row template `__fast_N`; nil (the section
+    /// is skipped, as Mustache skips an empty list) when there are no rows.
     func child(named name: String) -> Any? {
         guard name.hasPrefix(RowListRegistry.fastPrefix), let template = Int(name.dropFirst(RowListRegistry.fastPrefix.count)),
-            let registry
+            let registry, count > 0
         else { return nil }
         return registry.placeholder(for: self, template: template)
     }
@@ -37,14 +38,20 @@ final class RowList: Sequence, MustacheSequence, MustacheParent {
             var values: [String: Any] = [:]
             for (column, name) in columns.enumerated() {
                 let value = cell(row, column)
-                if !value.isEmpty { values[name] = value }
+                values[name] = value.isEmpty ? EmptyValue() : value
             }
             return values
         }
     }
 }
 
-/// The lists of one page whose rows go in after cmark, each behind an HTML comment placeholder.
+/// An empty value of a row: present (so Mustache does not look the name up in the enclosing sections) but null.
+struct EmptyValue: MustacheCustomRepresentation {
+    var representation: Any? { nil }
+}
+
+/// The lists of one page whose rows go in after cmark, each behind a placeholder line that starts an HTML block
+/// (`<div data-invoices-rows="3">`).
 final class RowListRegistry {
     static let fastPrefix = "__fast_"
     private var entries: [(list: RowList, template: Int)] = []
@@ -52,33 +59,87 @@ final class RowListRegistry {
 
     init(marker: String) { self.marker = marker }
 
+    var isEmpty: Bool { entries.isEmpty }
+
     func placeholder(for list: RowList, template: Int) -> String {
         entries.append((list, template))
-        return "<!--\(marker):\(entries.count - 1)-->"
+        return line(entries.count - 1)
     }
 
-    /// `html` with every placeholder replaced by its rows.
-    func substitute(in html: String, templates: [RowTemplate]) -> String {
-        guard !entries.isEmpty else { return html }
+    private func line(_ index: Int) -> String { "<div \(marker)=\"\(index)\">" }
+
+    /// The placeholder lines in `text`: each exactly once, alone on its line at the first column, and nothing else
+    /// that looks like one.
+    private func lines(in text: String) -> [Substring.Index]? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var found: [Substring.Index?] = Array(repeating: nil, count: entries.count)
+        var index = 0
+        for line in lines {
+            if line.hasPrefix("<div \(marker)=") {
+                guard index < entries.count, line == self.line(index), found[index] == nil else { return nil }
+                found[index] = line.startIndex
+                index += 1
+            }
+        }
+        guard index == entries.count else { return nil }
+        return found.compactMap { $0 }
+    }
+
+    /// Whether every placeholder in `markdown` sits where the rows it stands for would come out of cmark unchanged.
+    ///
+    /// A placeholder line and a row's lines all start with a kind-6 HTML tag at the first column: whatever block
+    /// cmark is in, each interrupts or continues it the same way, and both are copied verbatim (checked in the
+    /// HTML). After them cmark is either in an HTML block ended by a blank line, or in none: the line that follows
+    /// must then be blank, the end, or a kind-6 tag too, so that both states read it the same.
+    func placeholdersAreProvable(in markdown: String) -> Bool {
+        guard let starts = lines(in: markdown) else { return false }
+        for start in starts {
+            let rest = markdown[start...]
+            guard let end = rest.firstIndex(of: "\n") else { return false }
+            let next = markdown[markdown.index(after: end)...].prefix { $0 != "\n" }
+            let blank = next.allSatisfy { $0 == " " || $0 == "\t" }
+            guard blank || HTMLBlock.startsKind6(next) else { return false }
+        }
+        return true
+    }
+
+    /// `html` with every placeholder line replaced by its rows; nil when a placeholder did not come out of cmark
+    /// exactly as it went in.
+    func substitute(in html: String, templates: [RowTemplate]) -> String? {
+        guard let starts = lines(in: html) else { return nil }
         var output = ""
         output.reserveCapacity(html.utf8.count * 2)
-        var rest = html[...]
-        let opening = "<!--\(marker):"
-        while let range = rest.firstRange(of: opening) {
-            output += rest[..<range.lowerBound]
-            guard let close = rest[range.upperBound...].firstRange(of: "-->"),
-                let index = Int(rest[range.upperBound..<close.lowerBound]), index < entries.count
-            else {
-                output += rest[range]
-                rest = rest[range.upperBound...]
-                continue
-            }
+        var position = html.startIndex
+        for (index, start) in starts.enumerated() {
+            guard let end = html[start...].firstIndex(of: "\n") else { return nil }
+            output += html[position..<start]
             let (list, template) = entries[index]
             for row in 0..<list.count { templates[template].render(into: &output) { list.cell(row, $0) } }
-            if output.hasSuffix("\n"), rest[close.upperBound...].hasPrefix("\n") { output.removeLast() }
-            rest = rest[close.upperBound...]
+            position = html.index(after: end)
         }
-        output += rest
+        output += html[position...]
         return output
+    }
+}
+
+/// swift-mustache on its own, for comparing the compiled row path with it (tests and fuzzing).
+enum MustacheReference {
+    /// Values HTML-escaped as ``HTMLEscaping`` escapes them (the escaping rows get after cmark).
+    struct RowsHTML: MustacheContentType {
+        func escapeText(_ text: String) -> String {
+            var output = ""
+            HTMLEscaping.append(text, to: &output)
+            return output
+        }
+    }
+
+    private static let registration: Void = { MustacheContentTypes.register(RowsHTML(), named: "ROWS_HTML") }()
+
+    /// `text` rendered by swift-mustache for `row` (empty values as ``EmptyValue``), values escaped for HTML; nil
+    /// when swift-mustache does not parse it.
+    static func render(_ text: String, row: [String: String]) -> String? {
+        _ = registration
+        guard let template = try? MustacheTemplate(string: "{{%CONTENT_TYPE:ROWS_HTML}}\n" + text) else { return nil }
+        return template.render(row.mapValues { $0.isEmpty ? EmptyValue() as Any : $0 as Any })
     }
 }

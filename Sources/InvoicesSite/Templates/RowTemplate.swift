@@ -1,75 +1,107 @@
-/// A compiled template for one row of a long list (a table row per invoice), rendered without Mustache's
-/// dynamic lookups.
+/// A compiled template for one row of a long list (a table row per invoice), rendered without Mustache's dynamic
+/// lookups and after cmark, straight into the page's HTML.
 ///
-/// It understands the part of Mustache a row needs: `{{name}}` (HTML-escaped), `{{{name}}}` and `{{& name}}`
-/// (unescaped), `{{#name}}...{{/name}}` and `{{^name}}...{{/name}}` on a value that is empty or not, and
-/// `{{! comments}}`. Names are resolved once, at compile time, to columns of the row. A section body that uses
-/// anything else (partials, dotted names, delimiters) does not compile, and the page falls back to rendering the
-/// list through Mustache: the output is the same, only slower.
+/// It is built from the section's body as ``TemplateSyntax`` parsed it (swift-mustache's rules, standalone lines
+/// included), so it renders the same text swift-mustache would: `{{name}}`, `{{#name}}…{{/name}}`,
+/// `{{^name}}…{{/name}}` on a value that is empty or not, and `{{! comments}}`, with names resolved once to the
+/// row's columns. It compiles only when its output can be proven to pass through cmark unchanged as part of an
+/// HTML block: every row renders at least one line; every line it can render starts with a block-level HTML tag
+/// (`<tr`, `<td`, ... at column 0, which starts or continues an HTML block of CommonMark's kind 6, one that only a
+/// blank line ends) and ends with a line break; no carriage return, NUL or end marker of another kind of HTML
+/// block (`-->`, `?>`, `]]>`, `</pre>`...). Values are escaped for HTML, as the general path's values end up after
+/// cmark (see ``MarkdownValues``). Anything else (partials, unescaped or dotted names, names that are not columns,
+/// Markdown lines) does not compile, and the list renders through Mustache and cmark: the output is the same,
+/// only slower. Related documentation: <https://spec.commonmark.org/0.30/#html-blocks>
 struct RowTemplate: Sendable {
     enum Part: Sendable {
         case text(String)
         case escaped(Int)
-        case raw(Int)
         case section(Int, inverted: Bool, [Part])
     }
 
     let parts: [Part]
 
-    /// Compiles `text` for rows with `columns`; nil when the text uses more than the row subset or a name that
-    /// is not a column.
-    init?(_ text: String, columns: [String]) {
-        var index = text.startIndex
-        guard let parts = Self.parse(text, &index, columns: columns, closing: nil) else { return nil }
+    /// Compiles a section's `body` for rows with `columns`; nil when it uses more than a row template proves.
+    /// - Parameter htmlLines: whether to require the lines an HTML block passes through unchanged (off only to
+    ///   compare the Mustache part alone with swift-mustache, in tests).
+    init?(_ body: [TemplateSyntax.Node], columns: [String], htmlLines: Bool = true) {
+        guard let parts = Self.compile(body, columns: columns) else { return nil }
+        if htmlLines {
+            // At least one line for every row (a placeholder line stands for one line or more), ...
+            guard parts.contains(where: { if case .text(let text) = $0 { !text.isEmpty } else { false } }),
+                Self.texts(of: parts).allSatisfy(Self.isSafeText),
+                let ends = Self.lineStates(parts, from: [.lineStart]), ends == [.lineStart]
+            else { return nil }
+        }
         self.parts = parts
     }
 
-    private static func parse(_ text: String, _ index: inout String.Index, columns: [String], closing: String?) -> [Part]? {
+    private static func compile(_ nodes: [TemplateSyntax.Node], columns: [String]) -> [Part]? {
         var parts: [Part] = []
-        while index < text.endIndex {
-            guard let open = text.range(of: "{{", range: index..<text.endIndex) else {
-                parts.append(.text(String(text[index...])))
-                index = text.endIndex
-                break
-            }
-            if open.lowerBound > index { parts.append(.text(String(text[index..<open.lowerBound]))) }
-            var tagEnd = "}}"
-            var tagStart = open.upperBound
-            if text[tagStart...].hasPrefix("{") {
-                tagEnd = "}}}"
-                tagStart = text.index(after: tagStart)
-            }
-            guard let close = text.range(of: tagEnd, range: tagStart..<text.endIndex) else { return nil }
-            let tag = text[tagStart..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            index = close.upperBound
-            if tagEnd == "}}}" {
-                guard let column = columns.firstIndex(of: tag) else { return nil }
-                parts.append(.raw(column))
-                continue
-            }
-            guard let sigil = tag.first else { return nil }
-            let name = tag.dropFirst().trimmingCharacters(in: .whitespaces)
-            switch sigil {
-            case "!":
-                continue
-            case "&":
-                guard let column = columns.firstIndex(of: name) else { return nil }
-                parts.append(.raw(column))
-            case "#", "^":
-                guard let column = columns.firstIndex(of: name),
-                    let body = parse(text, &index, columns: columns, closing: name)
-                else { return nil }
-                parts.append(.section(column, inverted: sigil == "^", body))
-            case "/":
-                return name == closing ? parts : nil
-            case ">", "=", "<", "$", "%":
-                return nil
-            default:
-                guard let column = columns.firstIndex(of: tag) else { return nil }
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                parts.append(.text(text))
+            case .variable(let tag, let escaped):
+                guard escaped, let column = columns.firstIndex(of: tag.name) else { return nil }
                 parts.append(.escaped(column))
+            case .section(let tag, let inverted, let body, _):
+                guard let column = columns.firstIndex(of: tag.name), let inner = compile(body, columns: columns) else { return nil }
+                parts.append(.section(column, inverted: inverted, inner))
+            case .silent(let tag):
+                guard tag.name == "!" else { return nil }
+            case .partial:
+                return nil
             }
         }
-        return closing == nil ? parts : nil
+        return parts
+    }
+
+    private static func texts(of parts: [Part]) -> [String] {
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .text(let text): [text]
+            case .escaped: []
+            case .section(_, _, let body): texts(of: body)
+            }
+        }
+    }
+
+    /// Text a row may hold: no carriage return or NUL (cmark changes them), no value tokens, no end marker of an
+    /// HTML block of kinds 1 to 5 (those blocks are not ended by blank lines, so rows inside one must not end it).
+    static func isSafeText(_ text: String) -> Bool {
+        if text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\0" || MarkdownValues.isReserved($0) }) { return false }
+        let lower = text.lowercased()
+        return !["-->", "?>", "]]>", "</script", "</pre", "</style", "</textarea"].contains { lower.contains($0) }
+    }
+
+    enum LineState: Hashable { case lineStart, midLine }
+
+    /// The states a rendering of `parts` can end in, from `states`; nil when a line could start with anything but
+    /// a block-level HTML tag.
+    static func lineStates(_ parts: [Part], from states: Set<LineState>) -> Set<LineState>? {
+        var states = states
+        for part in parts {
+            switch part {
+            case .text(let text):
+                guard !text.isEmpty else { continue }
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                let endsLine = text.hasSuffix("\n")
+                if endsLine { lines.removeLast() }
+                for (index, line) in lines.enumerated() where index > 0 || states.contains(.lineStart) {
+                    // The last piece of a text that does not end its line is continued by what follows.
+                    let complete = endsLine || index < lines.count - 1
+                    guard HTMLBlock.startsKind6(line, complete: complete) else { return nil }
+                }
+                states = endsLine ? [.lineStart] : [.midLine]
+            case .escaped:
+                guard !states.contains(.lineStart) else { return nil }
+            case .section(_, _, let body):
+                guard let after = lineStates(body, from: states) else { return nil }
+                states.formUnion(after)
+            }
+        }
+        return states
     }
 
     /// Appends the row whose column values `cell` gives to `output`.
@@ -82,7 +114,6 @@ struct RowTemplate: Sendable {
             switch part {
             case .text(let text): output += text
             case .escaped(let column): HTMLEscaping.append(cell(column), to: &output)
-            case .raw(let column): output += cell(column)
             case .section(let column, let inverted, let body):
                 if cell(column).isEmpty == inverted { render(body, into: &output, cell) }
             }
@@ -90,7 +121,37 @@ struct RowTemplate: Sendable {
     }
 }
 
-/// HTML escaping for text and attribute values: `&`, `<`, `>`, `"` and `'`.
+/// CommonMark's HTML blocks, as far as the compiled row path needs them.
+enum HTMLBlock {
+    /// The tag names that start an HTML block of kind 6 (ended only by a blank line), in every cmark since 0.29.
+    static let kind6Names: Set<String> = [
+        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col", "colgroup",
+        "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame",
+        "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
+        "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "section", "summary",
+        "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+    ]
+
+    /// Whether `line` starts, at its first column, with `<name` or `</name` for a kind-6 name, followed by a blank,
+    /// `>`, `/>` or the end of the line (when `line` is `complete`; otherwise what follows it is unknown).
+    static func startsKind6(_ line: Substring, complete: Bool = true) -> Bool {
+        var rest = line.utf8[...]
+        guard rest.first == UInt8(ascii: "<") else { return false }
+        rest = rest.dropFirst()
+        if rest.first == UInt8(ascii: "/") { rest = rest.dropFirst() }
+        let name = rest.prefix { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+        guard !name.isEmpty, kind6Names.contains(String(decoding: name, as: UTF8.self).lowercased()) else { return false }
+        let after = rest.dropFirst(name.count)
+        guard let next = after.first else { return complete }
+        if next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") || next == UInt8(ascii: ">") || next == UInt8(ascii: "\n") {
+            return true
+        }
+        guard next == UInt8(ascii: "/"), after.count > 1 || !complete else { return false }
+        return after.dropFirst().first == UInt8(ascii: ">")
+    }
+}
+
+/// HTML escaping for text and attribute values: `&`, `<`, `>`, `"` and `'`; NUL becomes U+FFFD.
 enum HTMLEscaping {
     private static let needsEscape: [Bool] = (0..<256).map { [0x26, 0x3C, 0x3E, 0x22, 0x27, 0x00].contains($0) }
 

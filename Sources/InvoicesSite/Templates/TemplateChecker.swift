@@ -1,55 +1,212 @@
-import Foundation
-
-/// Finds names a template uses that its context does not have.
+/// Checks a set of templates as one graph, before anything is rendered.
 ///
-/// swift-mustache renders an unknown name as nothing, silently; this walks a template's tags (with line and column)
-/// against the scopes of ``TemplateVariables``. A section opens the scope of its name; a name resolves from the
-/// innermost open scope outwards, as Mustache looks it up. A partial (`{{> name}}`) is checked where it is included,
-/// with the scopes open there.
+/// Each template is parsed with ``TemplateSyntax``; then every page template is walked from its top with the scopes
+/// of ``TemplateVariables``, following its partials where they are included. A section opens the scope of its name,
+/// and a name resolves from the innermost open scope outwards, as Mustache looks it up (swift-mustache renders an
+/// unknown name as nothing, silently). Templates that are not pages are walked too, without scopes, so a partial
+/// nobody includes is still checked for missing and recursive partials.
+///
+/// Errors: a name the context does not have, a partial that does not exist, a partial that includes itself
+/// (directly or through others; rendering it would never end), sections and partials nested more than
+/// ``TemplateSyntax/maximumDepth`` deep, and every syntax error. Each names file, line and column, and the chain of
+/// includes that leads there (`client.md:47 includes invoice-list.md`).
 struct TemplateChecker {
-    /// Template texts and the path to name in errors, by template name (file name without extension).
-    var texts: [String: (text: String, path: String)]
+    struct Source {
+        var text: String
+        /// The path to name in errors.
+        var path: String
+        /// The file name, for include chains (`invoice-list.md`).
+        var file: String
+    }
 
-    /// Every unknown name in the page templates, in template-name order.
-    func check() -> [TemplateError] {
+    /// Template sources by template name (file name without extension).
+    var sources: [String: Source]
+
+    /// The most tags a walk visits: partials included many times at many levels would otherwise take exponential
+    /// time here, and at render time.
+    static let tagBudget = 100_000
+
+    /// Where a section is: its template's name and the offset of its open tag's line.
+    struct SectionKey: Hashable {
+        var template: String
+        var offset: Int
+    }
+
+    /// What a section's name resolves to on a page: the page and the path of names from the page's context
+    /// (`["monthly", "months"]`); nil when it resolves to the item of an inverted section or not at all.
+    struct Resolution: Hashable {
+        var page: String
+        var path: [String]?
+    }
+
+    /// The result of a check.
+    struct Outcome {
+        /// The templates that parse.
+        var syntax: [String: TemplateSyntax]
+        var errors: [TemplateError]
+        /// For each section reached from a page, what its name resolves to, on every page and include that reaches it.
+        var resolutions: [SectionKey: Set<Resolution>]
+    }
+
+    /// The parsed templates (those that parse) and every error, in template-name order.
+    func check() -> Outcome {
+        var syntax: [String: TemplateSyntax] = [:]
         var errors: [TemplateError] = []
-        for (name, scope) in TemplateVariables.pages.sorted(by: { $0.key < $1.key }) {
-            guard let entry = texts[name] else { continue }
-            check(entry.text, path: entry.path, stack: [scope], including: [name], errors: &errors)
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            do {
+                syntax[name] = try TemplateSyntax(source.text)
+            } catch {
+                let code: TemplateError.Code =
+                    switch error.kind {
+                    case .unclosedSection: .unclosedSection
+                    case .tooDeep: .tooDeep
+                    case .syntax, .unsupported: .syntax
+                    }
+                errors.append(
+                    TemplateError(
+                        code: code, path: source.path, line: error.location.line, column: error.location.column,
+                        message: error.message))
+            }
         }
-        return errors
+        var walk = Walk(sources: sources, syntax: syntax)
+        for (name, scope) in TemplateVariables.pages.sorted(by: { $0.key < $1.key }) where syntax[name] != nil {
+            walk.page = name
+            walk.visit(name, stack: [Scope(names: scope, path: [])], chain: [], depth: 0)
+        }
+        walk.page = nil
+        for name in syntax.keys.sorted() where TemplateVariables.pages[name] == nil {
+            walk.visit(name, stack: nil, chain: [], depth: 0)
+        }
+        var seen = Set<String>()
+        for error in walk.errors where seen.insert(error.description).inserted { errors.append(error) }
+        return Outcome(syntax: syntax, errors: errors, resolutions: walk.resolutions)
     }
 
-    /// A tag of a template: its sigil (`#`, `^`, `/`, `>`, `&`, `{` or empty for a value), its name and where it is.
-    struct Tag {
-        var sigil: Character?
+    /// An open scope: its names, and the path of names from the page's context that leads to it.
+    struct Scope {
+        var names: TemplateScope
+        var path: [String]?
+    }
+
+    /// One include on the way to a template: the including file and the line of its `{{> name}}`.
+    struct Include {
         var name: String
+        var file: String
         var line: Int
-        var column: Int
     }
 
-    private func check(_ text: String, path: String, stack: [TemplateScope], including: Set<String>, errors: inout [TemplateError]) {
-        var stack = stack
-        for tag in Self.tags(in: text) {
-            switch tag.sigil {
-            case "!", "%", "$":
-                continue
-            case ">", "<":
-                guard !including.contains(tag.name), let partial = texts[tag.name] else { continue }
-                check(partial.text, path: partial.path, stack: stack, including: including.union([tag.name]), errors: &errors)
-            case "/":
-                if stack.count > 1 { stack.removeLast() }
-            default:
-                let name = Self.innerName(tag.name)
-                let found = Self.resolve(name, in: stack)
-                if case .failure(let unknown) = found {
-                    errors.append(TemplateError(code: .unknownVariable, path: path, line: tag.line, column: tag.column, message: unknown.message))
+    struct Walk {
+        let sources: [String: Source]
+        let syntax: [String: TemplateSyntax]
+        var errors: [TemplateError] = []
+        var budget = TemplateChecker.tagBudget
+        var exhausted = false
+        /// The page being walked; nil while walking templates on their own.
+        var page: String?
+        var resolutions: [SectionKey: Set<Resolution>] = [:]
+
+        /// `client.md:47 includes invoice-list.md, invoice-list.md:4 includes totals-table.md`, ending at `last`.
+        static func describe(_ chain: [Include], _ last: String) -> String {
+            zip(chain, chain.dropFirst().map(\.file) + [last]).map { "\($0.file):\($0.line) includes \($1)" }
+                .joined(separator: ", ")
+        }
+
+        /// Walks template `name` with the scopes `stack` (nil: names unchecked), reached through `chain`.
+        mutating func visit(_ name: String, stack: [Scope]?, chain: [Include], depth: Int) {
+            guard let source = sources[name], let parsed = syntax[name] else { return }
+            var stack = stack
+            walk(parsed.nodes, source: source, name: name, stack: &stack, chain: chain, depth: depth)
+        }
+
+        mutating func error(_ code: TemplateError.Code, _ source: Source, _ tag: TemplateSyntax.Tag, _ message: String) {
+            errors.append(
+                TemplateError(code: code, path: source.path, line: tag.location.line, column: tag.location.column, message: message))
+        }
+
+        mutating func walk(
+            _ nodes: [TemplateSyntax.Node], source: Source, name: String, stack: inout [Scope]?, chain: [Include],
+            depth: Int
+        ) {
+            var from: String { chain.isEmpty ? "" : " (\(Self.describe(chain, source.file)))" }
+            for node in nodes {
+                budget -= 1
+                switch node {
+                case .text, .silent:
+                    continue
+                case .variable(let tag, _):
+                    _ = resolve(tag, source: source, stack: stack, from: from)
+                case .section(let tag, let inverted, let body, let extent):
+                    guard depth + 1 <= TemplateSyntax.maximumDepth else {
+                        error(
+                            .tooDeep, source, tag,
+                            "sections and partials nested more than \(TemplateSyntax.maximumDepth) deep\(from) (see docs/templates.md)")
+                        return
+                    }
+                    let scope = resolve(tag, source: source, stack: stack, from: from)
+                    let path = inverted ? nil : stack.flatMap { Self.path(of: tag.name, in: $0) }
+                    if let page {
+                        resolutions[SectionKey(template: name, offset: extent.openLineStart), default: []]
+                            .insert(Resolution(page: page, path: path))
+                    }
+                    let opened = Scope(names: inverted ? TemplateScope([:]) : (scope ?? TemplateScope([:])), path: path)
+                    var inner = stack.map { $0 + [opened] }
+                    walk(body, source: source, name: name, stack: &inner, chain: chain, depth: depth + 1)
+                case .partial(let tag):
+                    let partial = tag.name
+                    let here = Include(name: name, file: source.file, line: tag.location.line)
+                    guard let included = sources[partial] else {
+                        error(
+                            .missingPartial, source, tag,
+                            "missing partial '\(partial)': no template '\(partial).md' or '\(partial).html'\(from)")
+                        continue
+                    }
+                    if partial == name || chain.contains(where: { $0.name == partial }) {
+                        let start = chain.firstIndex { $0.name == partial } ?? chain.count
+                        let loop = Array(chain[start...]) + [here]
+                        error(
+                            .recursivePartial, source, tag,
+                            "partial '\(partial)' includes itself, so it would never finish rendering: \(Self.describe(loop, included.file))")
+                        continue
+                    }
+                    guard depth + 1 <= TemplateSyntax.maximumDepth else {
+                        error(
+                            .tooDeep, source, tag,
+                            "sections and partials nested more than \(TemplateSyntax.maximumDepth) deep\(from) (see docs/templates.md)")
+                        return
+                    }
+                    guard budget > 0 else {
+                        if !exhausted {
+                            exhausted = true
+                            error(
+                                .tooDeep, source, tag,
+                                "partials included within partials expand to more than \(TemplateChecker.tagBudget) tags\(from); include fewer times")
+                        }
+                        return
+                    }
+                    visit(partial, stack: stack, chain: chain + [here], depth: depth + 1)
                 }
-                if tag.sigil == "#" {
-                    if case .success(let scope) = found { stack.append(scope ?? TemplateScope([:])) } else { stack.append(TemplateScope([:])) }
-                } else if tag.sigil == "^" {
-                    stack.append(TemplateScope([:]))
-                }
+            }
+        }
+
+        /// The path from the page's context to what `name` (without transforms) names, looked up as Mustache does.
+        static func path(of name: String, in stack: [Scope]) -> [String]? {
+            guard !name.contains("("), name != "." else { return nil }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let first = parts.first, let level = stack.lastIndex(where: { $0.names.names[first] != nil }) else { return nil }
+            return stack[level].path.map { $0 + parts }
+        }
+
+        /// The scope a section over `tag` opens (nil for a plain value); records an unknown name.
+        mutating func resolve(
+            _ tag: TemplateSyntax.Tag, source: Source, stack: [Scope]?, from: @autoclosure () -> String
+        ) -> TemplateScope? {
+            guard let stack else { return nil }
+            switch TemplateChecker.resolve(TemplateChecker.innerName(tag.name), in: stack.map(\.names)) {
+            case .success(let scope):
+                return scope
+            case .failure(let unknown):
+                error(.unknownVariable, source, tag, unknown.message + from())
+                return nil
             }
         }
     }
@@ -60,7 +217,7 @@ struct TemplateChecker {
         while let open = name.firstIndex(of: "("), name.hasSuffix(")") {
             name = name[name.index(after: open)..<name.index(before: name.endIndex)]
         }
-        return name.trimmingCharacters(in: .whitespaces)
+        return String(name)
     }
 
     struct Unknown: Error { var message: String }
@@ -81,47 +238,5 @@ struct TemplateChecker {
             current = next
         }
         return .success(current)
-    }
-
-    /// The tags of a Mustache template, honouring set-delimiter tags, with 1-based line and column of each name.
-    static func tags(in text: String) -> [Tag] {
-        let characters = Array(text)
-        var open: [Character] = ["{", "{"], close: [Character] = ["}", "}"]
-        var tags: [Tag] = []
-        var index = 0, line = 1, column = 1
-        func matches(_ pattern: [Character], at position: Int) -> Bool {
-            position + pattern.count <= characters.count && Array(characters[position..<position + pattern.count]) == pattern
-        }
-        func advance(to position: Int) {
-            while index < position {
-                if characters[index] == "\n" { line += 1; column = 1 } else { column += 1 }
-                index += 1
-            }
-        }
-        while index < characters.count {
-            guard matches(open, at: index) else { advance(to: index + 1); continue }
-            advance(to: index + open.count)
-            var sigil: Character? = nil
-            var triple = false
-            if index < characters.count, "#^/>&{!=%$<".contains(characters[index]) {
-                sigil = characters[index]
-                triple = sigil == "{" && open == ["{", "{"]
-                advance(to: index + 1)
-            }
-            while index < characters.count, characters[index] == " " { advance(to: index + 1) }
-            let (nameLine, nameColumn) = (line, column)
-            var end = index
-            let closing = triple ? ["}"] + close : (sigil == "=" ? ["="] + close : close)
-            while end < characters.count, !matches(closing, at: end) { end += 1 }
-            let name = String(characters[index..<end]).trimmingCharacters(in: .whitespacesAndNewlines)
-            advance(to: min(end + closing.count, characters.count))
-            if sigil == "=" {
-                let parts = name.split(separator: " ", omittingEmptySubsequences: true)
-                if parts.count == 2 { open = Array(parts[0]); close = Array(parts[1]) }
-                continue
-            }
-            tags.append(Tag(sigil: sigil, name: name, line: nameLine, column: nameColumn))
-        }
-        return tags
     }
 }

@@ -3,17 +3,27 @@ internal import Mustache
 /// An error in a report template, located at the offending character.
 ///
 /// ```
-/// Templates/month.md:14:9: unclosed section 'clients'
+/// Templates/month.md:14:5: unclosed section 'clients': '{{#clients}}' has no '{{/clients}}'
 /// ```
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
     /// A stable code for what went wrong.
     public struct Code: Hashable, Sendable {
-        private enum Base: Hashable, Sendable { case syntax, unknownVariable, missingFolder, unreadable }
+        private enum Base: Hashable, Sendable {
+            case syntax, unknownVariable, missingFolder, unreadable, unclosedSection, missingPartial, recursivePartial, tooDeep
+        }
         private let base: Base
         public static var syntax: Self { Self(base: .syntax) }
         public static var unknownVariable: Self { Self(base: .unknownVariable) }
         public static var missingFolder: Self { Self(base: .missingFolder) }
         public static var unreadable: Self { Self(base: .unreadable) }
+        /// A section without its closing tag; the error is at the open tag.
+        public static var unclosedSection: Self { Self(base: .unclosedSection) }
+        /// `{{> name}}` where no template has that name.
+        public static var missingPartial: Self { Self(base: .missingPartial) }
+        /// A partial that includes itself, directly or through other partials.
+        public static var recursivePartial: Self { Self(base: .recursivePartial) }
+        /// Sections and partials nested past ``TemplateSyntax/maximumDepth``.
+        public static var tooDeep: Self { Self(base: .tooDeep) }
     }
 
     public var code: Code

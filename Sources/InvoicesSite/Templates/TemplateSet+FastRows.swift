@@ -1,46 +1,93 @@
 extension TemplateSet {
-    /// The long lists whose rows may be rendered by a compiled ``RowTemplate``: by template (file name without
-    /// extension), the section's name and its row's columns. The site builder gives these sections a ``RowList``.
-    static let fastLists: [String: [(section: String, columns: [String])]] = [
-        "invoice-list": [("invoices", invoiceColumns)],
-        "client": [("invoices", invoiceColumns), ("months", monthlyColumns)],
-        "month": [("rows", monthRowColumns)],
+    /// The long lists whose rows may be rendered by a compiled ``RowTemplate``: by page, the path of names to the
+    /// list from the page's context, and its row's columns. The site builder gives these lists a ``RowList``.
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "client": [(["invoices"], invoiceColumns), (["monthly", "months"], monthlyColumns)],
+        "month": [(["currencies", "rows"], monthRowColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
     static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "notes"]
     static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
 
     /// The marker of the placeholders rows are rendered into after cmark.
-    static let rowMarker = "invoices-fast-rows"
+    static let rowMarker = "data-invoices-rows"
 
-    /// `text` with the section `section` replaced by a placeholder tag (`{{{invoices.__fast_3}}}`) when its body is
-    /// HTML that compiles to a ``RowTemplate`` over `columns`; `rowTemplates` gets the compiled template. The text
-    /// is returned unchanged when the section is missing, nested in itself or uses more than a row template can.
-    static func rewritingFastRows(_ text: String, section: String, columns: [String], rowTemplates: inout [RowTemplate]) -> String {
-        let openTag = "{{#\(section)}}"
-        let closeTag = "{{/\(section)}}"
-        guard let open = text.range(of: openTag), let close = text.range(of: closeTag, range: open.upperBound..<text.endIndex),
-            text.range(of: openTag, range: open.upperBound..<close.lowerBound) == nil
-        else { return text }
-        // Standalone tags take their whole line, as in Mustache.
-        let openLineStart = text[..<open.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
-        let openStandalone = text[openLineStart..<open.lowerBound].allSatisfy { $0 == " " || $0 == "\t" }
-            && (text[open.upperBound...].first == "\n" || open.upperBound == text.endIndex)
-        let closeLineStart = text[..<close.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
-        let closeStandalone = text[closeLineStart..<close.lowerBound].allSatisfy { $0 == " " || $0 == "\t" }
-            && (text[close.upperBound...].first == "\n" || close.upperBound == text.endIndex)
-        let bodyStart = openStandalone && open.upperBound < text.endIndex ? text.index(after: open.upperBound) : open.upperBound
-        let bodyEnd = closeStandalone ? closeLineStart : close.lowerBound
-        guard bodyStart <= bodyEnd else { return text }
-        let body = String(text[bodyStart..<bodyEnd])
-        guard body.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).first == "<",
-            let template = RowTemplate(body, columns: columns)
-        else { return text }
-        let replaceStart = openStandalone ? openLineStart : open.lowerBound
-        var replaceEnd = close.upperBound
-        if closeStandalone, replaceEnd < text.endIndex { replaceEnd = text.index(after: replaceEnd) }
-        rowTemplates.append(template)
-        let tag = "{{{\(section).\(RowListRegistry.fastPrefix)\(rowTemplates.count - 1)}}}"
-        return text[..<replaceStart] + (openStandalone ? tag + "\n" : tag) + text[replaceEnd...]
+    /// `syntax`'s text with each section that may use the compiled row path replaced by a placeholder section
+    /// (`{{#invoices.__fast_3}}`, whose one line is the placeholder an HTML block holds); `rowTemplates` gets the
+    /// compiled templates. Nil when no section qualifies.
+    ///
+    /// A section qualifies when, on every page that reaches it, its name resolves to one of ``fastLists``, with the
+    /// same columns; its open and close tags are standalone (so the placeholder section leaves the text around it
+    /// as it was); the template keeps the standard delimiters; and its body compiles to a ``RowTemplate``.
+    static func rewritingFastRows(
+        _ syntax: TemplateSyntax, template: String, resolutions: [TemplateChecker.SectionKey: Set<TemplateChecker.Resolution>],
+        rowTemplates: inout [RowTemplate]
+    ) -> String? {
+        guard !syntax.setsDelimiters else { return nil }
+        let characters = syntax.characters
+        var chosen: [(tag: TemplateSyntax.Tag, extent: TemplateSyntax.Extent, template: RowTemplate)] = []
+        func visit(_ nodes: [TemplateSyntax.Node]) {
+            for node in nodes {
+                guard case .section(let tag, let inverted, let body, let extent) = node else { continue }
+                if !inverted, extent.openStandalone, extent.closeStandalone,
+                    extent.openLineStart == 0 || characters[extent.openLineStart - 1].isNewline,
+                    !characters[extent.openLineStart..<extent.closeEnd].contains(where: { $0.unicodeScalars.contains("\r") }),
+                    let found = resolutions[TemplateChecker.SectionKey(template: template, offset: extent.openLineStart)],
+                    let columns = Self.columns(for: found), let compiled = RowTemplate(body, columns: columns)
+                {
+                    chosen.append((tag, extent, compiled))
+                } else {
+                    visit(body)
+                }
+            }
+        }
+        visit(syntax.nodes)
+        guard !chosen.isEmpty else { return nil }
+        var text = ""
+        var position = 0
+        for (tag, extent, compiled) in chosen {
+            rowTemplates.append(compiled)
+            let name = "\(tag.name).\(RowListRegistry.fastPrefix)\(rowTemplates.count - 1)"
+            text += String(characters[position..<extent.openLineStart])
+            text += "{{#\(name)}}\n{{{.}}}\n{{/\(name)}}"
+            text += String(characters[extent.closeTagEnd..<extent.closeEnd])
+            position = extent.closeEnd
+        }
+        text += String(characters[position...])
+        return text
+    }
+
+    /// The columns of the one fast list a section resolves to on every page that reaches it; nil if none or several.
+    static func columns(for resolutions: Set<TemplateChecker.Resolution>) -> [String]? {
+        var columns: [String]?
+        for resolution in resolutions {
+            guard let path = resolution.path, let list = fastLists[resolution.page]?.first(where: { $0.path == path }),
+                columns == nil || columns == list.columns
+            else { return nil }
+            columns = list.columns
+        }
+        return columns
+    }
+
+    /// The HTML of Markdown page `name` rendered with `context`: through the compiled row path when `rows` is given
+    /// and every placeholder proves to sit where the rows would pass through cmark unchanged; otherwise through
+    /// Mustache and cmark alone. Both give the same bytes (RowDifferentialTests).
+    func html(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> String {
+        page(name, context, rows: rows, renderer: renderer).html
+    }
+
+    /// ``html(_:_:rows:renderer:)``, and whether the compiled row path rendered it.
+    func page(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (html: String, compiled: Bool) {
+        if let rows, fastTemplates.contains(name) {
+            let markdown = library.render(context, withTemplate: name) ?? ""
+            if rows.isEmpty {
+                return (MarkdownValues.decode(renderer.html(from: markdown)), false)
+            }
+            if rows.placeholdersAreProvable(in: markdown) {
+                let html = MarkdownValues.decode(renderer.html(from: markdown))
+                if let substituted = rows.substitute(in: html, templates: rowTemplates) { return (substituted, true) }
+            }
+        }
+        return (MarkdownValues.decode(renderer.html(from: render(name, context))), false)
     }
 }

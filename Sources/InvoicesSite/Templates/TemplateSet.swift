@@ -4,13 +4,18 @@ internal import Mustache
 /// The templates a site is built from: the defaults that ship with the tool, each replaceable by a file of the
 /// same name in a user's templates folder.
 ///
-/// Markdown templates (`*.md`) escape every `{{value}}` with ``MarkdownEscaper``; the HTML layout
+/// Markdown templates (`*.md`) carry every `{{value}}` through cmark as a ``MarkdownValues`` token; the HTML layout
 /// (`layout.html`) escapes values for HTML. Partials are referenced by file name without extension:
 /// `{{> totals-table}}`.
 public struct TemplateSet: Sendable {
     /// Where each template came from, by file name (a path, or `(default)`).
     public private(set) var sources: [String: String] = [:]
+    /// The templates with the sections of long lists that compile to row templates replaced by placeholders.
     let library: MustacheLibrary
+    /// The templates as written: the general path, and the reference the compiled rows must match.
+    let general: MustacheLibrary
+    /// The pages rendered through ``library`` when given their lists' rows.
+    let fastTemplates: Set<String>
     /// Non-template files to copy into the site (`style.css`), by name.
     let assets: [String: Data]
     /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
@@ -20,29 +25,23 @@ public struct TemplateSet: Sendable {
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
 
     /// Loads the default templates, replacing each by the file of the same name in `directory` when there is one.
-    /// - Throws: ``TemplateError`` naming the file, line and column of a template that does not parse, or of a
-    ///   name its context does not have (see ``TemplateVariables``).
+    ///
+    /// The templates are checked as one graph first (``TemplateChecker``); nothing is rendered from a set with an
+    /// error in it.
+    /// - Throws: ``TemplateError`` naming the file, line and column of the first problem: a template that does not
+    ///   parse, a name its context does not have (see ``TemplateVariables``), a missing or recursive partial, or
+    ///   nesting deeper than ``TemplateSyntax/maximumDepth``. ``problems(directory:)`` lists them all.
     public init(directory: String? = nil) throws(TemplateError) {
+        try self.init(texts: Self.read(directory))
+    }
+
+    /// Loads the templates `texts` (file name to text and the path to name in errors).
+    init(texts: [String: (text: String, source: String)]) throws(TemplateError) {
         MarkdownContentType.registerOnce()
-        var texts: [String: (text: String, source: String)] = [:]
-        for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
-        if let directory {
-            let url = URL(fileURLWithPath: directory)
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            } catch {
-                throw TemplateError(code: .missingFolder, path: directory, line: 0, column: 0, message: "templates folder cannot be read")
-            }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let path = url.appendingPathComponent(name).path
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw TemplateError(code: .unreadable, path: path, line: 0, column: 0, message: "cannot be read as UTF-8 text")
-                }
-                texts[name] = (text, path)
-            }
-        }
+        let checked = Self.checker(for: texts).check()
+        if let error = checked.errors.first { throw error }
         var library = MustacheLibrary()
+        var general = MustacheLibrary()
         var assets: [String: Data] = [:]
         var rowTemplates: [RowTemplate] = []
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
@@ -51,56 +50,112 @@ public struct TemplateSet: Sendable {
             let ext = (name as NSString).pathExtension
             switch ext {
             case "md":
-                let prefix = MarkdownContentType.pragma
-                var template = try Self.parse(prefix + entry.text, path: entry.source, prefix: prefix.count)
-                var rewritten = entry.text
-                for fast in Self.fastLists[stem] ?? [] {
-                    rewritten = Self.rewritingFastRows(rewritten, section: fast.section, columns: fast.columns, rowTemplates: &rowTemplates)
+                let prefix = MarkdownContentType.prefix
+                let template = try Self.parse(prefix + entry.text, path: entry.source, lineOffset: 1)
+                general.register(template, named: stem)
+                if let syntax = checked.syntax[stem],
+                    let rewritten = Self.rewritingFastRows(
+                        syntax, template: stem, resolutions: checked.resolutions, rowTemplates: &rowTemplates)
+                {
+                    library.register(try Self.parse(prefix + rewritten, path: entry.source, lineOffset: 1), named: stem)
+                } else {
+                    library.register(template, named: stem)
                 }
-                if rewritten != entry.text { template = try Self.parse(prefix + rewritten, path: entry.source, prefix: prefix.count) }
-                library.register(template, named: stem)
             case "html":
-                library.register(try Self.parse(entry.text, path: entry.source, prefix: 0), named: stem)
+                let template = try Self.parse(entry.text, path: entry.source, lineOffset: 0)
+                library.register(template, named: stem)
+                general.register(template, named: stem)
             default:
                 assets[name] = Data(entry.text.utf8)
             }
         }
-        var checked: [String: (text: String, path: String)] = [:]
-        for (name, entry) in texts where name.hasSuffix(".md") || name.hasSuffix(".html") {
-            checked[(name as NSString).deletingPathExtension] = (entry.text, entry.source)
-        }
-        if let error = TemplateChecker(texts: checked).check().first { throw error }
         self.library = library
+        self.general = general
         self.assets = assets
         self.rowTemplates = rowTemplates
+        self.fastTemplates = rowTemplates.isEmpty ? [] : Set(Self.fastLists.keys)
     }
 
-    static func parse(_ text: String, path: String, prefix: Int) throws(TemplateError) -> MustacheTemplate {
+    /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
+    /// reports, and the first of which `invoices build` stops at. Empty when they load.
+    public static func problems(directory: String? = nil) -> [TemplateError] {
+        let texts: [String: (text: String, source: String)]
+        do {
+            texts = try read(directory)
+        } catch {
+            return [error]
+        }
+        let errors = checker(for: texts).check().errors
+        guard errors.isEmpty else { return errors }
+        do {
+            _ = try TemplateSet(directory: directory)
+        } catch {
+            return [error]
+        }
+        return []
+    }
+
+    /// The template files by file name: the defaults, each replaced by the file of the same name in `directory`.
+    static func read(_ directory: String?) throws(TemplateError) -> [String: (text: String, source: String)] {
+        var texts: [String: (text: String, source: String)] = [:]
+        for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
+        guard let directory else { return texts }
+        let url = URL(fileURLWithPath: directory)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw TemplateError(code: .missingFolder, path: directory, line: 0, column: 0, message: "templates folder cannot be read")
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = url.appendingPathComponent(name).path
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw TemplateError(code: .unreadable, path: path, line: 0, column: 0, message: "cannot be read as UTF-8 text")
+            }
+            texts[name] = (text, path)
+        }
+        return texts
+    }
+
+    /// A checker over the Markdown and HTML templates among `texts`.
+    static func checker(for texts: [String: (text: String, source: String)]) -> TemplateChecker {
+        var sources: [String: TemplateChecker.Source] = [:]
+        for (name, entry) in texts.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            sources[(name as NSString).deletingPathExtension] = TemplateChecker.Source(text: entry.text, path: entry.source, file: name)
+        }
+        return TemplateChecker(sources: sources)
+    }
+
+    /// Parses `text` with swift-mustache; errors are located `lineOffset` lines up (past a prefix).
+    static func parse(_ text: String, path: String, lineOffset: Int) throws(TemplateError) -> MustacheTemplate {
         do {
             return try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
-            let column = error.context.lineNumber == 1 ? max(error.context.columnNumber - prefix, 1) : error.context.columnNumber
             throw TemplateError(
-                code: .syntax, path: path, line: error.context.lineNumber, column: column,
+                code: .syntax, path: path, line: max(error.context.lineNumber - lineOffset, 1), column: error.context.columnNumber,
                 message: TemplateError.describe(error.error))
         } catch {
             throw TemplateError(code: .syntax, path: path, line: 1, column: 1, message: "\(error)")
         }
     }
 
-    /// Renders the template `name` (without extension) with `context`.
+    /// Renders the template `name` (without extension) with `context`, through Mustache alone.
     func render(_ name: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: name) ?? ""
+        general.render(context, withTemplate: name) ?? ""
     }
 
     /// Whether a template named `name` (without extension) exists.
     func has(_ name: String) -> Bool { library.getTemplate(named: name) != nil }
 }
 
-/// Escapes values in Markdown templates with ``MarkdownEscaper``.
+/// Puts values into Markdown templates as ``MarkdownValues`` tokens, replaced after cmark by the value escaped for
+/// where it landed.
 struct MarkdownContentType: MustacheContentType {
     static let pragma = "{{%CONTENT_TYPE:MARKDOWN}}"
-    func escapeText(_ text: String) -> String { MarkdownEscaper.escape(text) }
+    /// What a Markdown template is parsed after: the pragma alone on a line (standalone, so it leaves the template's
+    /// first line as it is: a template parses as its file would on its own, as ``TemplateSyntax`` parses it).
+    static let prefix = pragma + "\n"
+    func escapeText(_ text: String) -> String { MarkdownValues.token(for: text) }
 
     private static let registration: Void = { MustacheContentTypes.register(MarkdownContentType(), named: "MARKDOWN") }()
     static func registerOnce() { _ = registration }

@@ -1,0 +1,144 @@
+/// Carries values from the store through cmark as opaque tokens, and puts them back, escaped, into the HTML.
+///
+/// A value in a Markdown template can land in Markdown text, a heading, a code span, a fenced or indented code
+/// block, a raw HTML block or inline tag, an attribute, a link's address or title. No single escaped form reads
+/// as the value's text in all of these: character references are decoded in text and HTML but shown as typed in
+/// code. So a value goes into the Markdown as a token: a run of private-use characters (U+E000, one character
+/// U+E100 + byte per UTF-8 byte of the value, U+E001) that cmark treats as ordinary letters in every context and
+/// copies through unchanged (percent-encoded in link addresses). After cmark, ``decode(_:)`` replaces each token
+/// by the value escaped for HTML, or for a URL where cmark percent-encoded it. So a value is exactly its text
+/// wherever a template puts it, and never becomes markup. Related documentation:
+/// <https://spec.commonmark.org/0.30/#code-spans>, <https://spec.commonmark.org/0.30/#links>
+enum MarkdownValues {
+    static let open: Unicode.Scalar = "\u{E000}"
+    static let close: Unicode.Scalar = "\u{E001}"
+    /// The first of the 256 byte characters.
+    static let byteBase: UInt32 = 0xE100
+
+    /// Whether `scalar` is one of the characters tokens are made of (templates and rows must not contain them).
+    static func isReserved(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == open || scalar == close || (scalar.value >= byteBase && scalar.value < byteBase + 256)
+    }
+
+    /// The token for `value`; empty for an empty value, so that an empty value leaves no trace in the Markdown.
+    static func token(for value: String) -> String {
+        guard !value.isEmpty else { return "" }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(open)
+        for byte in value.utf8 { scalars.append(Unicode.Scalar(byteBase + UInt32(byte))!) }
+        scalars.append(close)
+        return String(scalars)
+    }
+
+    /// `html` with every token replaced by its value, escaped for HTML; inside a percent-encoded token (a link's
+    /// address), by the value percent-encoded as cmark encodes addresses, or nothing when the value is a
+    /// `javascript:`, `vbscript:`, `file:` or `data:` address (as cmark's safe mode drops them).
+    static func decode(_ html: String) -> String {
+        replacingTokens(in: html) { value in
+            var text = ""
+            HTMLEscaping.append(String(decoding: value, as: UTF8.self), to: &text)
+            return Array(text.utf8)
+        } address: { escapeAddress($0) }
+    }
+
+    /// `markdown` with every token replaced by its value as ``MarkdownEscaper`` writes it: readable Markdown for
+    /// `--debug-markdown`.
+    static func readable(_ markdown: String) -> String {
+        replacingTokens(in: markdown) { Array(MarkdownEscaper.escape(String(decoding: $0, as: UTF8.self)).utf8) } address: { $0 }
+    }
+
+    static func replacingTokens(
+        in html: String, text: ([UInt8]) -> [UInt8], address: ([UInt8]) -> [UInt8]
+    ) -> String {
+        // U+E000 is EE 80 80 in UTF-8; percent-encoded, "%EE%80%80".
+        guard html.utf8.contains(0xEE) || html.contains("%EE%80%80") else { return html }
+        var output: [UInt8] = []
+        output.reserveCapacity(html.utf8.count)
+        let bytes = Array(html.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0xEE, let (value, end) = decodeToken(bytes, at: index, percentEncoded: false) {
+                output.append(contentsOf: text(value))
+                index = end
+            } else if bytes[index] == UInt8(ascii: "%"), let (value, end) = decodeToken(bytes, at: index, percentEncoded: true) {
+                output.append(contentsOf: address(value))
+                index = end
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The value bytes of the token starting at `start`, and the index after it; nil when none starts there.
+    private static func decodeToken(_ bytes: [UInt8], at start: Int, percentEncoded: Bool) -> ([UInt8], Int)? {
+        var index = start
+        func scalar() -> UInt32? {
+            var utf8: [UInt8] = []
+            for _ in 0..<3 {
+                if percentEncoded {
+                    guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: "%"),
+                        let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+                    else { return nil }
+                    utf8.append(high << 4 | low)
+                    index += 3
+                } else {
+                    guard index < bytes.count else { return nil }
+                    utf8.append(bytes[index])
+                    index += 1
+                }
+            }
+            guard utf8[0] == 0xEE, utf8[1] & 0xC0 == 0x80, utf8[2] & 0xC0 == 0x80 else { return nil }
+            return UInt32(utf8[0] & 0x0F) << 12 | UInt32(utf8[1] & 0x3F) << 6 | UInt32(utf8[2] & 0x3F)
+        }
+        guard scalar() == open.value else { return nil }
+        var value: [UInt8] = []
+        while true {
+            guard let next = scalar() else { return nil }
+            if next == close.value { return (value, index) }
+            guard next >= byteBase, next < byteBase + 256 else { return nil }
+            value.append(UInt8(next - byteBase))
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// Bytes cmark leaves as they are in a link's address (houdini's `HREF_SAFE`); `&` and `'` are then written as
+    /// references, everything else is percent-encoded.
+    private static let addressSafe: [Bool] = {
+        var table = Array(repeating: false, count: 256)
+        for byte in Array("-_.+!*(),%#@?=;:/$~&'".utf8) { table[Int(byte)] = true }
+        for range in [UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9")] {
+            for byte in range { table[Int(byte)] = true }
+        }
+        return table
+    }()
+
+    /// A value placed in a link's address, escaped as cmark escapes addresses.
+    static func escapeAddress(_ value: [UInt8]) -> [UInt8] {
+        let lower = String(decoding: value.prefix(16), as: UTF8.self).lowercased().filter { !$0.isWhitespace }
+        if ["javascript:", "vbscript:", "file:", "data:"].contains(where: { lower.hasPrefix($0) }) { return [] }
+        var output: [UInt8] = []
+        let digits = Array("0123456789ABCDEF".utf8)
+        for byte in value {
+            if byte == UInt8(ascii: "&") {
+                output.append(contentsOf: Array("&amp;".utf8))
+            } else if byte == UInt8(ascii: "'") {
+                output.append(contentsOf: Array("&#x27;".utf8))
+            } else if addressSafe[Int(byte)] {
+                output.append(byte)
+            } else {
+                output.append(contentsOf: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+            }
+        }
+        return output
+    }
+}
