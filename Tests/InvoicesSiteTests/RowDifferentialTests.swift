@@ -98,7 +98,7 @@ struct RowDifferentialTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
-        let books = try StoreLoader(path: folder.path("s.sqlite")).load()
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
         #expect(site.templates.rowTemplates.count == 3)
         let invoices = site.groupedInvoices()
