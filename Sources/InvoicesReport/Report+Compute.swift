@@ -10,11 +10,14 @@ extension Report {
     public init(books: Books, period: ReportPeriod = ReportPeriod()) throws(ReportError) {
         let clientCount = books.clients.count
         let currencies = books.currencies
+        // Only the typed fields are read, straight from the table: binding whole snapshots would retain and release
+        // their identifier and notes strings on every iteration.
         let invoices = books.invoices
         let span: ClosedRange<YearMonth>
         var bounds: (low: CalendarDate, high: CalendarDate)?
         if period.month == nil {
-            for invoice in invoices {
+            for index in invoices.indices {
+                let invoice = Facts(invoices[index])
                 let high = max(invoice.issued, invoice.paid ?? invoice.issued)
                 bounds = bounds.map { (min($0.low, invoice.issued), max($0.high, high)) } ?? (invoice.issued, high)
             }
@@ -43,7 +46,8 @@ extension Report {
         var agings: [Aging] = []
         var overflowSlot: Int?
 
-        for invoice in invoices {
+        for index in invoices.indices {
+            let invoice = Facts(invoices[index])
             let key = Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex)
             var slot = slotOf[key]
             if slot < 0 {
@@ -183,5 +187,25 @@ extension Aging {
         checkedAdd(&notDue, other.notDue) && checkedAdd(&days1to30, other.days1to30)
             && checkedAdd(&days31to60, other.days31to60) && checkedAdd(&days61to90, other.days61to90)
             && checkedAdd(&over90, other.over90)
+    }
+}
+
+/// The fields of an invoice the figures need: integers only, read without copying the snapshot's strings.
+private struct Facts {
+    var clientIndex: Int32
+    var currencyIndex: Int16
+    var amount: Int64
+    var issued: CalendarDate
+    var due: CalendarDate
+    var paid: CalendarDate?
+
+    @inline(__always)
+    init(_ invoice: borrowing InvoiceSnapshot) {
+        clientIndex = invoice.clientIndex
+        currencyIndex = invoice.currencyIndex
+        amount = invoice.amount
+        issued = invoice.issued
+        due = invoice.due
+        paid = invoice.paid
     }
 }
