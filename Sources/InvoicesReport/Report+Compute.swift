@@ -34,6 +34,7 @@ extension Report {
         let first = span.lowerBound.index - 1
         let columns = span.upperBound.index - first + 1
         let currencyCount = max(currencies.count, 1)
+        let columnOf = MonthColumns(first: first, columns: columns)
 
         var slotOf: [Int] = Array(repeating: -1, count: clientCount * currencyCount)
         var slotKeys: [(client: Int, currency: Int)] = []
@@ -65,14 +66,14 @@ extension Report {
             let amount = invoice.amount
             let base = slot * columns
             let deltaBase = slot * (columns + 1)
-            let issuedColumn = invoice.issued.month.index - first
+            let issuedColumn = columnOf[invoice.issued]
             if issuedColumn >= 0, issuedColumn < columns {
                 if !checkedAdd(&invoiced[base + issuedColumn], amount) { overflowSlot = slot }
                 counts[base + issuedColumn] += 1
             }
             var paidColumn = columns  // paid after the last column (or never)
             if let paidOn = invoice.paid {
-                let column = paidOn.month.index - first
+                let column = columnOf[paidOn]
                 if column >= 0, column < columns {
                     if !checkedAdd(&paid[base + column], amount) { overflowSlot = slot }
                 }
@@ -83,9 +84,8 @@ extension Report {
             if start < paidColumn {
                 if !checkedAdd(&outstandingDelta[deltaBase + start], amount) { overflowSlot = slot }
                 if !checkedAdd(&outstandingDelta[deltaBase + paidColumn], -amount) { overflowSlot = slot }
-                // Overdue from the first month whose last day is after the due date.
-                let dueMonth = invoice.due.month
-                let overdueColumn = (invoice.due == dueMonth.lastDay ? dueMonth.index + 1 : dueMonth.index) - first
+                // Overdue from the month of the day after the due date.
+                let overdueColumn = columnOf[invoice.due.adding(days: 1)]
                 let overdueStart = max(start, overdueColumn)
                 if overdueStart < paidColumn {
                     if !checkedAdd(&overdueDelta[deltaBase + overdueStart], amount) { overflowSlot = slot }
@@ -207,5 +207,36 @@ private struct Facts {
         issued = invoice.issued
         due = invoice.due
         paid = invoice.paid
+    }
+}
+
+/// The report column of a day, from a table over the reported months: no calendar arithmetic per invoice.
+///
+/// Column 0 is the month before the first reported one; a day before it is column -1, a day after the last reported
+/// month is `columns` (every figure treats all such days alike).
+private struct MonthColumns {
+    let firstDay: Int32
+    let columns: Int
+    let table: [Int16]
+
+    init(first: Int, columns: Int) {
+        let start = YearMonth(index: first).firstDay.dayNumber
+        var table: [Int16] = []
+        for column in 0..<columns {
+            let month = YearMonth(index: first + column)
+            let days = Int(month.lastDay.dayNumber - month.firstDay.dayNumber) + 1
+            table.append(contentsOf: repeatElement(Int16(clamping: column), count: days))
+        }
+        self.firstDay = start
+        self.columns = columns
+        self.table = table
+    }
+
+    @inline(__always)
+    subscript(day: CalendarDate) -> Int {
+        let offset = Int(day.dayNumber) - Int(firstDay)
+        if offset < 0 { return -1 }
+        if offset >= table.count { return columns }
+        return Int(table[offset])
     }
 }
