@@ -37,7 +37,7 @@ let package = Package(
         .systemLibrary(name: "Cxcrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // `invoices publish`: release folders, rsync over SSH, the atomic switch, htpasswd, server snippets, client links.
-        .target(name: "InvoicesPublish", dependencies: ["Cxcrypt", "COpenSSLCrypto"], swiftSettings: upcoming),
+        .target(name: "InvoicesPublish", dependencies: ["InvoicesCore", "Cxcrypt", "COpenSSLCrypto"], swiftSettings: upcoming),
         // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
         .target(name: "InvoicesCore", dependencies: [.product(name: "ObjectContexts", package: "ObjectContexts")], swiftSettings: upcoming),
         // SQLite store: schema, loading into snapshots, the sample generator.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import InvoicesCore
 
 /// Runs a system program (`ssh`, `rsync`, `sh`) found on the `PATH`, feeding its standard input and reading its
 /// output and errors concurrently, so that no pipe fills up and blocks it.
@@ -18,52 +19,12 @@ struct CommandRunner: Sendable {
 
     /// Runs `program` with `arguments` and waits for it.
     func run(_ program: String, _ arguments: [String], input: String = "") throws(PublishError) -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
         do {
-            try process.run()
+            let output = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, input: input)
+            return Output(status: output.status, stdout: output.stdout, stderr: output.stderr)
         } catch {
             throw PublishError(.unavailable, "cannot start \(program): \(error)")
         }
-        let errors = Collected()
-        let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: errors.wait(), as: UTF8.self))
-    }
-}
-
-/// Bytes handed from a reading thread to the waiting one.
-private final class Collected: @unchecked Sendable {
-    // @unchecked Sendable: `data` is written once under `condition` and read under it after the signal.
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func set(_ value: Data) {
-        condition.lock()
-        data = value
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while data == nil { condition.wait() }
-        return data ?? Data()
     }
 }
 

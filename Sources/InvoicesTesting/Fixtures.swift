@@ -1,6 +1,7 @@
 public import Foundation
 internal import GRDB
 public import InvoicesStore
+internal import InvoicesCore
 
 /// A fresh temporary folder, removed by ``remove()``.
 public struct TemporaryFolder: Sendable {
@@ -104,46 +105,8 @@ public enum CLI {
     static func runProcess(
         _ program: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errorData = ErrorData()
-        let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errData = errorData.wait()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-}
-
-/// Standard error's bytes, handed from the reading thread to the waiting one.
-private final class ErrorData: @unchecked Sendable {
-    // @unchecked Sendable: `data` is written once under `condition` and read under it after the signal.
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func set(_ value: Data) {
-        condition.lock()
-        data = value
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while data == nil { condition.wait() }
-        return data ?? Data()
+        let output = try ProcessRunner.run(program, arguments, in: directory, environment: environment)
+        return Result(status: output.status, stdout: output.stdout, stderr: output.stderr)
     }
 }
 
