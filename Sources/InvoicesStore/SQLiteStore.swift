@@ -57,6 +57,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         configuration.label = "store-save"
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
+        let v2 = rowsStore.books.schemaVersion >= 2
         let permanent = try queue.write { db -> [ObjectID: ObjectID] in
             var permanent: [ObjectID: ObjectID] = [:]
             func clientKey(_ values: RowValues) throws -> Int64 {
@@ -74,6 +75,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     try db.execute(
                         sql: "INSERT INTO client (number, name, email, street, city, zip, country) VALUES (?,?,?,?,?,?,?)",
                         arguments: StatementArguments(a.map(Self.databaseValue)))
+                case "Invoice" where v2:
+                    try db.execute(
+                        sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, clientId) VALUES (?,?,?,?,?,?,?)",
+                        arguments: StatementArguments(Self.invoiceColumns(a).dropLast() + [try clientKey(write.values)]))
+                    try Self.writePaidInFull(db, invoice: db.lastInsertedRowID, a)
                 case "Invoice":
                     try db.execute(
                         sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, paidOn, clientId) VALUES (?,?,?,?,?,?,?,?)",
@@ -91,6 +97,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     try db.execute(
                         sql: "UPDATE client SET number = ?, name = ?, email = ?, street = ?, city = ?, zip = ?, country = ? WHERE id = ?",
                         arguments: StatementArguments(a.map(Self.databaseValue) + [key]))
+                case "Invoice" where v2:
+                    try db.execute(
+                        sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, clientId = ? WHERE id = ?",
+                        arguments: StatementArguments(Self.invoiceColumns(a).dropLast() + [try clientKey(write.values), key]))
+                    try db.execute(sql: "DELETE FROM payment WHERE invoiceId = ?", arguments: [key])
+                    try Self.writePaidInFull(db, invoice: key, a)
                 case "Invoice":
                     try db.execute(
                         sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, paidOn = ?, clientId = ? WHERE id = ?",
@@ -103,6 +115,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             for deletion in changes.deleted.sorted(by: { $0.objectID.entityName > $1.objectID.entityName }) {
                 guard let key = deletion.objectID.primaryKey else { continue }
                 let table = deletion.objectID.entityName == "Client" ? "client" : "invoice"
+                if v2, table == "invoice" {
+                    for child in ["payment", "writeOff", "taxLine"] {
+                        try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key])
+                    }
+                }
                 try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [key])
             }
             return permanent
@@ -112,6 +129,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             for id in permanent.values { versions[id] = 1 }
         }
         return permanent
+    }
+
+    /// A v2 store keeps payments apart: the model's paid date (an invoice paid in full) is one payment of the whole
+    /// amount on that day.
+    static func writePaidInFull(_ db: Database, invoice: Int64, _ attributes: [Value]) throws {
+        typealias Attribute = InvoicesModel.InvoiceAttribute
+        guard case .integer(let day) = attributes[Attribute.paidOn.rawValue],
+            case .integer(let amount) = attributes[Attribute.amount.rawValue], amount != 0
+        else { return }
+        try db.execute(
+            sql: "INSERT INTO payment (invoiceId, paidOn, amount) VALUES (?, ?, ?)",
+            arguments: [invoice, CalendarDate(dayNumber: Int32(clamping: day)).description, amount])
     }
 
     /// An attribute as a database value: text and integers as they are.

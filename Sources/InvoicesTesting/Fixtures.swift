@@ -20,14 +20,15 @@ public struct TemporaryFolder: Sendable {
 
 /// Builds stores for tests from SQL text a reviewer can read.
 public enum StoreFixture {
-    /// The current schema's statements.
-    public static var schema: String { Schema.createStatements }
+    /// The v1 schema's statements (the fixtures' SQL is written for it; a v1 store reads as it always did).
+    public static var schema: String { Schema.createStatements(version: 1) }
 
-    /// Creates a store at `path` from `sql` (run as one script), after the current schema unless `withSchema` is false.
-    public static func make(at path: String, sql: String, withSchema: Bool = true) throws {
+    /// Creates a store at `path` from `sql` (run as one script), after the schema of `version` (v1 by default)
+    /// unless `withSchema` is false.
+    public static func make(at path: String, sql: String, withSchema: Bool = true, version: Int = 1) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in
-            if withSchema { try db.execute(sql: Schema.createStatements) }
+            if withSchema { try db.execute(sql: Schema.createStatements(version: version)) }
             try db.execute(sql: sql)
         }
         try queue.close()
