@@ -125,19 +125,41 @@ public enum Schema {
 
     /// The SQLite statements that create an empty store of `version`.
     public static func createStatements(version: Int) -> String {
+        createStatements(tables(version: version)) + "PRAGMA user_version = \(version);\n"
+    }
+
+    /// The SQLite statements that create `tables` and their indexes.
+    static func createStatements(_ tables: [Table]) -> String {
         var sql = ""
-        for table in tables(version: version) {
+        for table in tables {
             let columns = table.columns.map { column in
                 "    " + [column.name, column.type.sqlite, column.constraints].filter { !$0.isEmpty }.joined(separator: " ")
             }
             sql += "CREATE TABLE \(table.name) (\n" + columns.joined(separator: ",\n") + "\n);\n"
             for column in table.indexed { sql += "CREATE INDEX \(table.name)_\(column) ON \(table.name)(\(column));\n" }
         }
-        return sql + "PRAGMA user_version = \(version);\n"
+        return sql
     }
 
     /// The statements that create an empty store of ``version``.
     public static let createStatements = createStatements(version: version)
+
+    /// Turns a v1 store into a v2 store in place, in one transaction: the invoice table loses `paidOn` and gains
+    /// the v2 columns (every invoice sent, kind invoice, no taxes), and each paid date becomes one payment of the
+    /// whole amount. Reads the same figures before and after. docs/store.md quotes it.
+    public static let migrationFromV1 = """
+        BEGIN;
+        ALTER TABLE invoice RENAME TO invoiceV1;
+        DROP INDEX invoice_clientId;
+        \(createStatements([invoiceV2, payment, writeOff, taxLine]))
+        INSERT INTO invoice (id, identifier, clientId, amount, currency, notes, issuedOn, dueOn)
+            SELECT id, identifier, clientId, amount, currency, notes, issuedOn, dueOn FROM invoiceV1;
+        INSERT INTO payment (invoiceId, paidOn, amount)
+            SELECT id, paidOn, amount FROM invoiceV1 WHERE paidOn IS NOT NULL AND amount > 0 ORDER BY id;
+        DROP TABLE invoiceV1;
+        PRAGMA user_version = 2;
+        COMMIT;
+        """
 
     /// Columns the loader requires, per table, for a schema version.
     static func requiredColumns(version: Int) -> [(table: String, columns: [String])] {

@@ -41,6 +41,13 @@ public enum StoreFixture {
         try queue.close()
     }
 
+    /// Migrates a v1 store to v2 with ``InvoicesStore/Schema/migrationFromV1`` (its own transaction).
+    public static func migrateToV2(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: Schema.migrationFromV1) }
+        try queue.close()
+    }
+
     /// Runs `sql` against an existing store and returns the rows as dictionaries (for independent checks).
     public static func query(_ path: String, _ sql: String) throws -> [[String: String]] {
         var configuration = Configuration()
