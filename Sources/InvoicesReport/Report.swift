@@ -33,10 +33,11 @@ public struct Report: Sendable, Equatable {
         public var aging: Aging
     }
 
-    /// The reported months, in order.
+    /// The reported months, in order: empty only when the store has no invoices and no month was asked for.
     public var months: [YearMonth]
-    /// The date outstanding, overdue and aging are measured at for the period.
-    public var asOf: CalendarDate
+    /// The date outstanding, overdue and aging are measured at for the period; nil only when there is no period
+    /// (no invoices, no month and no as-of date asked for).
+    public var asOf: CalendarDate?
     /// One entry per client that has invoices, in the order of ``Books/clients``.
     public var clients: [ClientTotals]
     /// Grand totals per currency, ordered by currency code.
@@ -64,8 +65,15 @@ public struct Report: Sendable, Equatable {
     public func balance(of index: Int, in books: Books) -> Int64 {
         if let balance = balances[index] { return balance }
         let invoice = books.invoices[index]
-        guard invoice.counts, invoice.kind == .invoice, invoice.issued <= asOf else { return 0 }
+        guard let asOf, invoice.counts, invoice.kind == .invoice, invoice.issued <= asOf else { return 0 }
         return invoice.paid.map { $0 <= asOf } == true ? 0 : invoice.amount
+    }
+
+    init(months: [YearMonth], asOf: CalendarDate?, clients: [ClientTotals], currencies: [CurrencyTotals]) {
+        self.months = months
+        self.asOf = asOf
+        self.clients = clients
+        self.currencies = currencies
     }
 }
 
