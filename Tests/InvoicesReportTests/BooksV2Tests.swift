@@ -8,31 +8,7 @@ import Testing
 /// Hand-computed cases of schema v2: partial payments, credit notes, refunds, overpayments, write-offs, voids,
 /// taxes. Each client holds one case, so its figures can be read alone.
 struct BooksV2Tests {
-    static let cases = """
-        INSERT INTO client (id, number, name) VALUES
-          (1, 'C-1', 'Deposit'), (2, 'C-2', 'Credit note'), (3, 'C-3', 'Refund'), (4, 'C-4', 'Overpaid'),
-          (5, 'C-5', 'Write-off'), (6, 'C-6', 'Void'), (7, 'C-7', 'Taxed'), (8, 'C-8', 'Draft');
-        INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn, status, kind, correctsId, appliedOn) VALUES
-          (1, 'INV-1', 1, 100000, NULL, 'EUR', '2025-01-20', '2025-02-19', 'sent', 'invoice', NULL, NULL),
-          (2, 'INV-2', 2, 50000, NULL, 'EUR', '2025-03-01', '2025-03-15', 'sent', 'invoice', NULL, NULL),
-          (3, 'CN-1', 2, 10000, NULL, 'EUR', '2025-03-10', '2025-03-10', 'sent', 'credit', 2, '2025-04-10'),
-          (4, 'INV-4', 3, 20000, NULL, 'EUR', '2025-05-01', '2025-05-31', 'sent', 'invoice', NULL, NULL),
-          (5, 'INV-5', 4, 30000, NULL, 'EUR', '2025-06-01', '2025-06-30', 'sent', 'invoice', NULL, NULL),
-          (6, 'INV-6', 5, 10000, NULL, 'EUR', '2025-07-01', '2025-07-31', 'sent', 'invoice', NULL, NULL),
-          (7, 'INV-7', 6, 25000, NULL, 'EUR', '2025-08-01', '2025-08-31', 'void', 'invoice', NULL, NULL),
-          (8, 'INV-8', 7, 107700, 100000, 'CHF', '2025-09-01', '2025-09-30', 'sent', 'invoice', NULL, NULL),
-          (9, 'INV-9', 8, 99900, NULL, 'EUR', '2025-09-01', '2025-09-30', 'draft', 'invoice', NULL, NULL);
-        INSERT INTO payment (invoiceId, paidOn, amount, method, reference) VALUES
-          (1, '2025-01-25', 40000, 'bank transfer', 'DEP-1'), (1, '2025-02-03', 60000, 'bank transfer', ''),
-          (2, '2025-04-20', 40000, 'card', ''),
-          (4, '2025-05-05', 20000, '', ''), (4, '2025-05-20', -5000, 'bank transfer', 'REFUND-4'),
-          (5, '2025-06-10', 35000, '', ''),
-          (6, '2025-07-15', 3000, '', ''),
-          (7, '2025-08-05', 10000, '', ''),
-          (8, '2025-09-10', 50000, '', '');
-        INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) VALUES (6, '2025-09-30', 7000, 'uncollectable');
-        INSERT INTO taxLine (invoiceId, name, rate, net, amount) VALUES (8, 'MWST', '7.7', NULL, 7700);
-        """
+    static let cases = StoreFixture.v2Cases
 
     func books(_ sql: String = cases) throws -> Books {
         let folder = try TemporaryFolder()
