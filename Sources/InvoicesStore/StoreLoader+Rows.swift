@@ -215,11 +215,12 @@ extension StoreLoader {
                         valid = false
                     }
                 }
-                if let value = row.text(10).flatMap(InvoiceStatus.init(name:)) { status = value } else {
+                // Compared as bytes: no string per row for two words.
+                if let value = InvoiceStatus.allCases.first(where: { $0.name.utf8.elementsEqual(row.bytes(10)) }) { status = value } else {
                     problems.add(table: "invoice", row: rowName, column: "status", "'\(row.text(10) ?? "?")' is not a status (draft, sent or void)")
                     valid = false
                 }
-                if let value = row.text(11).flatMap(InvoiceKind.init(name:)) { kind = value } else {
+                if let value = InvoiceKind.allCases.first(where: { $0.name.utf8.elementsEqual(row.bytes(11)) }) { kind = value } else {
                     problems.add(table: "invoice", row: rowName, column: "kind", "'\(row.text(11) ?? "?")' is not a kind (invoice or credit)")
                     valid = false
                 }

@@ -6,8 +6,8 @@ extension StoreLoader {
     /// Reads a v2 store's payments, write-offs and tax lines, resolves credit notes to the invoices they correct,
     /// checks gross = net + taxes per invoice and sets the settled dates: the whole ``Books``.
     ///
-    /// Invoices are in row-id order, so each table is read in `invoiceId` order and its rows land sorted by invoice
-    /// index, as ``Books`` keeps them; an invoice id becomes an index by binary search, without a dictionary.
+    /// Invoices are in row-id order, so an invoice id becomes an index by binary search, without a dictionary; each
+    /// table is read by a plain scan and sorted by invoice index (then day) as ``Books`` keeps them.
     func loadV2Rows(
         _ db: Database, clients: [ClientSnapshot], invoices: inout [InvoiceSnapshot], currencies: [CurrencyCode],
         correctsIDs: [Int64?], problems: inout Problems
@@ -47,22 +47,23 @@ extension StoreLoader {
         var payments: [PaymentSnapshot] = []
         var details: [PaymentDetails] = []
         let paymentStatement = try db.makeStatement(
-            sql: "SELECT id, invoiceId, paidOn, amount, currency, method, reference FROM payment ORDER BY invoiceId, paidOn, id")
+            sql: "SELECT id, invoiceId, paidOn, amount, currency, method, reference FROM payment ORDER BY id")
         try step(paymentStatement) { row in
             guard let invoice = self.owner(row, table: "payment", indexOf: indexOf, problems: &problems) else { return }
-            let rowName = "id \(row.int64(0)) of invoice \(name(invoice))"
+            // The row's name is only built for a message: no string per row otherwise.
+            func rowName() -> String { "id \(row.int64(0)) of invoice \(name(invoice))" }
             let day = self.day(row, 2, table: "payment", row: rowName, column: "paidOn", problems: &problems)
             let amount = self.integer(row, 3, table: "payment", row: rowName, column: "amount", problems: &problems)
-            let invoiceCurrency = currencies[Int(invoices[invoice].currencyIndex)].code
             let violations = BooksRules.paymentViolations(
                 amount: amount ?? 1, date: day, issued: invoices[invoice].issued,
-                currency: row.isNull(4) ? nil : (row.text(4) ?? "?"), invoiceCurrency: invoiceCurrency)
-            problems.add(table: "payment", row: rowName, violations)
-            let method = row.text(5) ?? ""
-            let reference = row.text(6) ?? ""
+                currency: row.isNull(4) ? nil : (row.text(4) ?? "?"),
+                invoiceCurrency: row.isNull(4) ? nil : currencies[Int(invoices[invoice].currencyIndex)].code)
+            if !violations.isEmpty { problems.add(table: "payment", row: rowName(), violations) }
             guard violations.isEmpty, let day, let amount else { return }
             var detailIndex: Int32 = -1
-            if !method.isEmpty || !reference.isEmpty {
+            if row.bytes(5).count > 0 || row.bytes(6).count > 0 {
+                let method = row.text(5) ?? ""
+                let reference = row.text(6) ?? ""
                 detailIndex = Int32(details.count)
                 details.append(PaymentDetails(method: method, reference: reference))
             }
@@ -71,41 +72,56 @@ extension StoreLoader {
 
         var writeOffs: [WriteOffSnapshot] = []
         let writeOffStatement = try db.makeStatement(
-            sql: "SELECT id, invoiceId, writtenOffOn, amount, reason FROM writeOff ORDER BY invoiceId, writtenOffOn, id")
+            sql: "SELECT id, invoiceId, writtenOffOn, amount, reason FROM writeOff ORDER BY id")
         try step(writeOffStatement) { row in
             guard let invoice = self.owner(row, table: "writeOff", indexOf: indexOf, problems: &problems) else { return }
-            let rowName = "id \(row.int64(0)) of invoice \(name(invoice))"
+            func rowName() -> String { "id \(row.int64(0)) of invoice \(name(invoice))" }
             let day = self.day(row, 2, table: "writeOff", row: rowName, column: "writtenOffOn", problems: &problems)
             let amount = self.integer(row, 3, table: "writeOff", row: rowName, column: "amount", problems: &problems)
             let violations = BooksRules.writeOffViolations(amount: amount ?? 1, date: day, issued: invoices[invoice].issued)
-            problems.add(table: "writeOff", row: rowName, violations)
+            if !violations.isEmpty { problems.add(table: "writeOff", row: rowName(), violations) }
             guard violations.isEmpty, let day, let amount else { return }
             writeOffs.append(WriteOffSnapshot(invoiceIndex: Int32(invoice), date: day, amount: amount, reason: row.text(4) ?? ""))
         }
 
         var taxLines: [TaxLineSnapshot] = []
         var taxes: [TaxRate] = []
-        var taxIndex: [TaxRate: Int32] = [:]
-        let taxStatement = try db.makeStatement(sql: "SELECT id, invoiceId, name, rate, net, amount FROM taxLine ORDER BY invoiceId, id")
+        // The taxes seen so far, by their raw name and rate bytes: a few entries, compared without a string per line.
+        var taxBytes: [(name: [UInt8], rate: [UInt8], index: Int32)] = []
+        let taxStatement = try db.makeStatement(sql: "SELECT id, invoiceId, name, rate, net, amount FROM taxLine ORDER BY id")
         try step(taxStatement) { row in
             guard let invoice = self.owner(row, table: "taxLine", indexOf: indexOf, problems: &problems) else { return }
-            let rowName = "id \(row.int64(0)) of invoice \(name(invoice))"
-            let taxName = row.text(2) ?? ""
-            let rate = row.text(3) ?? ""
+            func rowName() -> String { "id \(row.int64(0)) of invoice \(name(invoice))" }
             let net = row.isNull(4)
                 ? invoices[invoice].net : self.integer(row, 4, table: "taxLine", row: rowName, column: "net", problems: &problems)
             let amount = self.integer(row, 5, table: "taxLine", row: rowName, column: "amount", problems: &problems)
+            let nameBytes = row.bytes(2)
+            let rateBytes = row.bytes(3)
+            var index = Int32(-1)
+            for known in taxBytes where known.name.elementsEqual(nameBytes) && known.rate.elementsEqual(rateBytes) {
+                index = known.index
+                break
+            }
+            let rate = index >= 0 ? "0" : (row.text(3) ?? "")
             let violations = BooksRules.taxLineViolations(rate: rate, net: net ?? 0, amount: amount ?? 0)
-            problems.add(table: "taxLine", row: rowName, violations)
-            guard violations.isEmpty, let net, let amount, let tax = TaxRate(name: taxName, percent: rate) else { return }
-            let index: Int32
-            if let known = taxIndex[tax] { index = known } else {
-                index = Int32(taxes.count)
-                taxIndex[tax] = index
-                taxes.append(tax)
+            if !violations.isEmpty { problems.add(table: "taxLine", row: rowName(), violations) }
+            guard violations.isEmpty, let net, let amount else { return }
+            if index < 0 {
+                guard let tax = TaxRate(name: row.text(2) ?? "", percent: rate) else { return }
+                // Two spellings of one rate (7.7 and 7.70) are one tax.
+                if let same = taxes.firstIndex(of: tax) {
+                    index = Int32(same)
+                } else {
+                    index = Int32(taxes.count)
+                    taxes.append(tax)
+                }
+                taxBytes.append((Array(nameBytes), Array(rateBytes), index))
             }
             taxLines.append(TaxLineSnapshot(invoiceIndex: Int32(invoice), taxIndex: index, net: net, amount: amount))
         }
+        // Read in row-id order (a plain table scan, no sort in SQLite); ordered here by invoice, then day, stably.
+        payments = Self.sorted(payments) { ($0.invoiceIndex, $0.date.dayNumber) < ($1.invoiceIndex, $1.date.dayNumber) }
+        writeOffs = Self.sorted(writeOffs) { ($0.invoiceIndex, $0.date.dayNumber) < ($1.invoiceIndex, $1.date.dayNumber) }
         // Taxes in order, so every table built from them is ordered the same way on every run.
         let sortedTaxes = taxes.sorted()
         if sortedTaxes != taxes {
@@ -136,6 +152,12 @@ extension StoreLoader {
         return books
     }
 
+    /// `rows` stably sorted by `less`; already sorted rows (the usual case: written in invoice order) are not moved.
+    static func sorted<T>(_ rows: [T], by less: (T, T) -> Bool) -> [T] {
+        if zip(rows, rows.dropFirst()).allSatisfy({ !less($1, $0) }) { return rows }
+        return rows.enumerated().sorted { less($0.element, $1.element) || (!less($1.element, $0.element) && $0.offset < $1.offset) }.map(\.element)
+    }
+
     /// The index of the invoice a row of `table` belongs to (column 1, `invoiceId`), or nil after reporting it.
     private func owner(_ row: Columns, table: String, indexOf: (Int64) -> Int?, problems: inout Problems) -> Int? {
         if row.isNull(1) {
@@ -149,19 +171,19 @@ extension StoreLoader {
         return index
     }
 
-    private func day(_ row: Columns, _ column: Int32, table: String, row rowName: String, column name: String, problems: inout Problems) -> CalendarDate? {
+    private func day(_ row: Columns, _ column: Int32, table: String, row rowName: () -> String, column name: String, problems: inout Problems) -> CalendarDate? {
         if row.isNull(column) {
-            problems.add(table: table, row: rowName, column: name, "is NULL; expected a date YYYY-MM-DD")
+            problems.add(table: table, row: rowName(), column: name, "is NULL; expected a date YYYY-MM-DD")
             return nil
         }
         if let date = CalendarDate(isoBytes: row.bytes(column)) { return date }
-        problems.add(table: table, row: rowName, column: name, "'\(row.text(column) ?? "?")' is not a date (expected YYYY-MM-DD, a real day)")
+        problems.add(table: table, row: rowName(), column: name, "'\(row.text(column) ?? "?")' is not a date (expected YYYY-MM-DD, a real day)")
         return nil
     }
 
-    private func integer(_ row: Columns, _ column: Int32, table: String, row rowName: String, column name: String, problems: inout Problems) -> Int64? {
+    private func integer(_ row: Columns, _ column: Int32, table: String, row rowName: () -> String, column name: String, problems: inout Problems) -> Int64? {
         guard row.isInteger(column) else {
-            problems.add(table: table, row: rowName, column: name, row.isNull(column) ? "is NULL; expected an integer count of minor units" : "is not an integer count of minor units")
+            problems.add(table: table, row: rowName(), column: name, row.isNull(column) ? "is NULL; expected an integer count of minor units" : "is not an integer count of minor units")
             return nil
         }
         return row.int64(column)

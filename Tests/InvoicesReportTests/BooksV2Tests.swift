@@ -105,6 +105,28 @@ struct BooksV2Tests {
         #expect(tax.months == [TaxFigures(accrualNet: 100000, accrualTax: 7700, cashNet: 46425, cashTax: 3575)])
     }
 
+    @Test func paymentsWrittenInAnyOrderAreReadSortedByInvoiceThenDay() throws {
+        let ordered = try books()
+        // The same payments with their row ids reversed: the loader reads by row id and sorts.
+        let reversed = Self.cases.replacingOccurrences(
+            of: "INSERT INTO payment (invoiceId,", with: "INSERT INTO payment (id, invoiceId,"
+        ).replacingOccurrences(of: "(1, '2025-01-25'", with: "(20, 1, '2025-01-25'").replacingOccurrences(of: "(1, '2025-02-03'", with: "(19, 1, '2025-02-03'")
+            .replacingOccurrences(of: "(2, '2025-04-20'", with: "(18, 2, '2025-04-20'").replacingOccurrences(of: "(4, '2025-05-05'", with: "(17, 4, '2025-05-05'")
+            .replacingOccurrences(of: "(4, '2025-05-20'", with: "(16, 4, '2025-05-20'").replacingOccurrences(of: "(5, '2025-06-10'", with: "(15, 5, '2025-06-10'")
+            .replacingOccurrences(of: "(6, '2025-07-15'", with: "(14, 6, '2025-07-15'").replacingOccurrences(of: "(7, '2025-08-05'", with: "(13, 7, '2025-08-05'")
+            .replacingOccurrences(of: "(8, '2025-09-10'", with: "(12, 8, '2025-09-10'")
+        #expect(reversed != Self.cases)
+        let books = try books(reversed)
+        func resolved(_ books: Books) -> [String] {
+            books.payments.map { payment in
+                let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
+                return "\(payment.invoiceIndex) \(payment.date) \(payment.amount) \(details.method) \(details.reference)"
+            }
+        }
+        #expect(resolved(books) == resolved(ordered))
+        #expect(try Report(books: books) == (try Report(books: ordered)))
+    }
+
     @Test func halfEvenSharesRoundTiesToEven() {
         #expect(proportionalShare(1, part: 1, whole: 2) == 0)
         #expect(proportionalShare(3, part: 1, whole: 2) == 2)
