@@ -28,6 +28,11 @@ public struct SiteWriter: Sendable {
         return try staging.commit()
     }
 
+    /// The build manifest of the site in ``output``, beside it (`.Output.manifest` for `Output`): see ``SiteManifest``.
+    public var manifestURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).manifest")
+    }
+
     /// Starts a new site: a staging folder beside the output that files are written into.
     /// - Throws: ``SiteWriteError`` when the folder cannot be created.
     public func begin() throws(SiteWriteError) -> SiteStaging {
