@@ -44,7 +44,7 @@ extension SiteBuilder {
         var base = Fingerprint()
         base.add(Self.executableIdentity)
         addOptions(to: &base)
-        base.add(report.asOf.dayNumber)
+        base.add(report.asOf) { $0.add($1.dayNumber) }
         base.add(report.months.count)
         for month in report.months { base.add(month.year); base.add(month.month) }
         base.add(books.currencies.count)
