@@ -83,8 +83,12 @@ def main():
         rebuild = [INVOICES, "build", "--store", copy, "--templates", templates, "--output", site, "--quiet"]
         subprocess.run(rebuild + ["--full"], check=True)
         unchanged, unchanged_mb, _ = timed(rebuild, args.runs)
+        columns = subprocess.run(["sqlite3", copy, "SELECT name FROM pragma_table_info('invoice');"], check=True,
+                                 capture_output=True, text=True).stdout.split()
+        # A schema 2 store keeps the gross equal to net plus taxes: change both.
+        change = "amount = amount + 1" + (", net = net + 1" if "net" in columns else "")
         def change_invoice():
-            subprocess.run(["sqlite3", copy, "UPDATE invoice SET amount = amount + 1 WHERE id = (SELECT MIN(id) FROM invoice);"],
+            subprocess.run(["sqlite3", copy, f"UPDATE invoice SET {change} WHERE id = (SELECT MIN(id) FROM invoice);"],
                            check=True)
         one_invoice, one_invoice_mb, _ = timed(rebuild, args.runs, before=change_invoice)
         def change_template():

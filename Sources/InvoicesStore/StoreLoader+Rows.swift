@@ -98,12 +98,18 @@ extension StoreLoader {
         return (clients, indexByID)
     }
 
+    /// Reads the invoice table. A v2 store's credit notes are returned with their `correctsId` in
+    /// ``InvoiceSnapshot/corrects`` as a row id still; ``loadV2Rows`` resolves it to an index.
     func loadInvoices(
-        _ db: Database, clientIndexByID: [Int64: Int32], problems: inout Problems
-    ) throws -> ([InvoiceSnapshot], [CurrencyCode]) {
+        _ db: Database, version: Int = 1, clientIndexByID: [Int64: Int32], problems: inout Problems
+    ) throws -> ([InvoiceSnapshot], [CurrencyCode], correctsIDs: [Int64?]) {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0
+        let v2 = version >= 2
         let statement = try db.makeStatement(
-            sql: "SELECT id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn FROM invoice ORDER BY id")
+            sql: v2
+                ? "SELECT id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, NULL, net, status, kind, correctsId, appliedOn FROM invoice ORDER BY id"
+                : "SELECT id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn FROM invoice ORDER BY id")
+        var correctsIDs: [Int64?] = []
         var invoices: [InvoiceSnapshot] = []
         invoices.reserveCapacity(count)
         var currencyIndexByKey: [UInt32: Int16] = [:]
@@ -195,15 +201,42 @@ extension StoreLoader {
             let issued = date(6, "issuedOn", required: true)
             let due = date(7, "dueOn", required: true)
             let paid = date(8, "paidOn", required: false)
-            let violations = InvoiceRules.violations(identifier: identifier, amount: amount, issued: issued, due: due, paid: paid)
+            var violations = InvoiceRules.violations(identifier: identifier, amount: amount, issued: issued, due: due, paid: paid)
                 .filter { !($0.attribute == "identifier" && row.isNull(1)) }
+            var status = InvoiceStatus.sent
+            var kind = InvoiceKind.invoice
+            var net: Int64?
+            var correctsID: Int64?
+            var applied: CalendarDate?
+            if v2 {
+                if !row.isNull(9) {
+                    if row.isInteger(9) { net = row.int64(9) } else {
+                        problems.add(table: "invoice", row: rowName, column: "net", "is not an integer count of minor units")
+                        valid = false
+                    }
+                }
+                // Compared as bytes: no string per row for two words.
+                if let value = InvoiceStatus.allCases.first(where: { $0.name.utf8.elementsEqual(row.bytes(10)) }) { status = value } else {
+                    problems.add(table: "invoice", row: rowName, column: "status", "'\(row.text(10) ?? "?")' is not a status (draft, sent or void)")
+                    valid = false
+                }
+                if let value = InvoiceKind.allCases.first(where: { $0.name.utf8.elementsEqual(row.bytes(11)) }) { kind = value } else {
+                    problems.add(table: "invoice", row: rowName, column: "kind", "'\(row.text(11) ?? "?")' is not a kind (invoice or credit)")
+                    valid = false
+                }
+                if !row.isNull(12) { correctsID = row.int64(12) }
+                applied = date(13, "appliedOn", required: false)
+                violations += BooksRules.violations(kind: kind, issued: issued, applied: applied, hasCorrects: correctsID != nil)
+            }
             problems.add(table: "invoice", row: rowName, violations)
             if !violations.isEmpty { valid = false }
             guard valid, let issued, let due else { return }
             invoices.append(
                 InvoiceSnapshot(
                     id: id, identifier: identifier, clientIndex: clientIndex, currencyIndex: currencyIndex,
-                    amount: amount, issued: issued, due: due, paid: paid, notes: notes))
+                    amount: amount, issued: issued, due: due, paid: paid, notes: notes, status: status, kind: kind,
+                    net: net, applied: applied))
+            if v2 { correctsIDs.append(correctsID) }
         }
         // Currencies in code order, so every table built from them is ordered the same way on every run.
         let sorted = currencies.sorted()
@@ -211,6 +244,6 @@ extension StoreLoader {
             let remap = currencies.map { Int16(sorted.firstIndex(of: $0)!) }
             for index in invoices.indices { invoices[index].currencyIndex = remap[Int(invoices[index].currencyIndex)] }
         }
-        return (invoices, sorted)
+        return (invoices, sorted, correctsIDs)
     }
 }

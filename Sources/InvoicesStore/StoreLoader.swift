@@ -40,12 +40,19 @@ struct StoreLoader: Sendable {
                     var reader = CoreDataReader(path: path, model: try CoreDataModel(db, path: path), mapping: coreDataMapping, limit: issueLimit)
                     return try reader.read(db, loader: self)
                 }
-                try checkSchema(db)
+                let version = try checkSchema(db)
                 var problems = Problems(path: path, limit: issueLimit)
                 let (clients, clientIndexByID) = try loadClients(db, problems: &problems)
-                let (invoices, currencies) = try loadInvoices(db, clientIndexByID: clientIndexByID, problems: &problems)
+                var (invoices, currencies, correctsIDs) = try loadInvoices(
+                    db, version: version, clientIndexByID: clientIndexByID, problems: &problems)
+                if version == 1 {
+                    if problems.total > 0 { throw problems.error }
+                    return Fetched(books: Books(clients: clients, invoices: invoices, currencies: currencies), format: .native)
+                }
+                let books = try loadV2Rows(
+                    db, clients: clients, invoices: &invoices, currencies: currencies, correctsIDs: correctsIDs, problems: &problems)
                 if problems.total > 0 { throw problems.error }
-                return Fetched(books: Books(clients: clients, invoices: invoices, currencies: currencies), format: .native)
+                return Fetched(books: books, format: .native)
             }
         } catch let error as StoreIssues {
             throw error
@@ -56,19 +63,21 @@ struct StoreLoader: Sendable {
         }
     }
 
-    func checkSchema(_ db: Database) throws {
+    /// Checks the version and the tables and columns it requires; returns the version.
+    func checkSchema(_ db: Database) throws -> Int {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard version == Schema.version else {
+        guard Schema.readableVersions.contains(version) else {
+            let versions = Schema.readableVersions.map(String.init).joined(separator: " or ")
             throw StoreIssues([
                 StoreIssue(
                     kind: .wrongSchema, path: path,
-                    message: "schema version \(version), expected \(Schema.version) (PRAGMA user_version); "
-                        + "this build of invoices reads version \(Schema.version) stores"
+                    message: "schema version \(version), expected \(versions) (PRAGMA user_version); "
+                        + "this build of invoices reads version \(versions) stores"
                 )
             ])
         }
         var errors: [StoreIssue] = []
-        for (table, columns) in Schema.requiredColumns {
+        for (table, columns) in Schema.requiredColumns(version: version) {
             let present = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String })
             if present.isEmpty {
                 errors.append(StoreIssue(kind: .wrongSchema, path: path, table: table, message: "table is missing"))
@@ -79,6 +88,7 @@ struct StoreLoader: Sendable {
             }
         }
         if !errors.isEmpty { throw StoreIssues(errors) }
+        return version
     }
 }
 

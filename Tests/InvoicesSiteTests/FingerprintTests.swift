@@ -26,6 +26,13 @@ struct FingerprintTests {
             "Report": Report(months: [], asOf: day, clients: [], currencies: []),
             "ClientTotals": Report.ClientTotals(clientIndex: 0, currencies: []), "ClientCurrency": entry,
             "CurrencyTotals": totals, "Figures": Figures(), "Aging": Aging(), "SiteOptions": SiteOptions(),
+            "PaymentSnapshot": PaymentSnapshot(invoiceIndex: 0, date: day, amount: 1),
+            "PaymentDetails": PaymentDetails(method: "", reference: ""),
+            "WriteOffSnapshot": WriteOffSnapshot(invoiceIndex: 0, date: day, amount: 1),
+            "TaxLineSnapshot": TaxLineSnapshot(invoiceIndex: 0, taxIndex: 0, net: 1, amount: 1),
+            "TaxRate": TaxRate(name: "VAT", milliPercent: 20_000),
+            "TaxTotals": Report.TaxTotals(currency: eur, taxIndex: 0, months: [], period: TaxFigures()),
+            "TaxFigures": TaxFigures(), "ReportPeriod": ReportPeriod(),
         ]
         #expect(Set(values.keys) == Set(SiteBuilder.fingerprintedFields.keys))
         for (name, value) in values {

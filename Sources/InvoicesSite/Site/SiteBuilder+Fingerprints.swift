@@ -24,17 +24,28 @@ extension SiteBuilder {
     /// The stored properties each fingerprint reads, by type; a test compares them with the types' own, so a
     /// property added to one of them without being fingerprinted fails the tests instead of leaving stale pages.
     static let fingerprintedFields: [String: [String]] = [
-        "Books": ["clients", "invoices", "currencies"],
+        "Books": ["clients", "invoices", "currencies", "payments", "paymentDetails", "writeOffs", "taxLines", "taxes", "schemaVersion"],
         "ClientSnapshot": ["id", "number", "name", "email", "street", "city", "zip", "country"],
-        "InvoiceSnapshot": ["id", "identifier", "clientIndex", "currencyIndex", "amount", "issued", "due", "paid", "notes"],
-        "Report": ["months", "asOf", "clients", "currencies"],
+        "InvoiceSnapshot": [
+            "id", "identifier", "clientIndex", "currencyIndex", "amount", "issued", "due", "paid", "notes", "status", "kind", "net",
+            "corrects", "applied",
+        ],
+        "PaymentSnapshot": ["invoiceIndex", "date", "amount", "details"],
+        "PaymentDetails": ["method", "reference"],
+        "WriteOffSnapshot": ["invoiceIndex", "date", "amount", "reason"],
+        "TaxLineSnapshot": ["invoiceIndex", "taxIndex", "net", "amount"],
+        "TaxRate": ["name", "milliPercent"],
+        "Report": ["months", "asOf", "clients", "currencies", "taxes", "balances"],
+        "TaxTotals": ["currency", "taxIndex", "months", "period"],
+        "TaxFigures": ["accrualNet", "accrualTax", "cashNet", "cashTax"],
+        "ReportPeriod": ["month", "months", "asOf"],
         "ClientTotals": ["clientIndex", "currencies"],
         "ClientCurrency": ["currency", "months", "previousMonth", "period", "aging"],
         "CurrencyTotals": ["currency", "months", "previousMonth", "period", "aging"],
-        "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices"],
+        "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit"],
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
-            "title", "locale", "language", "period", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
+            "title", "locale", "language", "period", "taxBasis", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken",
         ],
     ]
@@ -49,6 +60,7 @@ extension SiteBuilder {
         for month in report.months { base.add(month.year); base.add(month.month) }
         base.add(books.currencies.count)
         for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
+        addSettlements(to: &base)
         let baseValue = base.value
 
         var totalsByClient: [Int: Report.ClientTotals] = [:]
@@ -77,6 +89,11 @@ extension SiteBuilder {
                 client.add(invoice.due.dayNumber)
                 client.add(invoice.paid) { $0.add($1.dayNumber) }
                 client.add(invoice.notes)
+                client.add(Int(invoice.status.rawValue))
+                client.add(Int(invoice.kind.rawValue))
+                client.add(invoice.net)
+                client.add(invoice.corrects)
+                client.add(invoice.applied) { $0.add($1.dayNumber) }
             }
             client.add(totalsByClient[index]) { fingerprint, totals in
                 fingerprint.add(totals.clientIndex)
@@ -125,6 +142,10 @@ extension SiteBuilder {
         fingerprint.add(options.title)
         fingerprint.add(options.locale)
         fingerprint.add(options.language)
+        fingerprint.add(options.period.months) {
+            $0.add($1.lowerBound.year); $0.add($1.lowerBound.month); $0.add($1.upperBound.year); $0.add($1.upperBound.month)
+        }
+        fingerprint.add(options.taxBasis.rawValue)
         fingerprint.add(options.period.month) { $0.add($1.year); $0.add($1.month) }
         fingerprint.add(options.period.asOf) { $0.add($1.dayNumber) }
         fingerprint.add(options.conversion) { fingerprint, conversion in
@@ -145,6 +166,41 @@ extension SiteBuilder {
         fingerprint.add(options.clientLinkToken != nil)
     }
 
+    /// Payments, write-offs, tax lines and rates, the report's taxes and balances (books of schema 2): every page
+    /// is taken to depend on them, so a change to one renders the whole site again (never a stale page).
+    private func addSettlements(to fingerprint: inout Fingerprint) {
+        fingerprint.add(books.schemaVersion)
+        fingerprint.add(books.payments.count)
+        for payment in books.payments {
+            fingerprint.add(payment.invoiceIndex); fingerprint.add(payment.date.dayNumber); fingerprint.add(payment.amount)
+            fingerprint.add(payment.details)
+        }
+        fingerprint.add(books.paymentDetails.count)
+        for details in books.paymentDetails { fingerprint.add(details.method); fingerprint.add(details.reference) }
+        fingerprint.add(books.writeOffs.count)
+        for writeOff in books.writeOffs {
+            fingerprint.add(writeOff.invoiceIndex); fingerprint.add(writeOff.date.dayNumber); fingerprint.add(writeOff.amount)
+            fingerprint.add(writeOff.reason)
+        }
+        fingerprint.add(books.taxLines.count)
+        for line in books.taxLines {
+            fingerprint.add(line.invoiceIndex); fingerprint.add(line.taxIndex); fingerprint.add(line.net); fingerprint.add(line.amount)
+        }
+        fingerprint.add(books.taxes.count)
+        for tax in books.taxes { fingerprint.add(tax.name); fingerprint.add(tax.milliPercent) }
+        fingerprint.add(report.taxes.count)
+        for totals in report.taxes {
+            fingerprint.add(totals.currency.code)
+            fingerprint.add(totals.taxIndex)
+            fingerprint.add(totals.months.count)
+            for figures in totals.months + [totals.period] {
+                for value in [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax] { fingerprint.add(value) }
+            }
+        }
+        fingerprint.add(report.balances.count)
+        for (index, balance) in report.balances.sorted(by: { $0.key < $1.key }) { fingerprint.add(index); fingerprint.add(balance) }
+    }
+
     private static func add(
         _ currency: CurrencyCode, _ months: [Figures], _ previous: Figures, _ period: Figures, _ aging: Aging,
         to fingerprint: inout Fingerprint
@@ -163,6 +219,11 @@ extension SiteBuilder {
         fingerprint.add(figures.outstanding)
         fingerprint.add(figures.overdue)
         fingerprint.add(figures.invoices)
+        fingerprint.add(figures.net)
+        fingerprint.add(figures.tax)
+        fingerprint.add(figures.credited)
+        fingerprint.add(figures.writtenOff)
+        fingerprint.add(figures.credit)
     }
 
     /// The unit key and inputs fingerprint of `job` (client pages are units of their own: see ``clientUnit``).
