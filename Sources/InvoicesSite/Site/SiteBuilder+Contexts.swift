@@ -256,9 +256,31 @@ extension SiteBuilder {
         context.merge(creditsContext(totals.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
         if !client.email.isEmpty {
             context["email"] = client.email
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
-            context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            // A link only for an address (RFC 5322 addr-spec, dot-atoms); anything else shows as text.
+            if SiteBuilder.isAddress(client.email) {
+                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
+                context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }
         }
         return context
+    }
+}
+
+extension SiteBuilder {
+    /// Whether `text` is an e-mail address: an RFC 5322 addr-spec whose local part is a dot-atom of ASCII `atext`
+    /// and whose domain is two or more dot-separated labels of letters, digits and inner hyphens. Quoted local
+    /// parts, domain literals and non-ASCII addresses are not links (they show as text).
+    static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count <= 64, parts[1].utf8.count <= 253 else { return false }
+        let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".utf8)
+        let local = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard local.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(atext.contains) }) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            let bytes = Array(label.utf8)
+            return !bytes.isEmpty && bytes.count <= 63 && bytes.first != UInt8(ascii: "-") && bytes.last != UInt8(ascii: "-")
+                && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == UInt8(ascii: "-") }
+        }
     }
 }
