@@ -103,6 +103,34 @@ public struct ImportedReceipts: Sendable, Hashable {
     }
 }
 
+/// One payment read from an import file (a refund is negative), for the invoice it names by identifier: in the
+/// same import or already in the store. The payments a batch carries for an invoice are all of its payments.
+public struct ImportedPayment: Sendable, Hashable {
+    /// The identifier of the invoice paid.
+    public var invoice: String
+    public var date: CalendarDate
+    /// In the currency the file names; it must be the invoice's.
+    public var amount: Money
+    public var method: String
+    public var reference: String
+    public var source: SourceLocation
+    /// The file's column for each of the model's attributes (`invoice`, `paidOn`, `amount`, `currency`), for messages.
+    public var columns: [String: String]
+
+    public init(
+        invoice: String, date: CalendarDate, amount: Money, method: String = "", reference: String = "", source: SourceLocation,
+        columns: [String: String] = [:]
+    ) {
+        self.invoice = invoice
+        self.date = date
+        self.amount = amount
+        self.method = method
+        self.reference = reference
+        self.source = source
+        self.columns = columns
+    }
+}
+
 /// An invoice's net and its one tax line, as a source states them.
 public struct ImportedTax: Sendable, Hashable {
     public var net: Int64
@@ -176,6 +204,8 @@ public struct ImportedInvoice: Sendable, Hashable {
 public struct ImportBatch: Sendable, Hashable {
     public var clients: [ImportedClient]
     public var invoices: [ImportedInvoice]
+    /// Payments, each naming its invoice; an invoice named here gets exactly these payments.
+    public var payments: [ImportedPayment] = []
     /// Invoices left out because the source marks them draft or void (FreshBooks, Zoho).
     public var skippedInvoices: Int
     /// The files read, in the order given: problems are reported in this order, then by line.
@@ -208,15 +238,21 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
         public var added = 0
         public var updated = 0
         public var unchanged = 0
-        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        /// Payments only: stored payments an import replaced.
+        public var removed = 0
+        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, removed: Int = 0) {
             self.added = added
             self.updated = updated
             self.unchanged = unchanged
+            self.removed = removed
         }
     }
 
     public var clients = Counts()
     public var invoices = Counts()
+    /// Payment rows added, removed and left as they were; nil when the import named no payments of its own (a
+    /// paid date or a received total alone does not count here).
+    public var payments: Counts?
     /// Drafts and voids left out because the store is schema v1 (it has no status).
     public var skippedInvoices = 0
 
@@ -228,5 +264,6 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "clients: \(clients.added) added, \(clients.updated) updated, \(clients.unchanged) unchanged; "
             + "invoices: \(invoices.added) added, \(invoices.updated) updated, \(invoices.unchanged) unchanged"
+            + (payments.map { "; payments: \($0.added) added, \($0.removed) removed, \($0.unchanged) unchanged" } ?? "")
     }
 }

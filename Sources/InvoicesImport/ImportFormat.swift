@@ -4,6 +4,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case clientsCSV = "clients-csv"
     /// The tool's own invoices CSV: `identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn,notes`.
     case invoicesCSV = "invoices-csv"
+    /// The tool's own payments CSV: `invoice,paidOn,amount,currency,method,reference`, several rows per invoice.
+    case paymentsCSV = "payments-csv"
     /// The tool's own JSON: `{"clients": [...], "invoices": [...]}` with the CSV formats' keys.
     case json
     /// FreshBooks' clients export.
@@ -20,6 +22,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         switch self {
         case .clientsCSV: ["number", "name"]
         case .invoicesCSV: ["identifier", "clientNumber", "amount", "currency", "issuedOn", "dueOn"]
+        case .paymentsCSV: ["invoice", "paidOn", "amount", "currency"]
         case .json: []
         case .freshBooksClients: ["Organization", "First Name", "Last Name"]
         case .freshBooksInvoices:
@@ -33,7 +36,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksClients, .invoicesCSV, .clientsCSV]
+        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

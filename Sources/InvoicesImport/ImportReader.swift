@@ -144,6 +144,7 @@ public struct ImportReader: Sendable {
         switch format {
         case .clientsCSV: batch.clients += rows.compactMap { context.nativeClient($0) }
         case .invoicesCSV: batch.invoices += rows.compactMap { context.nativeInvoice($0) }
+        case .paymentsCSV: batch.payments += rows.compactMap { row in context.nativePayment(location: row.location, value: { row[$0] }) }
         case .freshBooksClients: batch.clients += rows.compactMap { context.freshBooksClient($0) }
         case .freshBooksInvoices: batch.invoices += context.freshBooksInvoices(rows)
         case .zohoInvoices:

@@ -52,17 +52,13 @@ struct ImportSession {
         return nil
     }
 
-    /// Sets the paid date, and what schema v2 adds (status, receipts, tax) when the source carries them; whether
-    /// anything changed. A paid date alone means paid in full on that day: received the whole amount then.
+    /// Sets what schema v2 adds (status, write-off, tax) when the source carries them; whether anything changed.
+    /// Payments are set apart (``settlePayments(of:_:in:)``).
     @discardableResult
     static func setV2(_ object: ManagedObject, _ invoice: ImportedInvoice, day: (CalendarDate) -> Value) throws -> Bool {
-        var changed = try set(object, "paidOn", invoice.paid.map(day) ?? .null)
+        var changed = false
         if let status = invoice.status { changed = try set(object, "status", .text(status.name)) || changed }
-        let receipts = invoice.receipts
-            ?? ImportedReceipts(received: invoice.paid.map { _ in invoice.amount.minorUnits }, receivedOn: invoice.paid)
-        changed = try set(object, "received", receipts.received.map(Value.integer) ?? .null) || changed
-        changed = try set(object, "receivedOn", receipts.receivedOn.map(day) ?? .null) || changed
-        if invoice.receipts != nil {
+        if let receipts = invoice.receipts {
             changed = try set(object, "writtenOff", receipts.writtenOff.map(Value.integer) ?? .null) || changed
             changed = try set(object, "writtenOffOn", receipts.writtenOffOn.map(day) ?? .null) || changed
         }
@@ -90,10 +86,14 @@ struct ImportSession {
         for client in batch.clients { try apply(client, in: context) }
         var invoices: [String: Invoice] = [:]
         for invoice in try context.fetch(Invoice.self) { invoices[invoice.identifier] = invoice }
+        // The payments the batch names, per invoice: all of that invoice's payments.
+        let explicit = Dictionary(grouping: batch.payments, by: \.invoice)
+        var skipped: Set<String> = []
         for invoice in batch.invoices {
             // A v1 store has no status: drafts and voids are left out there, as before schema v2.
             if schemaVersion < 2, let status = invoice.status, status != .sent {
                 summary.skippedInvoices += 1
+                skipped.insert(invoice.identifier)
                 continue
             }
             guard let clientIndex = clientIndex(invoice.client, invoice.source, column: invoice.clientColumn) else {
@@ -112,6 +112,11 @@ struct ImportSession {
                     changed = try Self.set(stored, "dueOn", day(invoice.due)) || changed
                 }
                 changed = try Self.setV2(stored, invoice, day: day) || changed
+                if schemaVersion < 2, explicit[invoice.identifier] == nil {
+                    changed = try Self.set(stored, "paidOn", invoice.paid.map(day) ?? .null) || changed
+                } else if explicit[invoice.identifier] == nil {
+                    changed = try settlePayments(of: stored, PaymentStatement(invoice), in: context) || changed
+                }
                 if stored.client?.objectID != client.objectID {
                     try stored.setClient(client)
                     changed = true
@@ -127,6 +132,11 @@ struct ImportSession {
                 try Self.set(created, "dueOn", day(invoice.due))
                 try Self.setV2(created, invoice, day: day)
                 try created.setClient(client)
+                if schemaVersion < 2, explicit[invoice.identifier] == nil {
+                    try Self.set(created, "paidOn", invoice.paid.map(day) ?? .null)
+                } else if explicit[invoice.identifier] == nil {
+                    try settlePayments(of: created, PaymentStatement(invoice), in: context)
+                }
                 invoices[invoice.identifier] = created
                 summary.invoices.added += 1
             }
@@ -134,6 +144,7 @@ struct ImportSession {
         for reference in batch.rejectedReferences {
             _ = clientIndex(reference.client, reference.source, column: reference.column)
         }
+        if !batch.payments.isEmpty { try apply(batch.payments, to: invoices, skipping: skipped, in: context) }
         // A batch with problems of its own is never saved; ImportWriter lists those with these.
         if !problems.isEmpty || !batch.problems.isEmpty { throw ImportError(kind: .badData, problems: problems) }
         return summary

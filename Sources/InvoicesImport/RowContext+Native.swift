@@ -42,4 +42,20 @@ extension RowContext {
             identifier: identifier, client: .number(client), clientColumn: "clientNumber", amount: amount, issued: issued, due: due, paid: paid,
             notes: hasColumn("notes") ? value("notes") : nil, source: location)
     }
+
+    /// One payment from named values (a payments CSV row, or a JSON payment object): `invoice` (its identifier),
+    /// `paidOn`, `amount` (negative for a refund) in `currency`, optional `method` and `reference`.
+    /// - Parameter invoice: The invoice's identifier when the payment sits inside its invoice (JSON); nil to read
+    ///   the `invoice` value.
+    mutating func nativePayment(location: SourceLocation, invoice: String? = nil, value: (String) -> String) -> ImportedPayment? {
+        let identifier = invoice ?? required(value("invoice"), location, "invoice", what: "payment")
+        let currency = currency(value("currency"), location, "currency")
+        let amount = currency.flatMap { money(value("amount"), $0, location, "amount", allowNegative: true) }
+        let paid = date(value("paidOn"), location, "paidOn", required: true)
+        // Whether it is 0, in the invoice's currency and not before its issue date is checked against the invoice.
+        guard let identifier, let amount, let paid = paid ?? nil else { return nil }
+        return ImportedPayment(
+            invoice: identifier, date: paid, amount: amount, method: value("method"), reference: value("reference"),
+            source: location, columns: ["invoice": "invoice", "paidOn": "paidOn", "amount": "amount", "currency": "currency"])
+    }
 }

@@ -30,6 +30,7 @@ public final class BooksStore: PersistentStore {
     public var isReadOnly: Bool { true }
     let clientRows: ClientRows
     let invoiceRows: InvoiceRows
+    let paymentRows: PaymentRows
     private let indexes: RowIndexes
 
     /// Opens and fetches the store file at `path`.
@@ -54,6 +55,7 @@ public final class BooksStore: PersistentStore {
         self.format = format
         clientRows = ClientRows(books)
         invoiceRows = InvoiceRows(books)
+        paymentRows = PaymentRows(books)
         indexes = RowIndexes(books: books)
     }
 
@@ -68,6 +70,7 @@ public final class BooksStore: PersistentStore {
         switch entity {
         case "Client": clientRows
         case "Invoice": invoiceRows
+        case "Payment": paymentRows
         default: throw ContextError(.unknownEntity, "the books have no entity '\(entity)'")
         }
     }
@@ -79,6 +82,7 @@ public final class BooksStore: PersistentStore {
         switch id.entityName {
         case "Client": (collection, index) = (clientRows, indexes.client(key))
         case "Invoice": (collection, index) = (invoiceRows, indexes.invoice(key))
+        case "Payment": (collection, index) = (paymentRows, key >= 1 && key <= books.payments.count ? Int(key - 1) : nil)
         default: throw ContextError(.unknownEntity, "the books have no entity '\(id.entityName)'")
         }
         guard let index, let entity = model.entity(named: id.entityName) else { return nil }
@@ -89,6 +93,10 @@ public final class BooksStore: PersistentStore {
     }
 
     public func primaryKeys(of entity: String, relationship: Int, referencing primaryKey: Int64) throws -> [Int64] {
+        if entity == "Payment", relationship == InvoicesModel.paymentInvoiceRelationship, let invoice = indexes.invoice(primaryKey) {
+            let payments = books.payments
+            return payments.indices.filter { Int(payments[$0].invoiceIndex) == invoice }.map { Int64($0 + 1) }
+        }
         guard entity == "Invoice", relationship == InvoicesModel.invoiceClientRelationship,
             let client = indexes.client(primaryKey)
         else { return [] }
@@ -173,10 +181,6 @@ final class InvoiceRows: RowCollection, Sendable {
         case .dueOn: return Int64(books.invoices[index].due.dayNumber)
         case .paidOn: return books.invoices[index].paid.map { Int64($0.dayNumber) }
         case .net: return taxLines(index).isEmpty ? nil : books.invoices[index].net
-        case .received:
-            let payments = payments(index)
-            return payments.isEmpty ? nil : books.payments[payments].reduce(Int64(0)) { $0 &+ $1.amount }
-        case .receivedOn: return payments(index).last.map { Int64(books.payments[$0].date.dayNumber) }
         case .writtenOff:
             let writeOffs = writeOffs(index)
             return writeOffs.isEmpty ? nil : books.writeOffs[writeOffs].reduce(Int64(0)) { $0 &+ $1.amount }
@@ -199,7 +203,6 @@ final class InvoiceRows: RowCollection, Sendable {
         }
         return bound(Int32(index))..<bound(Int32(index) + 1)
     }
-    private func payments(_ index: Int) -> Range<Int> { rows(books.payments, \.invoiceIndex, index) }
     private func writeOffs(_ index: Int) -> Range<Int> { rows(books.writeOffs, \.invoiceIndex, index) }
     private func taxLines(_ index: Int) -> Range<Int> { rows(books.taxLines, \.invoiceIndex, index) }
     func value(attribute: Int, at index: Int) -> Value {
@@ -210,12 +213,46 @@ final class InvoiceRows: RowCollection, Sendable {
         case .status: return .text(books.invoices[index].status.name)
         case .taxName: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].name } ?? "")
         case .taxRate: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].percent } ?? "")
-        case .amount, .issuedOn, .dueOn, .paidOn, .net, .received, .receivedOn, .writtenOff, .writtenOffOn, .taxAmount:
+        case .amount, .issuedOn, .dueOn, .paidOn, .net, .writtenOff, .writtenOffOn, .taxAmount:
             return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
         case nil: return .null
         }
     }
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
         relationship == InvoicesModel.invoiceClientRelationship ? clientIDs[Int(books.invoices[index].clientIndex)] : nil
+    }
+}
+
+/// Payment rows over ``Books/payments``. Their primary keys are positions in that table (1, 2, ...), not the
+/// store's row ids: a build reads payments and never writes them (``SQLiteStore`` serves the row ids to imports).
+final class PaymentRows: RowCollection, Sendable {
+    let books: Books
+    let invoiceIDs: [Int64]
+    init(_ books: Books) {
+        self.books = books
+        invoiceIDs = books.invoices.map(\.id)
+    }
+    var count: Int { books.payments.count }
+    func primaryKey(at index: Int) -> Int64 { Int64(index + 1) }
+    func version(at index: Int) -> Int64 { 1 }
+    func integer(attribute: Int, at index: Int) -> Int64? {
+        switch InvoicesModel.PaymentAttribute(rawValue: attribute) {
+        case .paidOn: Int64(books.payments[index].date.dayNumber)
+        case .amount: books.payments[index].amount
+        default: nil
+        }
+    }
+    func value(attribute: Int, at index: Int) -> Value {
+        let details = books.payments[index].details
+        let detail = details >= 0 ? books.paymentDetails[Int(details)] : PaymentDetails(method: "", reference: "")
+        switch InvoicesModel.PaymentAttribute(rawValue: attribute) {
+        case .paidOn, .amount: return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
+        case .method: return .text(detail.method)
+        case .reference: return .text(detail.reference)
+        case .currency, nil: return .null
+        }
+    }
+    func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
+        relationship == InvoicesModel.paymentInvoiceRelationship ? invoiceIDs[Int(books.payments[index].invoiceIndex)] : nil
     }
 }

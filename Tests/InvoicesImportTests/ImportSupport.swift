@@ -30,7 +30,8 @@ enum Support {
         defer { try? queue.close() }
         return try queue.read { db in
             var lines: [String] = []
-            for table in ["client", "invoice"] {
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            for table in ["client", "invoice", "payment", "writeOff", "taxLine"] where tables.contains(table) {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id") {
                     lines.append(table + ": " + row.columnNames.map { "\($0)=\(row[$0] ?? "NULL")" }.joined(separator: "|"))
                 }

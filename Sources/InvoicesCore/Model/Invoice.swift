@@ -30,6 +30,9 @@ public final class Invoice: ManagedObject {
     /// The invoice's client.
     public var client: Client? { object(forKey: "client") as? Client }
 
+    /// The invoice's payments (a schema v2 store's `payment` rows), sorted by object ID.
+    public var payments: [Payment] { objects(forKey: "payments").compactMap { $0 as? Payment } }
+
     /// Sets every field from a snapshot, with `currency` as the invoice's currency (the client is set apart).
     public func update(from snapshot: InvoiceSnapshot, currency: CurrencyCode) throws {
         try setValue(.text(snapshot.identifier), at: Attribute.identifier.rawValue)

@@ -1,7 +1,7 @@
 public import ObjectContexts
 
 /// The Invoices app's data model on top of ``ObjectContexts``: a `Client` with its to-many `invoices`, an
-/// `Invoice` with its to-one `client`.
+/// `Invoice` with its to-one `client` and its to-many `payments`, a `Payment` with its to-one `invoice`.
 ///
 /// Dates are integer day numbers (``CalendarDate/dayNumber``); amounts are integer minor units of the invoice's
 /// ISO 4217 currency. Validation at save checks required fields, the currency code, non-negative amounts,
@@ -15,14 +15,23 @@ public enum InvoicesModel {
     /// Attribute indices of the `Invoice` entity, in ``invoice`` order.
     public enum InvoiceAttribute: Int, CaseIterable, Sendable {
         case identifier, amount, currency, notes, issuedOn, dueOn, paidOn
-        /// Schema v2, as imports state them (docs/import.md): the status, the net, the amount received to date and
-        /// the day of the last payment, one write-off, one tax line. A store keeps payments, write-offs and tax
-        /// lines in their own tables; these attributes read them back as totals (``InvoicesStore/BooksStore``).
-        case status, net, received, receivedOn, writtenOff, writtenOffOn, taxName, taxRate, taxAmount
+        /// Schema v2, as imports state them (docs/import.md): the status, the net, one write-off, one tax line. A
+        /// store keeps write-offs and tax lines in their own tables; these attributes read them back as totals
+        /// (``InvoicesStore/BooksStore``). Payments are objects of their own (``payment``).
+        case status, net, writtenOff, writtenOffOn, taxName, taxRate, taxAmount
+    }
+
+    /// Attribute indices of the `Payment` entity, in ``payment`` order.
+    public enum PaymentAttribute: Int, CaseIterable, Sendable {
+        case paidOn, amount, currency, method, reference
     }
 
     /// The index of `Invoice.client` among the invoice's relationships.
     public static let invoiceClientRelationship = 0
+    /// The index of `Invoice.payments` among the invoice's relationships.
+    public static let invoicePaymentsRelationship = 1
+    /// The index of `Payment.invoice` among the payment's relationships.
+    public static let paymentInvoiceRelationship = 0
 
     /// The `Client` entity.
     public static let client = EntityDescription(
@@ -55,20 +64,37 @@ public enum InvoicesModel {
             AttributeDescription(name: "paidOn", type: .integer, isOptional: true),
             AttributeDescription(name: "status", type: .text, defaultValue: .text("sent")),
             AttributeDescription(name: "net", type: .integer, isOptional: true),
-            AttributeDescription(name: "received", type: .integer, isOptional: true),
-            AttributeDescription(name: "receivedOn", type: .integer, isOptional: true),
             AttributeDescription(name: "writtenOff", type: .integer, isOptional: true),
             AttributeDescription(name: "writtenOffOn", type: .integer, isOptional: true),
             AttributeDescription(name: "taxName", type: .text, defaultValue: .text("")),
             AttributeDescription(name: "taxRate", type: .text, defaultValue: .text("")),
             AttributeDescription(name: "taxAmount", type: .integer, isOptional: true),
         ],
-        relationships: [RelationshipDescription(name: "client", destination: "Client", inverse: "invoices", isOptional: false)],
+        relationships: [
+            RelationshipDescription(name: "client", destination: "Client", inverse: "invoices", isOptional: false),
+            RelationshipDescription(name: "payments", destination: "Payment", isToMany: true, inverse: "invoice"),
+        ],
         objectClass: Invoice.self,
         uniqueAttributes: [["identifier"]],
         validator: { object in (object as? Invoice)?.domainFailures() ?? [] }
     )
 
-    /// The model: `Client` and `Invoice`.
-    public static let model = ObjectModel(entities: [client, invoice])
+    /// The `Payment` entity: a row of a schema v2 store's `payment` table (docs/store.md). `paidOn` is a day number,
+    /// `amount` minor units of the invoice's currency (negative for a refund), `currency` NULL for the invoice's.
+    public static let payment = EntityDescription(
+        name: "Payment",
+        attributes: [
+            AttributeDescription(name: "paidOn", type: .integer),
+            AttributeDescription(name: "amount", type: .integer),
+            AttributeDescription(name: "currency", type: .text, isOptional: true),
+            AttributeDescription(name: "method", type: .text, defaultValue: .text("")),
+            AttributeDescription(name: "reference", type: .text, defaultValue: .text("")),
+        ],
+        relationships: [RelationshipDescription(name: "invoice", destination: "Invoice", inverse: "payments", isOptional: false)],
+        objectClass: Payment.self,
+        validator: { object in (object as? Payment)?.domainFailures() ?? [] }
+    )
+
+    /// The model: `Client`, `Invoice` and `Payment`.
+    public static let model = ObjectModel(entities: [client, invoice, payment])
 }

@@ -1,0 +1,164 @@
+internal import InvoicesCore
+internal import ObjectContexts
+
+/// What an invoice row says about its payments when the source lists none of them.
+enum PaymentStatement {
+    /// Paid in full on a day (a paid date).
+    case paidInFull(CalendarDate)
+    /// Not paid in full (no paid date): partial payments may stand.
+    case notPaidInFull
+    /// So much received to date, the last of it on a day (Zoho: `Total − Balance` on `Last Payment Date`).
+    case received(Int64, CalendarDate?)
+
+    init(_ invoice: ImportedInvoice) {
+        if let receipts = invoice.receipts {
+            self = .received(receipts.received ?? 0, receipts.receivedOn)
+        } else if let paid = invoice.paid {
+            self = .paidInFull(paid)
+        } else {
+            self = .notPaidInFull
+        }
+    }
+
+    /// Whether stored payments already say what this statement says, so that they stand. Paid in full on a day:
+    /// the payments first add up to the amount on that day (a refund later does not unpay it); not paid in full:
+    /// they never do; received: they add up to that, the last of them on that day.
+    func agrees(with payments: [PaymentValues], amount: Int64) -> Bool {
+        switch self {
+        case .paidInFull(let day): amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == day
+        case .notPaidInFull: amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == nil
+        case .received(let received, let day):
+            payments.reduce(Int64(0)) { $0 &+ $1.amount } == received && (received == 0 || payments.map(\.day).max() == day)
+        }
+    }
+
+    /// The payments that say it, when the stored ones do not: one payment, or none.
+    func payments(amount: Int64) -> [PaymentValues] {
+        switch self {
+        case .paidInFull(let day): amount == 0 ? [] : [PaymentValues(day: day, amount: amount, method: "", reference: "")]
+        case .notPaidInFull: []
+        case .received(let received, let day):
+            day.map { received == 0 ? [] : [PaymentValues(day: $0, amount: received, method: "", reference: "")] } ?? []
+        }
+    }
+}
+
+/// A payment's values as the store keeps them: what makes two payments the same.
+struct PaymentValues: Hashable {
+    var day: CalendarDate
+    var amount: Int64
+    var method: String
+    var reference: String
+}
+
+extension ImportSession {
+    /// Makes `invoice`'s payments agree with what its row states: the stored payments stand when they say the same
+    /// (partial payments imported from another file survive a re-import of the invoices), otherwise they are
+    /// replaced. Whether anything changed.
+    @discardableResult
+    mutating func settlePayments(of invoice: Invoice, _ statement: PaymentStatement, in context: isolated PrivateContext) throws -> Bool {
+        let stored = invoice.payments.compactMap(\.values)
+        guard !statement.agrees(with: stored, amount: invoice.amount) else { return false }
+        var counts = ImportSummary.Counts()
+        return try replacePayments(of: invoice, with: statement.payments(amount: invoice.amount), counts: &counts, in: context)
+    }
+
+    /// Gives `invoice` exactly the payments `desired`: stored payments with the same day, amount, method and reference
+    /// stay as they are, the others are deleted, the missing ones inserted. Whether anything changed.
+    mutating func replacePayments(
+        of invoice: Invoice, with desired: [PaymentValues], counts: inout ImportSummary.Counts, in context: isolated PrivateContext
+    ) throws -> Bool {
+        var unmatched = invoice.payments
+        var missing: [PaymentValues] = []
+        for payment in desired {
+            if let index = unmatched.firstIndex(where: { $0.values == payment }) {
+                unmatched.remove(at: index)
+                counts.unchanged += 1
+            } else {
+                missing.append(payment)
+            }
+        }
+        for payment in unmatched { try context.delete(payment) }
+        counts.removed += unmatched.count
+        for payment in missing {
+            let created = try context.insert(Payment.self)
+            try Self.set(created, "paidOn", .integer(Int64(payment.day.dayNumber)))
+            try Self.set(created, "amount", .integer(payment.amount))
+            try Self.set(created, "method", .text(payment.method))
+            try Self.set(created, "reference", .text(payment.reference))
+            try created.setObject(invoice, forKey: "invoice")
+        }
+        counts.added += missing.count
+        return !unmatched.isEmpty || !missing.isEmpty
+    }
+
+    /// Applies the batch's own payments: each invoice named gets exactly the payments the batch lists for it.
+    /// A payment naming an invoice neither imported nor stored, in another currency than its invoice's, dated
+    /// before its issue date or of 0 is a problem at its file, line and column. Into a v1 store (no payment table)
+    /// an invoice's payments set its paid date: the day they first add up to its amount, if they do.
+    mutating func apply(
+        _ payments: [ImportedPayment], to invoices: [String: Invoice], skipping skipped: Set<String>, in context: isolated PrivateContext
+    ) throws {
+        var order: [String] = []
+        var byInvoice: [String: [ImportedPayment]] = [:]
+        for payment in payments where !skipped.contains(payment.invoice) {
+            if byInvoice[payment.invoice] == nil { order.append(payment.invoice) }
+            byInvoice[payment.invoice, default: []].append(payment)
+        }
+        var counts = ImportSummary.Counts()
+        for identifier in order {
+            let listed = byInvoice[identifier] ?? []
+            guard let invoice = invoices[identifier] else {
+                for payment in listed {
+                    problems.append(
+                        ImportProblem(
+                            location: payment.source, column: payment.columns["invoice"],
+                            message: "invoice '\(identifier)' is neither in the imported invoices nor in the store; import its invoice too"))
+                }
+                continue
+            }
+            var valid = true
+            for payment in listed {
+                let violations = BooksRules.paymentViolations(
+                    amount: payment.amount.minorUnits, date: payment.date, issued: invoice.issued, currency: payment.amount.currency.code,
+                    invoiceCurrency: invoice.currencyCode)
+                for violation in violations {
+                    problems.append(
+                        ImportProblem(
+                            location: payment.source, column: payment.columns[violation.attribute] ?? violation.attribute,
+                            message: "payment of invoice '\(identifier)': " + violation.message))
+                }
+                valid = valid && violations.isEmpty
+            }
+            guard valid else { continue }
+            let desired = listed.map {
+                PaymentValues(day: $0.date, amount: $0.amount.minorUnits, method: $0.method, reference: $0.reference)
+            }
+            if schemaVersion < 2 {
+                let settled = PaymentStatement.settledDay(desired, amount: invoice.amount)
+                try Self.set(invoice, "paidOn", settled.map { .integer(Int64($0.dayNumber)) } ?? .null)
+            } else {
+                _ = try replacePayments(of: invoice, with: desired, counts: &counts, in: context)
+            }
+        }
+        summary.payments = counts
+    }
+}
+
+extension PaymentStatement {
+    /// The day payments first add up to `amount` (nil when they never do, or the amount is 0 and there are none).
+    static func settledDay(_ payments: [PaymentValues], amount: Int64) -> CalendarDate? {
+        var running: Int64 = 0
+        return payments.sorted { ($0.day, $0.amount) < ($1.day, $1.amount) }.first { payment in
+            running &+= payment.amount
+            return running >= amount
+        }?.day
+    }
+}
+
+extension Payment {
+    /// The values that make two payments the same.
+    var values: PaymentValues? {
+        paid.map { PaymentValues(day: $0, amount: amount, method: method, reference: reference) }
+    }
+}
