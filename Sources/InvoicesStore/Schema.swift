@@ -31,8 +31,5 @@ public enum Schema {
         """
 
     /// Columns the loader requires, per table.
-    static let requiredColumns: [(table: String, columns: [String])] = [
-        ("client", ["id", "number", "name", "email", "street", "city", "zip", "country"]),
-        ("invoice", ["id", "identifier", "clientId", "amount", "currency", "notes", "issuedOn", "dueOn", "paidOn"]),
-    ]
+    static var requiredColumns: [(table: String, columns: [String])] { tables.map { ($0.name, $0.columns.map(\.name)) } }
 }

@@ -41,11 +41,7 @@ struct StoreLoader: Sendable {
                     return try reader.read(db, loader: self)
                 }
                 try checkSchema(db)
-                var problems = Problems(path: path, limit: issueLimit)
-                let (clients, clientIndexByID) = try loadClients(db, problems: &problems)
-                let (invoices, currencies) = try loadInvoices(db, clientIndexByID: clientIndexByID, problems: &problems)
-                if problems.total > 0 { throw problems.error }
-                return Fetched(books: Books(clients: clients, invoices: invoices, currencies: currencies), format: .native)
+                return Fetched(books: try loadBooks(db), format: .native)
             }
         } catch let error as StoreIssues {
             throw error
