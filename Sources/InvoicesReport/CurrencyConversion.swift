@@ -121,7 +121,8 @@ public struct ConvertedTotals: Sendable {
     }
 
     public var base: CurrencyCode
-    public var asOf: CalendarDate
+    /// The report's as-of date (nil when the report has no period, and so no totals to convert).
+    public var asOf: CalendarDate?
     /// One line per currency of the report, in code order.
     public var lines: [Line]
     /// The sum of the converted lines, in the base currency.
@@ -141,7 +142,7 @@ public struct ConvertedTotals: Sendable {
             var line = Line(currency: totals.currency, figures: totals.period, rate: nil, converted: nil)
             if totals.currency == base {
                 line.converted = totals.period
-            } else if let rate = rates.latest(from: totals.currency, to: base, onOrBefore: report.asOf) {
+            } else if let asOf = report.asOf, let rate = rates.latest(from: totals.currency, to: base, onOrBefore: asOf) {
                 line.rate = rate
                 let period = totals.period
                 func convert(_ amount: Int64) throws(ReportError) -> Int64 {

@@ -67,7 +67,7 @@ public struct ReportExports: Sendable {
             for entry in totals.currencies where entry.period.outstanding != 0 {
                 let digits = entry.currency.minorUnitDigits
                 csv.append(
-                    [client.number, client.name, entry.currency.code, report.asOf.description]
+                    [client.number, client.name, entry.currency.code, report.asOf?.description ?? ""]
                         + entry.aging.buckets.map { Money.decimalString($0, digits: digits) })
             }
         }
@@ -126,7 +126,7 @@ public struct ReportExports: Sendable {
             schemaVersion: Self.schemaVersion,
             period: JSONReport.Period(
                 firstMonth: months.first ?? "", lastMonth: months.last ?? "", months: months,
-                asOf: report.asOf.description),
+                asOf: report.asOf?.description),
             totals: report.currencies.map {
                 entry($0.currency, months: $0.months, period: $0.period, aging: $0.aging, activeOnly: false)
             },
@@ -218,7 +218,8 @@ struct JSONReport: Encodable {
         var firstMonth: String
         var lastMonth: String
         var months: [String]
-        var asOf: String
+        /// Absent when the report has no period (an empty store, no --month and no --as-of).
+        var asOf: String?
     }
 
     struct Conversion: Encodable {
@@ -233,7 +234,7 @@ struct JSONReport: Encodable {
             var convertedOutstanding: Amount?
         }
         var baseCurrency: String
-        var asOf: String
+        var asOf: String?
         var rounding: String
         var lines: [Line]
         var invoiced: Amount
@@ -242,7 +243,7 @@ struct JSONReport: Encodable {
 
         init(_ totals: ConvertedTotals) {
             baseCurrency = totals.base.code
-            asOf = totals.asOf.description
+            asOf = totals.asOf?.description
             rounding = "half-even to the base currency's minor unit, per currency, before adding"
             lines = totals.lines.map { line in
                 Line(

@@ -13,7 +13,6 @@ extension Report {
         // Only the typed fields are read, straight from the table: binding whole snapshots would retain and release
         // their identifier and notes strings on every iteration.
         let invoices = books.invoices
-        let span: ClosedRange<YearMonth>
         var bounds: (low: CalendarDate, high: CalendarDate)?
         if period.month == nil {
             for index in invoices.indices {
@@ -22,12 +21,15 @@ extension Report {
                 bounds = bounds.map { (min($0.low, invoice.issued), max($0.high, high)) } ?? (invoice.issued, high)
             }
         }
+        let span: ClosedRange<YearMonth>
         if let month = period.month {
             span = month...month
         } else if let bounds {
             span = bounds.low.month...bounds.high.month
         } else {
-            span = (period.asOf?.month ?? YearMonth(year: 2000, month: 1))...(period.asOf?.month ?? YearMonth(year: 2000, month: 1))
+            // No invoices and no month asked for: no period at all, rather than an invented one.
+            self.init(months: [], asOf: period.asOf, clients: [], currencies: [])
+            return
         }
         let asOf = period.asOf ?? span.upperBound.lastDay
         // Column 0 is the month before the first reported one; columns 1... are the reported months.
@@ -165,10 +167,9 @@ extension Report {
             else { throw grandError }
             grand[key.currency] = total
         }
-        self.months = (span.lowerBound.index...span.upperBound.index).map(YearMonth.init(index:))
-        self.asOf = asOf
-        self.clients = clients
-        self.currencies = grand.keys.sorted().map { grand[$0]! }
+        self.init(
+            months: (span.lowerBound.index...span.upperBound.index).map(YearMonth.init(index:)), asOf: asOf,
+            clients: clients, currencies: grand.keys.sorted().map { grand[$0]! })
     }
 }
 

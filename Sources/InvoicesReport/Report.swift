@@ -33,14 +33,22 @@ public struct Report: Sendable, Equatable {
         public var aging: Aging
     }
 
-    /// The reported months, in order.
+    /// The reported months, in order: empty only when the store has no invoices and no month was asked for.
     public var months: [YearMonth]
-    /// The date outstanding, overdue and aging are measured at for the period.
-    public var asOf: CalendarDate
+    /// The date outstanding, overdue and aging are measured at for the period; nil only when there is no period
+    /// (no invoices, no month and no as-of date asked for).
+    public var asOf: CalendarDate?
     /// One entry per client that has invoices, in the order of ``Books/clients``.
     public var clients: [ClientTotals]
     /// Grand totals per currency, ordered by currency code.
     public var currencies: [CurrencyTotals]
+
+    init(months: [YearMonth], asOf: CalendarDate?, clients: [ClientTotals], currencies: [CurrencyTotals]) {
+        self.months = months
+        self.asOf = asOf
+        self.clients = clients
+        self.currencies = currencies
+    }
 }
 
 /// What a report covers.

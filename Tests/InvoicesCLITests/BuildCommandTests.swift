@@ -42,6 +42,35 @@ struct BuildCommandTests {
         #expect(try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8) == "previous")
     }
 
+    /// Issue 16: an empty store used to report the invented period "January 2000".
+    @Test func anEmptyStoreBuildsAnHonestEmptySite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("empty.sqlite")
+        try StoreFixture.make(at: store, sql: "INSERT INTO client (number, name) VALUES ('C-1', 'Only client');")
+        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--base-url", "https://example.com/books/"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let index = try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8)
+        #expect(index.contains("No invoices yet."))
+        #expect(!index.contains("2000"))
+        #expect(!index.contains("Figures as of"))
+        #expect(!index.contains("feed.xml"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/months")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/feed.xml")))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path("site/report.json")))) as? [String: Any])
+        let period = try #require(json["period"] as? [String: Any])
+        #expect(period["months"] as? [String] == [])
+        #expect(period["as_of"] == nil)
+
+        // A month asked for is a real period, even with nothing in it.
+        let month = try CLI.run(["build", "--store", store, "--output", folder.path("month"), "--month", "2025-03"])
+        #expect(month.status == 0, "\(month.stderr)")
+        let monthIndex = try String(contentsOfFile: folder.path("month/index.html"), encoding: .utf8)
+        #expect(monthIndex.contains("Figures as of 2025-03-31"))
+        #expect(FileManager.default.fileExists(atPath: folder.path("month/months/2025-03.html")))
+    }
+
     @Test func aBadMonthIsAUsageError() throws {
         let result = try CLI.run(["build", "--store", "x.sqlite", "--month", "2025-13"])
         #expect(result.status == 64)

@@ -27,7 +27,7 @@ struct CurrencyConversionTests {
         let rates = try ExchangeRates(csv: Self.rates, path: "rates.csv")
         let eur = try CurrencyCode("EUR")
         let converted = try ConvertedTotals(report: report, rates: rates, base: eur)
-        #expect(report.asOf.description == "2025-02-28")
+        #expect(report.asOf?.description == "2025-02-28")
         let jpy = try #require(converted.lines.first { $0.currency.code == "JPY" })
         #expect(jpy.rate?.date.description == "2025-02-01")  // not 2025-03-01, after the as-of date
         #expect(jpy.rate?.rate == Decimal(string: "0.0061"))

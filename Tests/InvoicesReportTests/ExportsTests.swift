@@ -170,7 +170,7 @@ struct ExportsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["schema_version"] as? Int == ReportExports.schemaVersion)
         let period = try #require(json["period"] as? [String: Any])
-        #expect(period["as_of"] as? String == report.asOf.description)
+        #expect(period["as_of"] as? String == report.asOf?.description)
         #expect(period["months"] as? [String] == report.months.map(\.description))
 
         func check(_ amount: Any?, _ minorUnits: Int64, _ currency: CurrencyCode) throws {

@@ -23,6 +23,20 @@ struct ReportTests {
         #expect(eur.period == Figures(invoiced: 173450, paid: 123450, outstanding: 50000, overdue: 0, invoices: 2))
     }
 
+    @Test func noInvoicesAndNoMonthMeansNoPeriod() throws {
+        let empty = Books(clients: [ClientSnapshot(id: 1, number: "C-1", name: "A")], invoices: [], currencies: [])
+        let report = try Report(books: empty)
+        #expect(report.months.isEmpty)
+        #expect(report.asOf == nil)
+        #expect(report.clients.isEmpty && report.currencies.isEmpty)
+        let asOf = try #require(CalendarDate(iso: "2025-06-30"))
+        #expect(try Report(books: empty, period: ReportPeriod(asOf: asOf)).asOf == asOf)
+        let month = YearMonth(year: 2025, month: 3)
+        let single = try Report(books: empty, period: ReportPeriod(month: month))
+        #expect(single.months == [month])
+        #expect(single.asOf == month.lastDay)
+    }
+
     @Test func overdueAndAgingAreMeasuredAtTheAsOfDate() throws {
         let asOf = try #require(CalendarDate(iso: "2025-04-15"))
         let report = try Report(books: try books(), period: ReportPeriod(asOf: asOf))

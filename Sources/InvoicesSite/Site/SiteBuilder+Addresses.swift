@@ -6,10 +6,13 @@ extension SiteBuilder {
     /// With a base URL: the Atom feed (`feed.xml`, one entry per monthly report) and `sitemap.xml`.
     ///
     /// Both are deterministic: an entry's `updated` date is the latest day in its month on which an invoice was
-    /// issued or paid (the month's first day when nothing happened), never the time of the build.
+    /// issued or paid (the month's first day when nothing happened), never the time of the build. A report without
+    /// months (an empty store) has no feed: Atom needs an `updated` date, and there is none to give.
     func addressFiles() -> [File] {
         guard let baseURL = options.baseURL else { return [] }
         let updated = monthUpdates()
+        let sitemap = sitemapFile(baseURL: baseURL, updated: updated)
+        guard let latest = updated.max() else { return [sitemap] }
         let title = Self.xml(options.title)
         var feed = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -18,7 +21,7 @@ extension SiteBuilder {
             <id>\(Self.xml(baseURL))</id>
             <link rel="self" href="\(Self.xml(baseURL))feed.xml"/>
             <link rel="alternate" type="text/html" href="\(Self.xml(baseURL))"/>
-            <updated>\(Self.atomDate(updated.max() ?? report.asOf))</updated>
+            <updated>\(Self.atomDate(latest))</updated>
             <author><name>\(title)</name></author>
 
             """
@@ -39,7 +42,11 @@ extension SiteBuilder {
                 """
         }
         feed += "</feed>\n"
+        return [File(path: "feed.xml", data: Data(feed.utf8)), sitemap]
+    }
 
+    /// `sitemap.xml`: the overview, the clients page, every month and every client page.
+    func sitemapFile(baseURL: String, updated: [CalendarDate]) -> File {
         var sitemap = """
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -54,7 +61,7 @@ extension SiteBuilder {
             sitemap += "<url><loc>\(Self.xml(baseURL + clientPath(totals.clientIndex)))</loc></url>\n"
         }
         sitemap += "</urlset>\n"
-        return [File(path: "feed.xml", data: Data(feed.utf8)), File(path: "sitemap.xml", data: Data(sitemap.utf8))]
+        return File(path: "sitemap.xml", data: Data(sitemap.utf8))
     }
 
     /// For each reported month, the latest day in it on which an invoice was issued or paid, or its first day.

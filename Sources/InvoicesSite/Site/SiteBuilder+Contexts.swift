@@ -20,7 +20,7 @@ extension SiteBuilder {
         return [
             "firstMonth": report.months.first.map(SiteBuilder.monthLabel) ?? "",
             "lastMonth": report.months.last.map(SiteBuilder.monthLabel) ?? "",
-            "monthCount": String(report.months.count),
+            "monthCount": String(report.months.count), "hasMonths": !report.months.isEmpty,
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
             "aging": report.currencies.map { agingRow($0.aging, $0.currency) },
             "charts": charts, "topClients": topClients(limit: 5),
@@ -138,7 +138,8 @@ extension SiteBuilder {
 
     func clientContext(_ totals: Report.ClientTotals, invoices: [Int], registry: RowListRegistry? = nil) -> [String: Any] {
         let client = books.clients[totals.clientIndex]
-        let asOf = report.asOf
+        // A client with totals means the report has invoices, and so a period and an as-of date.
+        let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
         enum Column { case identifier, issued, due, paid, amount, status, notes, other }
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {

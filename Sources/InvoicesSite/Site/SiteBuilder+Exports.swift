@@ -42,7 +42,7 @@ extension SiteBuilder {
         }
         return [
             "conversion": [
-                "base": base.code, "asOf": converted.asOf.description, "lines": lines,
+                "base": base.code, "asOf": converted.asOf?.description ?? "", "lines": lines,
                 "totalInvoiced": money(converted.total.invoiced, base),
                 "totalOutstanding": money(converted.total.outstanding, base),
             ] as [String: Any]

@@ -141,7 +141,7 @@ public struct SiteBuilder: Sendable {
         var layout: [String: Any] = ["root": root, "nav": true]
         if let baseURL = options.baseURL {
             layout["canonical"] = path == "index.html" ? baseURL : baseURL + path
-            layout["feed"] = root + "feed.xml"
+            if !report.months.isEmpty { layout["feed"] = root + "feed.xml" }
         }
         return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
     }
@@ -171,7 +171,7 @@ public struct SiteBuilder: Sendable {
         var context = context
         context["root"] = root
         context["siteTitle"] = options.title
-        context["asOf"] = report.asOf.description
+        if let asOf = report.asOf { context["asOf"] = asOf.description }
         if let baseURL = options.baseURL { context["baseURL"] = baseURL }
         if let folder = options.debugMarkdownFolder {
             let target = URL(fileURLWithPath: folder).appendingPathComponent(path + ".md")
@@ -185,7 +185,7 @@ public struct SiteBuilder: Sendable {
         layout["pageTitle"] = title
         layout["siteTitle"] = options.title
         layout["lang"] = options.language
-        layout["asOf"] = report.asOf.description
+        if let asOf = report.asOf { layout["asOf"] = asOf.description }
         layout["private"] = !options.isPublic
         if let buildID = options.buildID { layout["buildID"] = buildID }
         return File(path: path, data: Data(templates.render("layout", layout).utf8))

@@ -33,7 +33,7 @@ public enum TemplateVariables {
             "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
         ]),
         "overview": page([
-            "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "clientCount": nil, "hasTotals": nil,
+            "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "hasMonths": nil, "clientCount": nil, "hasTotals": nil,
             "totals": TemplateScope(values: figures),
             "aging": aging,
             "charts": TemplateScope(values: ["currency", "svg", "caption"]),
