@@ -8,12 +8,17 @@ import Testing
 /// The one-transaction read against a server that others write to, and a server that goes away mid-read.
 @Suite(.serialized)
 struct PostgresConsistencyTests {
+    /// A server whose store holds the rows of ``StoreFixture/small`` (two clients, four invoices).
+    static func serverWithSmallStore(in folder: TemporaryFolder) throws -> (LoopbackPostgres, String) {
+        let store = folder.path("small.sqlite")
+        try StoreFixture.make(at: store, sql: StoreFixture.small)
+        return try PostgresStoreTests.serverWithStore(try BooksStore(path: store).books)
+    }
+
     @Test func buildsWhileAWriterInsertsSeeOnePointInTimeEach() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = folder.path("small.sqlite")
-        try StoreFixture.make(at: store, sql: StoreFixture.small)
-        let (server, database) = try PostgresStoreTests.serverWithStore(try BooksStore(path: store).books)
+        let (server, database) = try Self.serverWithSmallStore(in: folder)
         defer { server.stop() }
         // The writer: each transaction adds a client and its three invoices, until the test ends the server.
         try server.psql(
@@ -57,9 +62,7 @@ struct PostgresConsistencyTests {
     @Test func aServerThatGoesAwayMidBuildExits69AndKeepsTheSite() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = folder.path("small.sqlite")
-        try StoreFixture.make(at: store, sql: StoreFixture.small)
-        let (server, database) = try PostgresStoreTests.serverWithStore(try BooksStore(path: store).books)
+        let (server, database) = try Self.serverWithSmallStore(in: folder)
         defer { server.stop() }
         let site = folder.url.appendingPathComponent("site")
         let first = try CLI.run(["build", "--store", server.url(database), "--output", site.path], environment: server.environment)
