@@ -158,7 +158,7 @@ let package = Package(
         // Stores on a real PostgreSQL server (Debian's postgresql), started on loopback and stopped by the tests.
         .testTarget(
             name: "InvoicesPostgresTests",
-            dependencies: ["InvoicesPostgres", "InvoicesStore", "InvoicesApp", "InvoicesTesting"],
+            dependencies: ["InvoicesPostgres", "InvoicesStore", "InvoicesApp", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(name: "InvoicesPublishTests", dependencies: ["InvoicesPublish", "InvoicesTesting"], swiftSettings: upcoming),

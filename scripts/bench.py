@@ -23,12 +23,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INVOICES = os.path.join(ROOT, ".build/release/invoices")
 
 
-def timed(command, runs, cwd=None, shell=False, after=None):
+def timed(command, runs, cwd=None, shell=False, after=None, before=None):
     """Runs `command` `runs` times under /usr/bin/time; returns (median seconds, max peak RSS MB, last stdout).
 
-    `after`, when given, is called after each run (to collect what the run wrote)."""
+    `before` and `after`, when given, are called before and after each run (to change an input, to collect what
+    the run wrote)."""
     walls, peaks, out = [], [], ""
     for _ in range(runs):
+        if before:
+            before()
         fd, path = tempfile.mkstemp()
         os.close(fd)
         full = ["/usr/bin/time", "-f", "%e %M", "-o", path] + (["sh", "-c", command] if shell else command)
@@ -68,8 +71,30 @@ def main():
         # Our build, several times, each writing its phases (medians are reported); then once more for the
         # intermediate Markdown that cmark renders below.
         runs_phases = []
-        ours, ours_mb, _ = timed([INVOICES, "build", "--store", store, "--output", site, "--quiet", "--timings", timings],
+        ours, ours_mb, _ = timed([INVOICES, "build", "--full", "--store", store, "--output", site, "--quiet", "--timings", timings],
                                  args.runs, after=lambda: runs_phases.append(json.load(open(timings))))
+        # Incremental rebuilds (docs/cli.md), on a copy of the store and the default templates in a folder:
+        # nothing changed; one invoice's amount changed before each run; one line added to month.md before each run.
+        copy = os.path.join(work, "store.sqlite")
+        shutil.copyfile(store, copy)
+        project = os.path.join(work, "project")
+        subprocess.run([INVOICES, "init", project, "--clients", "1", "--invoices", "0"], check=True, stdout=subprocess.DEVNULL)
+        templates = os.path.join(project, "templates")
+        rebuild = [INVOICES, "build", "--store", copy, "--templates", templates, "--output", site, "--quiet"]
+        subprocess.run(rebuild + ["--full"], check=True)
+        unchanged, unchanged_mb, _ = timed(rebuild, args.runs)
+        columns = subprocess.run(["sqlite3", copy, "SELECT name FROM pragma_table_info('invoice');"], check=True,
+                                 capture_output=True, text=True).stdout.split()
+        # A schema 2 store keeps the gross equal to net plus taxes: change both.
+        change = "amount = amount + 1" + (", net = net + 1" if "net" in columns else "")
+        def change_invoice():
+            subprocess.run(["sqlite3", copy, f"UPDATE invoice SET {change} WHERE id = (SELECT MIN(id) FROM invoice);"],
+                           check=True)
+        one_invoice, one_invoice_mb, _ = timed(rebuild, args.runs, before=change_invoice)
+        def change_template():
+            with open(os.path.join(templates, "month.md"), "a") as month:
+                month.write("\nOne more line.\n")
+        template, template_mb, _ = timed(rebuild, args.runs, before=change_template)
         phases = {k: statistics.median(run[k] for run in runs_phases) for k in runs_phases[0]}
         phases["load+totals"] = statistics.median(run["load"] + run["totals"] for run in runs_phases)
         subprocess.run([INVOICES, "build", "--store", store, "--output", site, "--quiet",
@@ -86,7 +111,9 @@ def main():
             subprocess.run([sys.executable, os.path.join(ROOT, "scripts/hugo_site.py"), store, hugo_dir], check=True,
                            stdout=subprocess.DEVNULL)
             hugo, hugo_mb, _ = timed(["hugo", "--quiet", "-s", hugo_dir, "-d", os.path.join(work, "hugo-out")], max(1, args.runs // 2))
-        rows.append(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
+        rows.append(dict(unchanged=unchanged, unchanged_mb=unchanged_mb, one_invoice=one_invoice, one_invoice_mb=one_invoice_mb,
+                         template=template, template_mb=template_mb))
+        rows[-1].update(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
                          phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb))
         shutil.rmtree(work, ignore_errors=True)
 
@@ -100,6 +127,17 @@ def main():
         print(f"{r['size']:5} {r['invoices']:>9} {r['pages']:>6} | {r['ours']:14.2f}s {r['ours_mb']:6.0f}MB | "
               f"{r['group']:14.2f}s {r['scan']:10.2f}s {r['cmark']:6.2f}s {r['md_mb']:8.1f} {hugo} | "
               f"{r['ours'] / floor if floor else 0:12.2f}x {r['ours'] / r['group'] if r['group'] else 0:10.2f}x {hugo_ratio}")
+    print()
+    print("full build (--full) against Hugo and the floor (sqlite3 scan + cmark on the same Markdown); rebuilds as a share of it:")
+    print(f"{'size':5} | {'full':>7} {'peak':>7} | {'floor':>6} {'x floor':>7} | {'hugo':>7} {'peak':>7} {'hugo/ours':>9} | "
+          f"{'no change':>9} {'peak':>7} {'share':>6} | {'1 invoice':>9} {'peak':>7} {'share':>6} | {'template':>9} {'peak':>7} {'share':>6}")
+    for r in rows:
+        floor = r["scan"] + r["cmark"]
+        hugo = f"{r['hugo']:6.2f}s {r['hugo_mb']:5.0f}MB {r['hugo'] / r['ours']:8.1f}x" if r["hugo"] else f"{'-':>7} {'-':>7} {'-':>9}"
+        shares = " | ".join(f"{r[k]:8.2f}s {r[k + '_mb']:5.0f}MB {100 * r[k] / r['ours']:5.0f}%"
+                            for k in ("unchanged", "one_invoice", "template"))
+        print(f"{r['size']:5} | {r['ours']:6.2f}s {r['ours_mb']:5.0f}MB | {floor:5.2f}s {r['ours'] / floor if floor else 0:6.2f}x | "
+              f"{hugo} | {shares}")
     print()
     print("phases of our build (median seconds, from --timings):")
     for r in rows:

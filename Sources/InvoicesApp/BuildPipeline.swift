@@ -18,6 +18,8 @@ public struct BuildPipeline: Sendable {
         public var site: SiteOptions
         /// Which Invoice attributes hold the dates when the store is a Core Data store.
         public var coreDataMapping = CoreDataMapping()
+        /// Render every page (`--full`), instead of only the pages whose inputs changed since the previous build.
+        public var full = false
 
         public init(store: String, templates: String? = nil, output: String = "Output", site: SiteOptions = SiteOptions()) {
             self.store = store
@@ -132,15 +134,20 @@ public struct BuildPipeline: Sendable {
         let site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
+        // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
+        // still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
+        let writer = SiteWriter(output: configuration.output)
+        let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
         let staging: SiteStaging
         do {
-            staging = try SiteWriter(output: configuration.output).begin()
+            staging = try writer.begin()
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }
+        let manifest: SiteManifest
         do {
             observer?(.render, 0, 0, nil)
-            try await site.write(to: staging) { done, total in observer?(.render, done, total, nil) }
+            manifest = try await site.write(to: staging, previous: previous) { done, total in observer?(.render, done, total, nil) }
         } catch {
             staging.discard()
             throw BuildError(code: .cannotCreate, message: error.description)
@@ -156,6 +163,8 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }
+        // Without a manifest the next build renders everything: a failure here costs time, never correctness.
+        try? manifest.write(to: writer.manifestURL)
         timings[.write] = seconds(clock.now - start)
         observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed")
         return Result(summary: summary, timings: timings, warnings: books.warnings)

@@ -28,6 +28,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The date outstanding and overdue amounts are measured at: YYYY-MM-DD, 'today' or 'end-of-period' (the last day of the latest month reported; the default).")
     var asOf: String?
 
+    @Option(help: "The basis of the overview's tax summary: 'accrual' (by issue date; the default) or 'cash' (by payment date). The exports carry both.")
+    var basis: String?
+
     @Option(help: "The report's title. Default: Invoices report.")
     var title: String?
 
@@ -78,6 +81,9 @@ struct ProjectOptions: ParsableArguments {
         }
         if let asOf, AsOfPolicy(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30, or 'today', 'end-of-period'")
+        }
+        if let basis, TaxBasis(rawValue: basis) == nil {
+            throw ValidationError("--basis '\(basis)' is not a tax basis; expected 'accrual' or 'cash'")
         }
         for (name, value) in [("--store", store), ("--output", output), ("--title", title), ("--locale", locale)] where value == "" {
             throw ValidationError("\(name) cannot be empty")
@@ -133,6 +139,7 @@ struct ProjectOptions: ParsableArguments {
             locale: locale ?? config?["locale"] ?? "en_US_POSIX",
             period: period, baseURL: baseURL)
         site.conversion = try loadConversion()
+        site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
         if let key = try loadClientLinkKey(config: config) {

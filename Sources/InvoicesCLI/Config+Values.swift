@@ -1,6 +1,7 @@
 import Foundation
 import InvoicesCore
 import InvoicesStore
+import InvoicesReport
 
 /// The values `month`, `as_of` and `base_url` accept, in the project file and as flags.
 enum ConfigCheck {
@@ -13,6 +14,8 @@ enum ConfigCheck {
         case "as_of":
             return AsOfPolicy(value) == nil
                 ? "as_of '\(value)' is not a date; expected YYYY-MM-DD (e.g. 2025-06-30), 'end-of-period' or 'today'" : nil
+        case "basis":
+            return TaxBasis(rawValue: value) == nil ? "basis '\(value)' is not a tax basis; expected accrual or cash" : nil
         case "base_url":
             guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
                 return "base_url '\(value)' is not an absolute http(s) URL; expected e.g. https://example.com/reports/"

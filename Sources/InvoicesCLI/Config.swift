@@ -19,6 +19,8 @@ struct ProjectConfig: Sendable, Equatable {
     /// The keys a project file may set, in the order `invoices init` writes them.
     static let keys = [
         "title", "store", "templates", "output", "base_url", "locale", "month", "as_of", "public", "build_id", "client_links",
+        // The basis of the overview's tax summary: accrual (default) or cash.
+        "basis",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish",

@@ -13,6 +13,10 @@ extension InvoicesCommand {
                 Reads invoices.yaml in the current folder (or --config PATH) when there is one; every flag overrides \
                 the key of the same name. Without a project file, --store is required.
 
+                A build renders only the pages whose inputs changed since the previous build (a manifest beside the \
+                output, .Output.manifest, records them); the other pages keep their bytes, inode and modification time. \
+                --full renders every page.
+
                 On a terminal, progress is shown with a bar; otherwise each phase (load, totals, render, write) prints \
                 one plain line on standard error. The last line, on standard output, says how many pages were written \
                 and changed, and how long it took.
@@ -32,6 +36,9 @@ extension InvoicesCommand {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
+        @Flag(help: "Render every page. By default only the pages whose inputs (rows, figures, templates, options) changed since the previous build are rendered; the others are kept as they are.")
+        var full = false
+
         @Option(help: ArgumentHelp("Write the seconds spent in each phase to this JSON file (for benchmarks).", visibility: .hidden))
         var timings: String?
 
@@ -48,6 +55,7 @@ extension InvoicesCommand {
             do {
                 var resolved = try project.resolve(with: try project.loadConfig())
                 resolved.configuration.site.debugMarkdownFolder = debugMarkdown
+                resolved.configuration.full = full
                 if verbose { printNote(resolved.settingsDescription) }
                 let reporter = ProgressReporter(mode: ProgressReporter.mode(quiet: quiet))
                 let line = try await Self.build(resolved, reporter: reporter, timings: timings)

@@ -58,7 +58,7 @@ extension InvoicesCommand {
                 let batch = try ImportReader(options: options).batch(from: files)
                 let summary = try ImportWriter.apply(batch, to: store)
                 if !quiet {
-                    let skipped = batch.skippedInvoices
+                    let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
                     print("Imported into \(store): \(summary)\(note)")
                 }

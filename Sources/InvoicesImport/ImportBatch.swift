@@ -86,6 +86,39 @@ public struct ImportedReference: Sendable, Hashable {
     }
 }
 
+/// What a source says was received for an invoice and written off (Zoho: `Total − Balance` on `Last Payment Date`).
+public struct ImportedReceipts: Sendable, Hashable {
+    /// Received to date, in minor units; nil when nothing was.
+    public var received: Int64?
+    /// The day of the last payment.
+    public var receivedOn: CalendarDate?
+    public var writtenOff: Int64?
+    public var writtenOffOn: CalendarDate?
+
+    public init(received: Int64?, receivedOn: CalendarDate?, writtenOff: Int64? = nil, writtenOffOn: CalendarDate? = nil) {
+        self.received = received
+        self.receivedOn = receivedOn
+        self.writtenOff = writtenOff
+        self.writtenOffOn = writtenOffOn
+    }
+}
+
+/// An invoice's net and its one tax line, as a source states them.
+public struct ImportedTax: Sendable, Hashable {
+    public var net: Int64
+    public var name: String
+    /// A percentage, as ``InvoicesCore/TaxRate/percent`` writes it (`7.7`).
+    public var rate: String
+    public var amount: Int64
+
+    public init(net: Int64, name: String, rate: String, amount: Int64) {
+        self.net = net
+        self.name = name
+        self.rate = rate
+        self.amount = amount
+    }
+}
+
 /// An invoice read from an import file, with its amount already exact in minor units.
 public struct ImportedInvoice: Sendable, Hashable {
     public var identifier: String
@@ -102,11 +135,21 @@ public struct ImportedInvoice: Sendable, Hashable {
     /// Nil when the source has no notes column: the stored notes are kept.
     public var notes: String?
     public var source: SourceLocation
+    /// Nil when the source has no status: the stored status is kept (a new invoice is sent).
+    public var status: InvoiceStatus?
+    /// Partial payments and write-offs, when the source has them; nil: the paid date says it all (paid in full).
+    public var receipts: ImportedReceipts?
+    /// The net and a tax line, when the source has them.
+    public var tax: ImportedTax?
 
     public init(
         identifier: String, client: ClientReference, clientColumn: String, amount: Money, issued: CalendarDate, due: CalendarDate,
-        dueIsDerived: Bool = false, paid: CalendarDate?, notes: String?, source: SourceLocation
+        dueIsDerived: Bool = false, paid: CalendarDate?, notes: String?, source: SourceLocation,
+        status: InvoiceStatus? = nil, receipts: ImportedReceipts? = nil, tax: ImportedTax? = nil
     ) {
+        self.status = status
+        self.receipts = receipts
+        self.tax = tax
         self.identifier = identifier
         self.client = client
         self.clientColumn = clientColumn
@@ -174,6 +217,8 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
 
     public var clients = Counts()
     public var invoices = Counts()
+    /// Drafts and voids left out because the store is schema v1 (it has no status).
+    public var skippedInvoices = 0
 
     public init(clients: Counts = Counts(), invoices: Counts = Counts()) {
         self.clients = clients

@@ -1,4 +1,5 @@
 internal import InvoicesCore
+internal import InvoicesStore
 internal import ObjectContexts
 
 /// One import in a scratch-pad child context: resolves the batch against what the store holds and records the
@@ -12,8 +13,11 @@ struct ImportSession {
     var summary = ImportSummary()
     /// Clients whose rows had problems: a reference to one is not reported again (``ImportBatch/rejectedClients``).
     var rejectedClients: Set<ClientReference> = []
+    /// The store's schema version: a v1 store cannot hold drafts, voids, partial payments or taxes.
+    var schemaVersion = Schema.version
 
-    init(context: isolated PrivateContext) throws {
+    init(context: isolated PrivateContext, schemaVersion: Int = Schema.version) throws {
+        self.schemaVersion = schemaVersion
         for client in try context.fetch(Client.self).sorted(by: { $0.objectID < $1.objectID }) { remember(client) }
     }
 
@@ -48,6 +52,29 @@ struct ImportSession {
         return nil
     }
 
+    /// Sets the paid date, and what schema v2 adds (status, receipts, tax) when the source carries them; whether
+    /// anything changed. A paid date alone means paid in full on that day: received the whole amount then.
+    @discardableResult
+    static func setV2(_ object: ManagedObject, _ invoice: ImportedInvoice, day: (CalendarDate) -> Value) throws -> Bool {
+        var changed = try set(object, "paidOn", invoice.paid.map(day) ?? .null)
+        if let status = invoice.status { changed = try set(object, "status", .text(status.name)) || changed }
+        let receipts = invoice.receipts
+            ?? ImportedReceipts(received: invoice.paid.map { _ in invoice.amount.minorUnits }, receivedOn: invoice.paid)
+        changed = try set(object, "received", receipts.received.map(Value.integer) ?? .null) || changed
+        changed = try set(object, "receivedOn", receipts.receivedOn.map(day) ?? .null) || changed
+        if invoice.receipts != nil {
+            changed = try set(object, "writtenOff", receipts.writtenOff.map(Value.integer) ?? .null) || changed
+            changed = try set(object, "writtenOffOn", receipts.writtenOffOn.map(day) ?? .null) || changed
+        }
+        if let tax = invoice.tax {
+            changed = try set(object, "net", .integer(tax.net)) || changed
+            changed = try set(object, "taxName", .text(tax.name)) || changed
+            changed = try set(object, "taxRate", .text(tax.rate)) || changed
+            changed = try set(object, "taxAmount", .integer(tax.amount)) || changed
+        }
+        return changed
+    }
+
     /// Sets `key` to `value` when it differs; whether it did.
     @discardableResult
     static func set(_ object: ManagedObject, _ key: String, _ value: Value) throws -> Bool {
@@ -64,6 +91,11 @@ struct ImportSession {
         var invoices: [String: Invoice] = [:]
         for invoice in try context.fetch(Invoice.self) { invoices[invoice.identifier] = invoice }
         for invoice in batch.invoices {
+            // A v1 store has no status: drafts and voids are left out there, as before schema v2.
+            if schemaVersion < 2, let status = invoice.status, status != .sent {
+                summary.skippedInvoices += 1
+                continue
+            }
             guard let clientIndex = clientIndex(invoice.client, invoice.source, column: invoice.clientColumn) else {
                 continue
             }
@@ -79,7 +111,7 @@ struct ImportSession {
                 if !(invoice.dueIsDerived && (stored.due.map { $0 >= invoice.issued } ?? false)) {
                     changed = try Self.set(stored, "dueOn", day(invoice.due)) || changed
                 }
-                changed = try Self.set(stored, "paidOn", invoice.paid.map(day) ?? .null) || changed
+                changed = try Self.setV2(stored, invoice, day: day) || changed
                 if stored.client?.objectID != client.objectID {
                     try stored.setClient(client)
                     changed = true
@@ -93,7 +125,7 @@ struct ImportSession {
                 try Self.set(created, "notes", .text(invoice.notes ?? ""))
                 try Self.set(created, "issuedOn", day(invoice.issued))
                 try Self.set(created, "dueOn", day(invoice.due))
-                try Self.set(created, "paidOn", invoice.paid.map(day) ?? .null)
+                try Self.setV2(created, invoice, day: day)
                 try created.setClient(client)
                 invoices[invoice.identifier] = created
                 summary.invoices.added += 1

@@ -53,10 +53,12 @@ public enum ImportWriter {
         do {
             // The store's context is the root; the import works in a private child of it, a scratch pad: only a
             // batch that resolves and validates completely is saved up, and the root writes it in one transaction.
-            let root = PrivateContext(store: try SQLiteStore(path: store), name: "store")
+            let sqlite = try SQLiteStore(path: store)
+            let version = sqlite.schemaVersion
+            let root = PrivateContext(store: sqlite, name: "store")
             let child = PrivateContext(parent: root, name: "import")
             let summary = try child.performAndWait { context in
-                var session = try ImportSession(context: context)
+                var session = try ImportSession(context: context, schemaVersion: version)
                 let summary = try session.apply(batch, in: context)
                 try context.save()
                 return summary

@@ -1,9 +1,12 @@
+internal import Foundation
 internal import InvoicesCore
 
 /// Zoho Invoice's invoices CSV export, one row per line item (docs/import.md).
 extension RowContext {
-    /// Zoho invoices and the clients they name. The amount is `Total`; an invoice is paid when `Balance` is
-    /// zero, on `Last Payment Date`. Clients are named by `Customer Name`, with the billing address.
+    /// Zoho invoices and the clients they name. The amount is `Total`; `Total − Balance − WriteOff Amount` was
+    /// received, as one payment on `Last Payment Date`; an invoice is paid when `Balance` is zero. `Invoice Status`
+    /// Draft and Void keep their status; `SubTotal` and the tax columns give the net and a tax line. Clients are
+    /// named by `Customer Name`, with the billing address.
     mutating func zohoInvoices(_ rows: [CSVTable.Row]) -> ([ImportedClient], [ImportedInvoice]) {
         var order: [String] = []
         var lines: [String: [CSVTable.Row]] = [:]
@@ -23,9 +26,10 @@ extension RowContext {
         for number in order {
             let rows = lines[number]!
             let first = rows[0]
-            if RowContext.skippedStatuses.contains(first["Invoice Status"].lowercased()) {
-                skipped += 1
-                continue
+            let status: InvoiceStatus = switch first["Invoice Status"].lowercased() {
+            case "draft": .draft
+            case "void": .void
+            default: .sent
             }
             var valid = true
             for column in invoiceColumns {
@@ -41,12 +45,25 @@ extension RowContext {
             let balance = currency.flatMap { money(first["Balance"], $0, location, "Balance", allowNegative: true) }
             let issued = date(first["Invoice Date"], location, "Invoice Date", required: true)
             let due = date(first["Due Date"], location, "Due Date", required: true)
+            let writtenOff = currency.flatMap { code in first.filled("WriteOff Amount").flatMap { money($0, code, location, "WriteOff Amount") } }
+            let writtenOffOn = first.filled("WriteOff Amount") == nil
+                ? .some(nil) : date(first["WriteOff Date"], location, "WriteOff Date", required: true)
+            let received = total.flatMap { total in
+                balance.map { total.minorUnits - $0.minorUnits - (writtenOff?.minorUnits ?? 0) }
+            }
             let isPaid = balance.map { $0.minorUnits <= 0 } ?? false
-            let paid = date(first["Last Payment Date"], location, "Last Payment Date", required: isPaid)
+            let paid = date(first["Last Payment Date"], location, "Last Payment Date", required: (received ?? 0) > 0)
+            let tax = currency.flatMap { zohoTax(first, $0, total: total, location) }
             guard valid, let customer, let total, balance != nil, let issued = issued ?? nil, let due = due ?? nil,
-                let paid
+                let paid, let writtenOffOn, let tax
             else { continue }
-            let paidOn = isPaid ? paid : nil
+            // Settled when the balance reached zero: on the last payment, or on the write-off if later.
+            let settledOn = [paid, writtenOffOn].compactMap { $0 }.max()
+            let paidOn = isPaid && status == .sent ? settledOn : nil
+            if isPaid, paidOn == nil, status == .sent {
+                problem(location, "Last Payment Date", "is empty, but the balance is zero; a paid invoice needs the day it was paid")
+                continue
+            }
             guard checkOrder(issued: issued, due: due, paid: paidOn, location, dueColumn: "Due Date", paidColumn: "Last Payment Date")
             else { continue }
             if clientNames.insert(customer).inserted {
@@ -59,8 +76,65 @@ extension RowContext {
             invoices.append(
                 ImportedInvoice(
                     identifier: number, client: .name(customer), clientColumn: "Customer Name", amount: total, issued: issued, due: due, paid: paidOn,
-                    notes: first.optional("Notes"), source: location))
+                    notes: first.optional("Notes"), source: location, status: status,
+                    receipts: ImportedReceipts(
+                        received: (received ?? 0) == 0 ? nil : received, receivedOn: (received ?? 0) == 0 ? nil : paid,
+                        writtenOff: writtenOff?.minorUnits, writtenOffOn: writtenOffOn),
+                    tax: tax.tax))
         }
         return (clients, invoices)
+    }
+
+    /// The net and tax line of a Zoho invoice: `SubTotal` is the net, `Tax Amount` (or `Total − SubTotal`) the tax,
+    /// `Tax Name` (or `Item Tax`) and `Tax Percentage` (or `Item Tax %`) name it; without a rate column the rate is
+    /// the tax over the net, to three decimals of a percent, rounded half to even. Nil (in `tax`) without tax; nil
+    /// overall after a problem.
+    mutating func zohoTax(_ row: CSVTable.Row, _ currency: CurrencyCode, total: Money?, _ location: SourceLocation) -> (tax: ImportedTax?, Void)? {
+        guard let total else { return (nil, ()) }
+        var taxAmount: Int64?
+        if let text = row.filled("Tax Amount") {
+            guard let money = money(text, currency, location, "Tax Amount") else { return nil }
+            taxAmount = money.minorUnits
+        }
+        var net: Int64?
+        if let text = row.filled("SubTotal"), taxAmount == nil {
+            guard let money = money(text, currency, location, "SubTotal") else { return nil }
+            net = money.minorUnits
+            taxAmount = total.minorUnits - money.minorUnits
+        }
+        guard let tax = taxAmount, tax != 0 || row.filled("Tax Name") != nil else { return (nil, ()) }
+        let netAmount = net ?? total.minorUnits - tax
+        guard tax >= 0, netAmount > 0 else {
+            problem(location, "SubTotal", "gives a tax of \(tax) minor units on a net of \(netAmount); expected a tax that is not negative on a positive net")
+            return nil
+        }
+        let name = row.filled("Tax Name") ?? row.filled("Item Tax") ?? "Tax"
+        let rateColumn = row.filled("Tax Percentage") != nil ? "Tax Percentage" : "Item Tax %"
+        var rate: TaxRate
+        if let text = row.filled(rateColumn) {
+            guard let parsed = TaxRate(name: name, percent: text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)) else {
+                problem(location, rateColumn, "'\(text)' is not a percentage (expected a decimal such as 7.7 or 20)")
+                return nil
+            }
+            rate = parsed
+        } else {
+            rate = TaxRate(name: name, milliPercent: Int32(clamping: proportionalMilli(tax, netAmount)))
+        }
+        return (ImportedTax(net: netAmount, name: name, rate: rate.percent, amount: tax), ())
+    }
+
+    /// `tax / net` in thousandths of a percent, rounded half to even.
+    func proportionalMilli(_ tax: Int64, _ net: Int64) -> Int64 {
+        let (quotient, remainder) = (tax * 100_000).quotientAndRemainder(dividingBy: net)
+        if remainder * 2 > net || (remainder * 2 == net && quotient % 2 == 1) { return quotient + 1 }
+        return quotient
+    }
+}
+
+extension CSVTable.Row {
+    /// The value in `column`, or nil when the file has no such column or the field is empty.
+    func filled(_ column: String) -> String? {
+        let value = self[column]
+        return value.isEmpty ? nil : value
     }
 }

@@ -19,30 +19,42 @@ public enum PostgresBooks {
         BooksStore(books: try await fetch(address, issueLimit: issueLimit), format: .postgres)
     }
 
-    /// Reads every client and invoice at `address` in one transaction.
+    /// Reads every table at `address` (clients, invoices, payments, write-offs, tax lines) in one transaction.
     public static func fetch(_ address: PostgresAddress, issueLimit: Int = 100) async throws(StoreIssues) -> Books {
         let session = try await PostgresSession.connect(address)
         return try await session.run { connection in
-            let logger = PostgresSession.logger
-            _ = try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger).collect()
-            try await checkVersion(connection, address: address)
-            var tables = BooksTables(path: address.description, columnNames: \.snakeName, issueLimit: issueLimit)
-            tables.checkClientNumbers = try await !hasUniqueIndex(connection, table: "client", column: "number")
-            tables.checkInvoiceIdentifiers = try await !hasUniqueIndex(connection, table: "invoice", column: "identifier")
-            // "C" collation: the byte order SQLite sorts by, so both stores list clients the same way.
-            let clients = try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT \(PostgresSchema.columnList("client")) FROM client ORDER BY number COLLATE \"C\", id"),
-                logger: logger)
-            for try await row in clients { tables.addClient(BinaryColumns(row.makeRandomAccess())) }
-            for try await count in try await connection.query("SELECT count(*) FROM invoice", logger: logger).decode(Int64.self) {
-                tables.reserveInvoices(Int(count))
-            }
-            let invoices = try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT \(PostgresSchema.columnList("invoice")) FROM invoice ORDER BY id"), logger: logger)
-            for try await row in invoices { tables.addInvoice(BinaryColumns(row.makeRandomAccess())) }
-            _ = try await connection.query("COMMIT", logger: logger).collect()
-            return try tables.books()
+            _ = try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: PostgresSession.logger).collect()
+            let books = try await read(connection, address: address, issueLimit: issueLimit)
+            _ = try await connection.query("COMMIT", logger: PostgresSession.logger).collect()
+            return books
         }
+    }
+
+    /// Reads and checks every table in the connection's open transaction: the version row, then the clients
+    /// (`ORDER BY number COLLATE "C", id`: SQLite's byte order, so both stores list clients the same way), then the
+    /// invoices, payments, write-offs and tax lines (`ORDER BY id`).
+    static func read(_ connection: PostgresConnection, address: PostgresAddress, issueLimit: Int) async throws -> Books {
+        let logger = PostgresSession.logger
+        try await checkVersion(connection, address: address)
+        var tables = BooksTables(path: address.description, version: Schema.version, storeName: Schema.snakeCase, issueLimit: issueLimit)
+        tables.checkClientNumbers = try await !hasUniqueIndex(connection, table: "client", column: "number")
+        tables.checkInvoiceIdentifiers = try await !hasUniqueIndex(connection, table: "invoice", column: "identifier")
+        func select(_ table: String, orderBy: String = "id") async throws -> PostgresRowSequence {
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT \(PostgresSchema.selection(table)) FROM \(Schema.snakeCase(table)) ORDER BY \(orderBy)"),
+                logger: logger)
+        }
+        for try await row in try await select("client", orderBy: "number COLLATE \"C\", id") {
+            tables.addClient(BinaryColumns(row.makeRandomAccess()))
+        }
+        for try await count in try await connection.query("SELECT count(*) FROM invoice", logger: logger).decode(Int64.self) {
+            tables.reserveInvoices(Int(count))
+        }
+        for try await row in try await select("invoice") { tables.addInvoice(BinaryColumns(row.makeRandomAccess())) }
+        for try await row in try await select("payment") { tables.addPayment(BinaryColumns(row.makeRandomAccess())) }
+        for try await row in try await select("writeOff") { tables.addWriteOff(BinaryColumns(row.makeRandomAccess())) }
+        for try await row in try await select("taxLine") { tables.addTaxLine(BinaryColumns(row.makeRandomAccess())) }
+        return try tables.books()
     }
 
     static func checkVersion(_ connection: PostgresConnection, address: PostgresAddress) async throws {
@@ -113,9 +125,9 @@ struct BinaryColumns: StoreRowColumns {
         }
     }
 
-    func threeByteKey(_ column: Int32) -> UInt32? {
-        guard let bytes = row[Int(column)].bytes, bytes.readableBytes == 3 else { return nil }
-        return bytes.withUnsafeReadableBytes { UInt32($0[0]) << 16 | UInt32($0[1]) << 8 | UInt32($0[2]) }
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let bytes = row[Int(column)].bytes else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return bytes.withUnsafeReadableBytes(body)
     }
 
     func date(_ column: Int32) -> CalendarDate? {

@@ -1,7 +1,8 @@
 public import Foundation
 public import InvoicesCore
 
-/// The machine-readable files a build writes beside the HTML: `report.json`, `totals.csv` and `aging.csv`.
+/// The machine-readable files a build writes beside the HTML: `report.json`, `totals.csv`, `aging.csv`,
+/// `payments.csv` and `taxes.csv`.
 ///
 /// docs/exports.md documents the schema and the columns. Amounts are exact: CSV cells are plain decimals with
 /// the currency's number of decimals (`1234.50`, `98765` for JPY, `12.345` for KWD); JSON gives each amount as
@@ -13,10 +14,19 @@ public import InvoicesCore
 /// ```
 public struct ReportExports: Sendable {
     /// The version of the JSON schema, `schema_version` in `report.json`. Raised on incompatible changes.
-    public static let schemaVersion = 1
-    /// The columns of `totals.csv`, in order.
+    public static let schemaVersion = 2
+    /// The columns of `totals.csv`, in order: v1's, then those v2 added.
     public static let totalsColumns = [
         "client_number", "client_name", "currency", "month", "invoiced", "paid", "outstanding", "overdue", "invoices",
+        "net", "tax", "credited", "written_off", "credit",
+    ]
+    /// The columns of `payments.csv`, in order.
+    public static let paymentsColumns = [
+        "invoice", "client_number", "client_name", "currency", "date", "amount", "kind", "method", "reference",
+    ]
+    /// The columns of `taxes.csv`, in order.
+    public static let taxesColumns = [
+        "currency", "tax", "rate", "month", "accrual_net", "accrual_tax", "cash_net", "cash_tax",
     ]
     /// The columns of `aging.csv`, in order.
     public static let agingColumns = [
@@ -51,6 +61,10 @@ public struct ReportExports: Sendable {
                         Money.decimalString(figures.paid, digits: digits),
                         Money.decimalString(figures.outstanding, digits: digits),
                         Money.decimalString(figures.overdue, digits: digits), String(figures.invoices),
+                        Money.decimalString(figures.net, digits: digits), Money.decimalString(figures.tax, digits: digits),
+                        Money.decimalString(figures.credited, digits: digits),
+                        Money.decimalString(figures.writtenOff, digits: digits),
+                        Money.decimalString(figures.credit, digits: digits),
                     ])
                 }
             }
@@ -69,6 +83,41 @@ public struct ReportExports: Sendable {
                 csv.append(
                     [client.number, client.name, entry.currency.code, report.asOf?.description ?? ""]
                         + entry.aging.buckets.map { Money.decimalString($0, digits: digits) })
+            }
+        }
+        return csv.text
+    }
+
+    /// `payments.csv`: every payment in the store (refunds negative), by invoice (in store order), then date.
+    /// Payments of drafts and void invoices are listed too: the money moved.
+    public func paymentsCSV() -> String {
+        var csv = CSVWriter(header: Self.paymentsColumns)
+        for payment in books.payments {
+            let invoice = books.invoices[Int(payment.invoiceIndex)]
+            let client = books.clients[Int(invoice.clientIndex)]
+            let currency = books.currencies[Int(invoice.currencyIndex)]
+            let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
+            csv.append([
+                invoice.identifier, client.number, client.name, currency.code, payment.date.description,
+                Money.decimalString(payment.amount, digits: currency.minorUnitDigits), payment.amount < 0 ? "refund" : "payment",
+                details.method, details.reference,
+            ])
+        }
+        return csv.text
+    }
+
+    /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases.
+    public func taxesCSV() -> String {
+        var csv = CSVWriter(header: Self.taxesColumns)
+        for totals in report.taxes {
+            let tax = books.taxes[totals.taxIndex]
+            let digits = totals.currency.minorUnitDigits
+            for (offset, figures) in totals.months.enumerated() where figures.isActive {
+                csv.append(
+                    [totals.currency.code, tax.name, tax.percent, report.months[offset].description]
+                        + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
+                            Money.decimalString($0, digits: digits)
+                        })
             }
         }
         return csv.text
@@ -130,7 +179,17 @@ public struct ReportExports: Sendable {
             totals: report.currencies.map {
                 entry($0.currency, months: $0.months, period: $0.period, aging: $0.aging, activeOnly: false)
             },
-            clients: clients, conversion: conversion.map(JSONReport.Conversion.init))
+            clients: clients, conversion: conversion.map(JSONReport.Conversion.init),
+            taxes: report.taxes.map { totals in
+                let tax = books.taxes[totals.taxIndex]
+                var months: [JSONReport.Tax.Figures] = []
+                for (offset, figures) in totals.months.enumerated() where figures.isActive {
+                    months.append(JSONReport.Tax.Figures(figures, totals.currency, month: report.months[offset].description))
+                }
+                return JSONReport.Tax(
+                    currency: totals.currency.code, name: tax.name, rate: tax.percent, months: months,
+                    period: JSONReport.Tax.Figures(totals.period, totals.currency, month: nil))
+            })
     }
 
     func entry(_ currency: CurrencyCode, months: [Figures], period: Figures, aging: Aging, activeOnly: Bool)
@@ -164,19 +223,53 @@ struct JSONReport: Encodable {
     struct Figures: Encodable {
         var month: String?
         var invoiced: Amount
+        var net: Amount
+        var tax: Amount
         var paid: Amount
+        var credited: Amount
+        var writtenOff: Amount
         var outstanding: Amount
         var overdue: Amount
+        var credit: Amount
         var invoices: Int
 
         init(_ figures: InvoicesReport.Figures, _ currency: CurrencyCode, month: String?) {
             self.month = month
             invoiced = Amount(figures.invoiced, currency)
+            net = Amount(figures.net, currency)
+            tax = Amount(figures.tax, currency)
             paid = Amount(figures.paid, currency)
+            credited = Amount(figures.credited, currency)
+            writtenOff = Amount(figures.writtenOff, currency)
             outstanding = Amount(figures.outstanding, currency)
             overdue = Amount(figures.overdue, currency)
+            credit = Amount(figures.credit, currency)
             invoices = figures.invoices
         }
+    }
+
+    /// One tax (currency, name, rate) on both bases.
+    struct Tax: Encodable {
+        struct Figures: Encodable {
+            var month: String?
+            var accrualNet: Amount
+            var accrualTax: Amount
+            var cashNet: Amount
+            var cashTax: Amount
+
+            init(_ figures: TaxFigures, _ currency: CurrencyCode, month: String?) {
+                self.month = month
+                accrualNet = Amount(figures.accrualNet, currency)
+                accrualTax = Amount(figures.accrualTax, currency)
+                cashNet = Amount(figures.cashNet, currency)
+                cashTax = Amount(figures.cashTax, currency)
+            }
+        }
+        var currency: String
+        var name: String
+        var rate: String
+        var months: [Figures]
+        var period: Figures
     }
 
     struct Aging: Encodable {
@@ -264,4 +357,5 @@ struct JSONReport: Encodable {
     var totals: [CurrencyEntry]
     var clients: [Client]
     var conversion: Conversion?
+    var taxes: [Tax]
 }

@@ -1,28 +1,106 @@
 public import InvoicesCore
 
 /// The figures of one client (or of everyone) in one currency over one period, in minor units.
+///
+/// Drafts and void invoices count in none of them (money received for them counts as received, and as the client's
+/// credit). docs/exports.md says how each is computed.
 public struct Figures: Sendable, Hashable {
-    /// Sum of the amounts of invoices issued in the period.
+    /// Gross amounts (net plus taxes) of the invoices issued in the period.
     public var invoiced: Int64 = 0
-    /// Sum of the amounts of invoices paid in the period (an invoice is paid in full on its paid date).
+    /// Net amounts of the invoices issued in the period.
+    public var net: Int64 = 0
+    /// Taxes of the invoices issued in the period (``invoiced`` minus ``net``).
+    public var tax: Int64 = 0
+    /// Payments received in the period, refunds subtracted (cash basis). A v1 store: the amounts of the invoices
+    /// paid in the period.
     public var paid: Int64 = 0
-    /// Sum of the amounts issued on or before the end of the period and not paid by then.
+    /// Gross amounts of the credit notes issued in the period.
+    public var credited: Int64 = 0
+    /// Amounts written off in the period.
+    public var writtenOff: Int64 = 0
+    /// Balances owed at the end of the period: per invoice, its gross less the payments, applied credit notes and
+    /// write-offs dated on or before that day, when positive.
     public var outstanding: Int64 = 0
     /// The part of ``outstanding`` that is past its due date at the end of the period.
     public var overdue: Int64 = 0
+    /// The client's credit at the end of the period: overpayments, payments for void invoices and credit notes not
+    /// applied (balances below zero, never netted against other invoices).
+    public var credit: Int64 = 0
     /// How many invoices were issued in the period.
     public var invoices: Int = 0
 
-    public init(invoiced: Int64 = 0, paid: Int64 = 0, outstanding: Int64 = 0, overdue: Int64 = 0, invoices: Int = 0) {
+    /// Figures; `net` defaults to `invoiced` (no taxes).
+    public init(
+        invoiced: Int64 = 0, net: Int64? = nil, tax: Int64 = 0, paid: Int64 = 0, credited: Int64 = 0,
+        writtenOff: Int64 = 0, outstanding: Int64 = 0, overdue: Int64 = 0, credit: Int64 = 0, invoices: Int = 0
+    ) {
         self.invoiced = invoiced
+        self.net = net ?? invoiced
+        self.tax = tax
         self.paid = paid
+        self.credited = credited
+        self.writtenOff = writtenOff
         self.outstanding = outstanding
         self.overdue = overdue
+        self.credit = credit
         self.invoices = invoices
     }
 
-    /// Whether anything happened: an invoice issued or paid, or a balance outstanding.
-    public var isActive: Bool { invoices > 0 || paid != 0 || outstanding != 0 }
+    /// Whether anything happened: an invoice issued, a payment, a credit or write-off, or a balance either way.
+    public var isActive: Bool {
+        invoices > 0 || paid != 0 || outstanding != 0 || credited != 0 || writtenOff != 0 || credit != 0
+    }
+}
+
+/// The taxes of one currency, tax name and rate over one period, on both bases, in minor units.
+public struct TaxFigures: Sendable, Hashable {
+    /// Accrual basis (by issue date): the net the tax is levied on and the tax, of invoices less credit notes.
+    public var accrualNet: Int64 = 0
+    public var accrualTax: Int64 = 0
+    /// Cash basis (by payment date): each payment's proportional share of its invoice's net and tax, rounded half to
+    /// even per payment.
+    public var cashNet: Int64 = 0
+    public var cashTax: Int64 = 0
+
+    public init(accrualNet: Int64 = 0, accrualTax: Int64 = 0, cashNet: Int64 = 0, cashTax: Int64 = 0) {
+        self.accrualNet = accrualNet
+        self.accrualTax = accrualTax
+        self.cashNet = cashNet
+        self.cashTax = cashTax
+    }
+
+    /// Whether anything was taxed on either basis.
+    public var isActive: Bool { accrualNet != 0 || accrualTax != 0 || cashNet != 0 || cashTax != 0 }
+
+    /// The net and tax of `basis`.
+    public func figures(_ basis: TaxBasis) -> (net: Int64, tax: Int64) {
+        basis == .accrual ? (accrualNet, accrualTax) : (cashNet, cashTax)
+    }
+
+    mutating func add(_ other: TaxFigures) -> Bool {
+        checkedAdd(&accrualNet, other.accrualNet) && checkedAdd(&accrualTax, other.accrualTax)
+            && checkedAdd(&cashNet, other.cashNet) && checkedAdd(&cashTax, other.cashTax)
+    }
+}
+
+/// When a tax counts: when invoiced (accrual) or when paid (cash).
+public enum TaxBasis: String, Sendable, CaseIterable {
+    case accrual, cash
+}
+
+/// `amount × part / whole`, rounded half to even, exactly (a 128-bit product): a payment's share of a tax line.
+/// `whole` is positive, `part` not negative and at most `whole`.
+public func proportionalShare(_ amount: Int64, part: Int64, whole: Int64) -> Int64 {
+    guard whole > 0, part >= 0, part <= whole else { return 0 }
+    let product = amount.magnitude.multipliedFullWidth(by: UInt64(part))
+    let (quotient, remainder) = UInt64(whole).dividingFullWidth(product)
+    var result = quotient
+    let twice = remainder.multipliedReportingOverflow(by: 2)
+    if twice.overflow || twice.partialValue > UInt64(whole) || (twice.partialValue == UInt64(whole) && quotient % 2 == 1) {
+        result += 1
+    }
+    let value = Int64(clamping: result)
+    return amount < 0 ? -value : value
 }
 
 /// Outstanding amounts by how long they are past due, as of a date, in minor units.

@@ -56,16 +56,26 @@ struct JSONRows {
     }
 
     mutating func figures(_ figures: Figures, _ currency: CurrencyCode, month: String?) {
-        text += #"{"invoiced":"#
+        text += #"{"credit":"#
+        amount(figures.credit, currency)
+        text += #","credited":"#
+        amount(figures.credited, currency)
+        text += #","invoiced":"#
         amount(figures.invoiced, currency)
         text += #","invoices":"# + String(figures.invoices)
         if let month { text += #","month":""# + month + "\"" }
+        text += #","net":"#
+        amount(figures.net, currency)
         text += #","outstanding":"#
         amount(figures.outstanding, currency)
         text += #","overdue":"#
         amount(figures.overdue, currency)
         text += #","paid":"#
         amount(figures.paid, currency)
+        text += #","tax":"#
+        amount(figures.tax, currency)
+        text += #","written_off":"#
+        amount(figures.writtenOff, currency)
         text += "}"
     }
 

@@ -5,7 +5,9 @@ extension Report {
     /// month: the first finds the span).
     ///
     /// This is the one computation of the totals: `build` runs it in a private child context, over the books that
-    /// context hands out (``InvoicesApp/BooksAndReport``).
+    /// context hands out (``InvoicesApp/BooksAndReport``). Each invoice's balance is walked through its
+    /// ``InvoicesCore/Ledger`` events (issue, payments, applied credit notes, write-offs), in day order: its positive
+    /// part is outstanding (and overdue after the due date), its negative part the client's credit.
     /// - Throws: ``ReportError`` when a sum overflows.
     public init(books: Books, period: ReportPeriod = ReportPeriod()) throws(ReportError) {
         let clientCount = books.clients.count
@@ -14,16 +16,24 @@ extension Report {
         // their identifier and notes strings on every iteration.
         let invoices = books.invoices
         var bounds: (low: CalendarDate, high: CalendarDate)?
-        if period.month == nil {
+        if period.month == nil, period.months == nil {
             for index in invoices.indices {
                 let invoice = Facts(invoices[index])
-                let high = max(invoice.issued, invoice.paid ?? invoice.issued)
+                let high = max(invoice.issued, invoice.paid ?? invoice.issued, invoice.applied ?? invoice.issued)
                 bounds = bounds.map { (min($0.low, invoice.issued), max($0.high, high)) } ?? (invoice.issued, high)
+            }
+            if let found = bounds {
+                var high = found.high
+                for payment in books.payments { high = max(high, payment.date) }
+                for writeOff in books.writeOffs { high = max(high, writeOff.date) }
+                bounds = (found.low, high)
             }
         }
         let span: ClosedRange<YearMonth>
         if let month = period.month {
             span = month...month
+        } else if let months = period.months {
+            span = months
         } else if let bounds {
             span = bounds.low.month...bounds.high.month
         } else {
@@ -40,15 +50,28 @@ extension Report {
 
         var slotOf: [Int] = Array(repeating: -1, count: clientCount * currencyCount)
         var slotKeys: [(client: Int, currency: Int)] = []
-        var invoiced: [Int64] = []
-        var paid: [Int64] = []
+        // Per slot and column: invoiced, net, paid, credited, written off (five cells, in that order).
+        var sums: [Int64] = []
         var counts: [Int] = []
         var outstandingDelta: [Int64] = []
         var overdueDelta: [Int64] = []
+        var creditDelta: [Int64] = []
         var periodOutstanding: [Int64] = []
+        var periodCredit: [Int64] = []
         var agings: [Aging] = []
         var overflowSlot: Int?
+        // Taxes per currency and tax, per column: accrual net, accrual tax, cash net, cash tax.
+        let taxCount = books.taxes.count
+        var taxSlotOf: [Int] = Array(repeating: -1, count: taxCount * currencyCount)
+        var taxKeys: [(currency: Int, tax: Int)] = []
+        var taxCells: [Int64] = []
+        var taxOverflow = false
+        let taxLines = books.taxLines
+        var taxLine = 0
+        var balances: [Int: Int64] = [:]
 
+        var ledger = Ledger(books: books)
+        var events: [BalanceEvent] = []
         for index in invoices.indices {
             let invoice = Facts(invoices[index])
             let key = Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex)
@@ -57,56 +80,125 @@ extension Report {
                 slot = slotKeys.count
                 slotOf[key] = slot
                 slotKeys.append((Int(invoice.clientIndex), Int(invoice.currencyIndex)))
-                invoiced.append(contentsOf: repeatElement(0, count: columns))
-                paid.append(contentsOf: repeatElement(0, count: columns))
+                sums.append(contentsOf: repeatElement(0, count: columns * 5))
                 counts.append(contentsOf: repeatElement(0, count: columns))
                 outstandingDelta.append(contentsOf: repeatElement(0, count: columns + 1))
                 overdueDelta.append(contentsOf: repeatElement(0, count: columns + 1))
+                creditDelta.append(contentsOf: repeatElement(0, count: columns + 1))
                 periodOutstanding.append(0)
+                periodCredit.append(0)
                 agings.append(Aging())
             }
-            let amount = invoice.amount
-            let base = slot * columns
+            let base = slot * columns * 5
             let deltaBase = slot * (columns + 1)
             let issuedColumn = columnOf[invoice.issued]
-            if issuedColumn >= 0, issuedColumn < columns {
-                if !checkedAdd(&invoiced[base + issuedColumn], amount) { overflowSlot = slot }
-                counts[base + issuedColumn] += 1
-            }
-            var paidColumn = columns  // paid after the last column (or never)
-            if let paidOn = invoice.paid {
-                let column = columnOf[paidOn]
-                if column >= 0, column < columns {
-                    if !checkedAdd(&paid[base + column], amount) { overflowSlot = slot }
-                }
-                paidColumn = min(max(column, 0), columns)
-            }
-            // Outstanding at the end of columns [issuedColumn, paidColumn).
-            let start = max(issuedColumn, 0)
-            if start < paidColumn {
-                if !checkedAdd(&outstandingDelta[deltaBase + start], amount) { overflowSlot = slot }
-                if !checkedAdd(&outstandingDelta[deltaBase + paidColumn], -amount) { overflowSlot = slot }
-                // Overdue from the month of the day after the due date.
-                let overdueColumn = columnOf[invoice.due.adding(days: 1)]
-                let overdueStart = max(start, overdueColumn)
-                if overdueStart < paidColumn {
-                    if !checkedAdd(&overdueDelta[deltaBase + overdueStart], amount) { overflowSlot = slot }
-                    if !checkedAdd(&overdueDelta[deltaBase + paidColumn], -amount) { overflowSlot = slot }
+            let issuedInRange = issuedColumn >= 0 && issuedColumn < columns
+            let counting = invoice.status == .sent
+            if counting, issuedInRange {
+                if invoice.kind == .invoice {
+                    if !checkedAdd(&sums[base + issuedColumn * 5], invoice.amount) { overflowSlot = slot }
+                    if !checkedAdd(&sums[base + issuedColumn * 5 + 1], invoice.net) { overflowSlot = slot }
+                    counts[slot * columns + issuedColumn] += 1
+                } else if !checkedAdd(&sums[base + issuedColumn * 5 + 3], invoice.amount) {
+                    overflowSlot = slot
                 }
             }
-            // Outstanding and aging at the as-of date.
-            if invoice.issued <= asOf, invoice.paid.map({ $0 > asOf }) ?? true {
-                if !checkedAdd(&periodOutstanding[slot], amount) { overflowSlot = slot }
+            ledger.events(of: index, into: &events)
+
+            // Taxes on the accrual basis (issue date) and the cash basis (each payment's share).
+            while taxLine < taxLines.count, taxLines[taxLine].invoiceIndex < Int32(index) { taxLine += 1 }
+            if counting, taxLine < taxLines.count, taxLines[taxLine].invoiceIndex == Int32(index) {
+                let sign: Int64 = invoice.kind == .invoice ? 1 : -1
+                while taxLine < taxLines.count, taxLines[taxLine].invoiceIndex == Int32(index) {
+                    let line = taxLines[taxLine]
+                    taxLine += 1
+                    let taxKey = Int(invoice.currencyIndex) * taxCount + Int(line.taxIndex)
+                    var taxSlot = taxSlotOf[taxKey]
+                    if taxSlot < 0 {
+                        taxSlot = taxKeys.count
+                        taxSlotOf[taxKey] = taxSlot
+                        taxKeys.append((Int(invoice.currencyIndex), Int(line.taxIndex)))
+                        taxCells.append(contentsOf: repeatElement(0, count: columns * 4))
+                    }
+                    let cells = taxSlot * columns * 4
+                    if issuedInRange {
+                        if !checkedAdd(&taxCells[cells + issuedColumn * 4], sign &* line.net) { taxOverflow = true }
+                        if !checkedAdd(&taxCells[cells + issuedColumn * 4 + 1], sign &* line.amount) { taxOverflow = true }
+                    }
+                    for event in events where event.kind == .payment {
+                        let column = columnOf[event.day]
+                        guard column >= 0, column < columns else { continue }
+                        let received = 0 &- event.delta
+                        if !checkedAdd(&taxCells[cells + column * 4 + 2], proportionalShare(received, part: line.net, whole: invoice.amount)) {
+                            taxOverflow = true
+                        }
+                        if !checkedAdd(&taxCells[cells + column * 4 + 3], proportionalShare(received, part: line.amount, whole: invoice.amount)) {
+                            taxOverflow = true
+                        }
+                    }
+                }
+            }
+
+            // The balance, event by event: positive is outstanding (overdue after the due date), negative is credit.
+            let overdueColumn = invoice.kind == .invoice ? columnOf[invoice.due.adding(days: 1)] : columns
+            var balance: Int64 = 0
+            var asOfBalance: Int64 = 0
+            var plain = events.count <= 2 && invoice.kind == .invoice && counting
+            var position = 0
+            while position < events.count {
+                let column = min(max(columnOf[events[position].day], 0), columns)
+                // Every event of this column: only the balance at the column's end counts.
+                while position < events.count, min(max(columnOf[events[position].day], 0), columns) == column {
+                    let event = events[position]
+                    if !checkedAdd(&balance, event.delta) { overflowSlot = slot }
+                    if event.day <= asOf, !checkedAdd(&asOfBalance, event.delta) { overflowSlot = slot }
+                    if event.kind != .issued, event.kind != .payment || event.delta != 0 - invoice.amount { plain = false }
+                    let amount = 0 &- event.delta
+                    let eventColumn = columnOf[event.day]
+                    if eventColumn >= 0, eventColumn < columns {
+                        switch event.kind {
+                        case .payment: if !checkedAdd(&sums[base + eventColumn * 5 + 2], amount) { overflowSlot = slot }
+                        case .writeOff: if !checkedAdd(&sums[base + eventColumn * 5 + 4], amount) { overflowSlot = slot }
+                        case .issued, .credit: break
+                        }
+                    }
+                    position += 1
+                }
+                let next = position < events.count ? min(max(columnOf[events[position].day], 0), columns) : columns
+                guard column < next else { continue }
+                if balance > 0 {
+                    outstandingDelta[deltaBase + column] &+= balance
+                    outstandingDelta[deltaBase + next] &-= balance
+                    let overdueStart = max(column, overdueColumn)
+                    if overdueStart < next {
+                        overdueDelta[deltaBase + overdueStart] &+= balance
+                        overdueDelta[deltaBase + next] &-= balance
+                    }
+                } else if balance < 0 {
+                    creditDelta[deltaBase + column] &-= balance
+                    creditDelta[deltaBase + next] &+= balance
+                }
+            }
+            // Outstanding, aging and credit at the as-of date.
+            if asOfBalance > 0 {
+                if !checkedAdd(&periodOutstanding[slot], asOfBalance) { overflowSlot = slot }
                 let late = Int(asOf.dayNumber - invoice.due.dayNumber)
                 let ok: Bool
                 switch late {
-                case ...0: ok = checkedAdd(&agings[slot].notDue, amount)
-                case 1...30: ok = checkedAdd(&agings[slot].days1to30, amount)
-                case 31...60: ok = checkedAdd(&agings[slot].days31to60, amount)
-                case 61...90: ok = checkedAdd(&agings[slot].days61to90, amount)
-                default: ok = checkedAdd(&agings[slot].over90, amount)
+                case ...0: ok = checkedAdd(&agings[slot].notDue, asOfBalance)
+                case 1...30: ok = checkedAdd(&agings[slot].days1to30, asOfBalance)
+                case 31...60: ok = checkedAdd(&agings[slot].days31to60, asOfBalance)
+                case 61...90: ok = checkedAdd(&agings[slot].days61to90, asOfBalance)
+                default: ok = checkedAdd(&agings[slot].over90, asOfBalance)
                 }
                 if !ok { overflowSlot = slot }
+            } else if asOfBalance < 0, !checkedAdd(&periodCredit[slot], 0 &- asOfBalance) {
+                overflowSlot = slot
+            }
+            if !plain, !events.isEmpty {
+                let simple: Int64 = counting && invoice.kind == .invoice && invoice.issued <= asOf
+                    ? (invoice.paid.map { $0 <= asOf } == true ? 0 : invoice.amount) : 0
+                if asOfBalance != simple { balances[index] = asOfBalance }
             }
         }
         func overflow(_ slot: Int) -> ReportError {
@@ -127,24 +219,30 @@ extension Report {
             months.reserveCapacity(columns)
             var outstanding: Int64 = 0
             var overdue: Int64 = 0
+            var credit: Int64 = 0
             var period = Figures()
             for column in 0..<columns {
-                guard checkedAdd(&outstanding, outstandingDelta[slot * (columns + 1) + column]),
-                    checkedAdd(&overdue, overdueDelta[slot * (columns + 1) + column])
+                let delta = slot * (columns + 1) + column
+                guard checkedAdd(&outstanding, outstandingDelta[delta]), checkedAdd(&overdue, overdueDelta[delta]),
+                    checkedAdd(&credit, creditDelta[delta])
                 else { throw overflow(slot) }
+                let cell = (slot * columns + column) * 5
                 let figures = Figures(
-                    invoiced: invoiced[slot * columns + column], paid: paid[slot * columns + column],
-                    outstanding: outstanding, overdue: overdue, invoices: counts[slot * columns + column])
+                    invoiced: sums[cell], net: sums[cell + 1], tax: sums[cell] &- sums[cell + 1], paid: sums[cell + 2],
+                    credited: sums[cell + 3], writtenOff: sums[cell + 4], outstanding: outstanding, overdue: overdue,
+                    credit: credit, invoices: counts[slot * columns + column])
                 months.append(figures)
                 if column > 0 {
-                    guard checkedAdd(&period.invoiced, figures.invoiced), checkedAdd(&period.paid, figures.paid) else {
-                        throw overflow(slot)
-                    }
+                    guard checkedAdd(&period.invoiced, figures.invoiced), checkedAdd(&period.net, figures.net),
+                        checkedAdd(&period.tax, figures.tax), checkedAdd(&period.paid, figures.paid),
+                        checkedAdd(&period.credited, figures.credited), checkedAdd(&period.writtenOff, figures.writtenOff)
+                    else { throw overflow(slot) }
                     period.invoices += figures.invoices
                 }
             }
             let aging = agings[slot]
             period.outstanding = periodOutstanding[slot]
+            period.credit = periodCredit[slot]
             period.overdue = aging.days1to30 &+ aging.days31to60 &+ aging.days61to90 &+ aging.over90
             guard period.overdue <= period.outstanding, period.overdue >= 0 else { throw overflow(slot) }
             let entry = ClientCurrency(
@@ -167,9 +265,28 @@ extension Report {
             else { throw grandError }
             grand[key.currency] = total
         }
+
+        var taxes: [TaxTotals] = []
+        for taxSlot in taxKeys.indices.sorted(by: { taxKeys[$0] < taxKeys[$1] }) {
+            let key = taxKeys[taxSlot]
+            var months: [TaxFigures] = []
+            var period = TaxFigures()
+            for column in 1..<columns {
+                let cell = (taxSlot * columns + column) * 4
+                let figures = TaxFigures(
+                    accrualNet: taxCells[cell], accrualTax: taxCells[cell + 1], cashNet: taxCells[cell + 2], cashTax: taxCells[cell + 3])
+                months.append(figures)
+                if !period.add(figures) { taxOverflow = true }
+            }
+            if taxOverflow { throw ReportError(client: nil, currency: currencies[key.currency]) }
+            taxes.append(TaxTotals(currency: currencies[key.currency], taxIndex: key.tax, months: months, period: period))
+        }
+
         self.init(
             months: (span.lowerBound.index...span.upperBound.index).map(YearMonth.init(index:)), asOf: asOf,
             clients: clients, currencies: grand.keys.sorted().map { grand[$0]! })
+        self.taxes = taxes
+        self.balances = balances
     }
 }
 
@@ -177,8 +294,10 @@ extension Figures {
     /// Adds `other` into these figures; false on overflow.
     mutating func add(_ other: Figures) -> Bool {
         invoices += other.invoices
-        return checkedAdd(&invoiced, other.invoiced) && checkedAdd(&paid, other.paid)
-            && checkedAdd(&outstanding, other.outstanding) && checkedAdd(&overdue, other.overdue)
+        return checkedAdd(&invoiced, other.invoiced) && checkedAdd(&net, other.net) && checkedAdd(&tax, other.tax)
+            && checkedAdd(&paid, other.paid) && checkedAdd(&credited, other.credited)
+            && checkedAdd(&writtenOff, other.writtenOff) && checkedAdd(&outstanding, other.outstanding)
+            && checkedAdd(&overdue, other.overdue) && checkedAdd(&credit, other.credit)
     }
 }
 
@@ -195,19 +314,27 @@ extension Aging {
 private struct Facts {
     var clientIndex: Int32
     var currencyIndex: Int16
+    var status: InvoiceStatus
+    var kind: InvoiceKind
     var amount: Int64
+    var net: Int64
     var issued: CalendarDate
     var due: CalendarDate
     var paid: CalendarDate?
+    var applied: CalendarDate?
 
     @inline(__always)
     init(_ invoice: borrowing InvoiceSnapshot) {
         clientIndex = invoice.clientIndex
         currencyIndex = invoice.currencyIndex
+        status = invoice.status
+        kind = invoice.kind
         amount = invoice.amount
+        net = invoice.net
         issued = invoice.issued
         due = invoice.due
         paid = invoice.paid
+        applied = invoice.applied
     }
 }
 

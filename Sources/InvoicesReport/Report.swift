@@ -43,6 +43,32 @@ public struct Report: Sendable, Equatable {
     /// Grand totals per currency, ordered by currency code.
     public var currencies: [CurrencyTotals]
 
+    /// The taxes of one currency, tax name and rate.
+    public struct TaxTotals: Sendable, Equatable {
+        public var currency: CurrencyCode
+        /// Index of the tax in ``Books/taxes``.
+        public var taxIndex: Int
+        /// Index into ``Report/months``.
+        public var months: [TaxFigures]
+        public var period: TaxFigures
+    }
+
+    /// Taxes per currency (in code order), then tax (in ``Books/taxes`` order); empty without tax lines.
+    public var taxes: [TaxTotals] = []
+    /// The balance at ``asOf`` of each invoice whose balance is not what a paid-in-full reading gives (its gross
+    /// before its settled date, zero from it): partly paid, credited, written off, overpaid, refunded, and drafts,
+    /// voids and credit notes with money or credit on them. Keyed by index in ``Books/invoices``; empty for a v1
+    /// store. A negative balance is the client's credit.
+    public var balances: [Int: Int64] = [:]
+
+    /// The balance of invoice `index` at ``asOf``.
+    public func balance(of index: Int, in books: Books) -> Int64 {
+        if let balance = balances[index] { return balance }
+        let invoice = books.invoices[index]
+        guard let asOf, invoice.counts, invoice.kind == .invoice, invoice.issued <= asOf else { return 0 }
+        return invoice.paid.map { $0 <= asOf } == true ? 0 : invoice.amount
+    }
+
     init(months: [YearMonth], asOf: CalendarDate?, clients: [ClientTotals], currencies: [CurrencyTotals]) {
         self.months = months
         self.asOf = asOf
@@ -53,13 +79,21 @@ public struct Report: Sendable, Equatable {
 
 /// What a report covers.
 public struct ReportPeriod: Sendable, Equatable {
-    /// One month only, or nil for every month in the store.
+    /// One month only, or nil for every month in the store (or ``months``).
     public var month: YearMonth?
+    /// A span of months, when ``month`` is nil; nil for every month in the store.
+    public var months: ClosedRange<YearMonth>?
     /// The as-of date, or nil for the last day of the latest month reported.
     public var asOf: CalendarDate?
 
     public init(month: YearMonth? = nil, asOf: CalendarDate? = nil) {
         self.month = month
+        self.asOf = asOf
+    }
+
+    /// A span of months.
+    public init(months: ClosedRange<YearMonth>, asOf: CalendarDate? = nil) {
+        self.months = months
         self.asOf = asOf
     }
 }

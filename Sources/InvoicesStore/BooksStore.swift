@@ -172,15 +172,46 @@ final class InvoiceRows: RowCollection, Sendable {
         case .issuedOn: return Int64(books.invoices[index].issued.dayNumber)
         case .dueOn: return Int64(books.invoices[index].due.dayNumber)
         case .paidOn: return books.invoices[index].paid.map { Int64($0.dayNumber) }
+        case .net: return taxLines(index).isEmpty ? nil : books.invoices[index].net
+        case .received:
+            let payments = payments(index)
+            return payments.isEmpty ? nil : books.payments[payments].reduce(Int64(0)) { $0 &+ $1.amount }
+        case .receivedOn: return payments(index).last.map { Int64(books.payments[$0].date.dayNumber) }
+        case .writtenOff:
+            let writeOffs = writeOffs(index)
+            return writeOffs.isEmpty ? nil : books.writeOffs[writeOffs].reduce(Int64(0)) { $0 &+ $1.amount }
+        case .writtenOffOn: return writeOffs(index).last.map { Int64(books.writeOffs[$0].date.dayNumber) }
+        case .taxAmount: return taxLines(index).first.map { books.taxLines[$0].amount }
         default: return nil
         }
     }
+
+    /// The rows of invoice `index` in a table sorted by invoice index: a binary search, no index kept.
+    private func rows<T>(_ table: [T], _ invoice: (T) -> Int32, _ index: Int) -> Range<Int> {
+        func bound(_ key: Int32) -> Int {
+            var low = 0
+            var high = table.count
+            while low < high {
+                let middle = (low + high) / 2
+                if invoice(table[middle]) < key { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return bound(Int32(index))..<bound(Int32(index) + 1)
+    }
+    private func payments(_ index: Int) -> Range<Int> { rows(books.payments, \.invoiceIndex, index) }
+    private func writeOffs(_ index: Int) -> Range<Int> { rows(books.writeOffs, \.invoiceIndex, index) }
+    private func taxLines(_ index: Int) -> Range<Int> { rows(books.taxLines, \.invoiceIndex, index) }
     func value(attribute: Int, at index: Int) -> Value {
         switch InvoicesModel.InvoiceAttribute(rawValue: attribute) {
         case .identifier: return .text(books.invoices[index].identifier)
         case .currency: return .text(currencyCodes[Int(books.invoices[index].currencyIndex)])
         case .notes: return .text(books.invoices[index].notes)
-        case .amount, .issuedOn, .dueOn, .paidOn: return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
+        case .status: return .text(books.invoices[index].status.name)
+        case .taxName: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].name } ?? "")
+        case .taxRate: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].percent } ?? "")
+        case .amount, .issuedOn, .dueOn, .paidOn, .net, .received, .receivedOn, .writtenOff, .writtenOffOn, .taxAmount:
+            return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
         case nil: return .null
         }
     }

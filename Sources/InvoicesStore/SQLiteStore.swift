@@ -32,6 +32,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         rowsStore = try BooksStore(path: path)
     }
 
+    /// The store's schema version (1 or 2): what its rows can hold.
+    public var schemaVersion: Int { rowsStore.books.schemaVersion }
+
     public func rows(of entity: String) throws -> any RowCollection { try rowsStore.rows(of: entity) }
 
     public func row(for id: ObjectID) throws -> StoredRow? {
@@ -57,6 +60,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         configuration.label = "store-save"
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
+        let v2 = rowsStore.books.schemaVersion >= 2
         let permanent = try queue.write { db -> [ObjectID: ObjectID] in
             var permanent: [ObjectID: ObjectID] = [:]
             func clientKey(_ values: RowValues) throws -> Int64 {
@@ -74,10 +78,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     try db.execute(
                         sql: "INSERT INTO client (number, name, email, street, city, zip, country) VALUES (?,?,?,?,?,?,?)",
                         arguments: StatementArguments(a.map(Self.databaseValue)))
+                case "Invoice" where v2:
+                    try db.execute(
+                        sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, status, net, clientId) VALUES (?,?,?,?,?,?,?,?,?)",
+                        arguments: StatementArguments(Self.invoiceColumnsV2(a) + [try clientKey(write.values)]))
+                    try Self.writeDetails(db, invoice: db.lastInsertedRowID, a)
                 case "Invoice":
                     try db.execute(
                         sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, paidOn, clientId) VALUES (?,?,?,?,?,?,?,?)",
-                        arguments: StatementArguments(Self.invoiceColumns(a) + [try clientKey(write.values)]))
+                        arguments: StatementArguments(Self.invoiceColumns(a).prefix(7) + [try clientKey(write.values)]))
                 default:
                     throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
                 }
@@ -91,10 +100,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     try db.execute(
                         sql: "UPDATE client SET number = ?, name = ?, email = ?, street = ?, city = ?, zip = ?, country = ? WHERE id = ?",
                         arguments: StatementArguments(a.map(Self.databaseValue) + [key]))
+                case "Invoice" where v2:
+                    try db.execute(
+                        sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, status = ?, net = ?, clientId = ? WHERE id = ?",
+                        arguments: StatementArguments(Self.invoiceColumnsV2(a) + [try clientKey(write.values), key]))
+                    for child in ["payment", "writeOff", "taxLine"] {
+                        try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key])
+                    }
+                    try Self.writeDetails(db, invoice: key, a)
                 case "Invoice":
                     try db.execute(
                         sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, paidOn = ?, clientId = ? WHERE id = ?",
-                        arguments: StatementArguments(Self.invoiceColumns(a) + [try clientKey(write.values), key]))
+                        arguments: StatementArguments(Self.invoiceColumns(a).prefix(7) + [try clientKey(write.values), key]))
                 default:
                     throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
                 }
@@ -103,6 +120,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             for deletion in changes.deleted.sorted(by: { $0.objectID.entityName > $1.objectID.entityName }) {
                 guard let key = deletion.objectID.primaryKey else { continue }
                 let table = deletion.objectID.entityName == "Client" ? "client" : "invoice"
+                if v2, table == "invoice" {
+                    for child in ["payment", "writeOff", "taxLine"] {
+                        try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key])
+                    }
+                }
                 try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [key])
             }
             return permanent
@@ -112,6 +134,46 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             for id in permanent.values { versions[id] = 1 }
         }
         return permanent
+    }
+
+    /// The invoice columns a v2 store keeps in the invoice table: identifier ... dueOn, status, net.
+    static func invoiceColumnsV2(_ attributes: [Value]) -> [(any DatabaseValueConvertible)?] {
+        typealias Attribute = InvoicesModel.InvoiceAttribute
+        let columns = invoiceColumns(attributes)
+        return Array(columns.prefix(6)) + [columns[Attribute.status.rawValue] ?? "sent", columns[Attribute.net.rawValue]]
+    }
+
+    /// A v2 store keeps payments, write-offs and tax lines apart; the model's attributes state them as an import
+    /// does (docs/import.md): `received` to date as one payment on `receivedOn`, else paid in full on `paidOn`;
+    /// `writtenOff` on `writtenOffOn`; one tax line.
+    static func writeDetails(_ db: Database, invoice: Int64, _ attributes: [Value]) throws {
+        typealias Attribute = InvoicesModel.InvoiceAttribute
+        func integer(_ attribute: Attribute) -> Int64? {
+            if case .integer(let value) = attributes[attribute.rawValue] { return value }
+            return nil
+        }
+        func text(_ attribute: Attribute) -> String {
+            if case .text(let value) = attributes[attribute.rawValue] { return value }
+            return ""
+        }
+        func day(_ value: Int64) -> String { CalendarDate(dayNumber: Int32(clamping: value)).description }
+        let amount = integer(.amount) ?? 0
+        if let received = integer(.received) {
+            if received != 0, let on = integer(.receivedOn) ?? integer(.paidOn) {
+                try db.execute(sql: "INSERT INTO payment (invoiceId, paidOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(on), received])
+            }
+        } else if let paid = integer(.paidOn), amount != 0 {
+            try db.execute(sql: "INSERT INTO payment (invoiceId, paidOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(paid), amount])
+        }
+        if let writtenOff = integer(.writtenOff), let on = integer(.writtenOffOn) {
+            try db.execute(
+                sql: "INSERT INTO writeOff (invoiceId, writtenOffOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(on), writtenOff])
+        }
+        if let tax = integer(.taxAmount) {
+            try db.execute(
+                sql: "INSERT INTO taxLine (invoiceId, name, rate, amount) VALUES (?, ?, ?, ?)",
+                arguments: [invoice, text(.taxName), text(.taxRate), tax])
+        }
     }
 
     /// An attribute as a database value: text and integers as they are.
@@ -129,7 +191,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         typealias Attribute = InvoicesModel.InvoiceAttribute
         return attributes.enumerated().map { index, value in
             switch Attribute(rawValue: index) {
-            case .issuedOn, .dueOn, .paidOn:
+            case .issuedOn, .dueOn, .paidOn, .receivedOn, .writtenOffOn:
                 if case .integer(let day) = value { return CalendarDate(dayNumber: Int32(clamping: day)).description }
                 return nil
             default:

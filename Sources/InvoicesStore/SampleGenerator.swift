@@ -7,6 +7,10 @@ internal import GRDBSQLite
 ///
 /// Five currencies (EUR, USD, GBP, JPY with 0 decimals, KWD with 3), invoices over 24 months from January
 /// 2024, paid, open and overdue ones, non-ASCII client names, and notes holding Markdown and HTML characters.
+/// A schema v2 store: deposits and instalments, an overpayment refunded, credit notes against earlier invoices,
+/// voids (one after a payment), drafts in the last month, write-offs of old balances, and taxes at 0 %, 7.7 % and
+/// 20 % (some invoices untaxed). The base draws (clients, amounts, dates) come from `seed`; the v2 details from a
+/// second generator seeded from it, so both are deterministic.
 public struct SampleGenerator: Sendable {
     public var clients: Int
     public var invoices: Int
@@ -95,7 +99,13 @@ public struct SampleGenerator: Sendable {
             clientCurrencies.append(currencies)
         }
         let invoiceInsert = try db.makeStatement(
-            sql: "INSERT INTO invoice (id, identifier, clientId, amount, currency, notes, issuedOn, dueOn, paidOn) VALUES (?,?,?,?,?,?,?,?,?)")
+            sql: "INSERT INTO invoice (id, identifier, clientId, amount, net, currency, notes, issuedOn, dueOn, status, kind, correctsId, appliedOn) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        let paymentInsert = try db.makeStatement(
+            sql: "INSERT INTO payment (invoiceId, paidOn, amount, method, reference) VALUES (?,?,?,?,?)")
+        let taxInsert = try db.makeStatement(sql: "INSERT INTO taxLine (invoiceId, name, rate, net, amount) VALUES (?,?,?,?,?)")
+        let writeOffInsert = try db.makeStatement(sql: "INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) VALUES (?,?,?,?)")
+        var details = SplitMix64(seed: seed ^ 0x5EED_0F_B00C5)
+        var creditNotes: [(corrects: Int64, client: Int, currency: String, amount: Int64, issued: CalendarDate, applied: CalendarDate?)] = []
         let start = firstMonth.firstDay
         let end = YearMonth(index: firstMonth.index + months - 1).lastDay
         let span = Int(end.dayNumber - start.dayNumber) + 1
@@ -121,10 +131,78 @@ public struct SampleGenerator: Sendable {
             sequenceByYear[year] = sequence
             let identifier = "INV-\(year)-" + String(format: "%06d", sequence)
             let note = Self.notes[random.below(Self.notes.count)]
-            try bind(invoiceInsert, [.int(Int64(index + 1)), .text(identifier), .int(Int64(client + 1)), .int(rounded),
-                                     .text(currency.code), .text(note), .text(issued.description), .text(due.description),
-                                     paid.map { .text($0.description) } ?? .null])
+            let id = Int64(index + 1)
+            // Taxes: none, 0 %, 7.7 % or 20 % on the net; the gross is net plus tax.
+            let tax = Self.taxes[details.below(Self.taxes.count)]
+            let taxAmount = tax.map { Self.halfEven(rounded * Int64($0.milli), 100_000) } ?? 0
+            let gross = rounded + taxAmount
+            let status = age < 20 && details.below(25) == 0 ? "draft" : (details.below(200) == 0 ? "void" : "sent")
+            try bind(invoiceInsert, [.int(id), .text(identifier), .int(Int64(client + 1)), .int(gross),
+                                     tax == nil ? .null : .int(rounded), .text(currency.code), .text(note),
+                                     .text(issued.description), .text(due.description), .text(status), .text("invoice"), .null, .null])
+            if let tax {
+                try bind(taxInsert, [.int(id), .text(tax.name), .text(tax.rate), .int(rounded), .int(taxAmount)])
+            }
+            guard status != "draft" else { continue }
+            func pay(_ day: CalendarDate, _ amount: Int64) throws {
+                let method = ["bank transfer", "card", ""][details.below(3)]
+                let reference = details.below(2) == 0 ? "PAY-\(id)-\(day.description)" : ""
+                try bind(paymentInsert, [.int(id), .text(day.description), .int(amount), .text(method), .text(reference)])
+            }
+            let plan = details.below(100)
+            if let paid {
+                if status == "void" {
+                    try pay(paid, gross / 2)  // a void after a payment: the payment stays as the client's credit
+                } else if plan < 15, paid > issued.adding(days: 1) {
+                    let deposit = gross * 40 / 100  // a deposit, then the rest
+                    try pay(issued.adding(days: 1), deposit)
+                    try pay(paid, gross - deposit)
+                } else if plan < 20, paid > issued.adding(days: 2) {
+                    let part = gross / 3  // three instalments
+                    let middle = CalendarDate(dayNumber: (issued.dayNumber + paid.dayNumber) / 2)
+                    try pay(issued.adding(days: 1), part)
+                    try pay(middle, part)
+                    try pay(paid, gross - 2 * part)
+                } else if plan < 22 {
+                    let extra = max(gross / 20, 1)  // an overpayment, refunded later
+                    try pay(paid, gross + extra)
+                    if paid.adding(days: 20) <= end { try pay(paid.adding(days: 20), -extra) }
+                } else {
+                    try pay(paid, gross)
+                }
+            } else if status == "sent" {
+                if plan < 20, issued.adding(days: 2) <= end {
+                    try pay(issued.adding(days: 2), gross * 40 / 100)  // a deposit, the rest still open
+                } else if plan < 25, age > 240 {
+                    try bind(writeOffInsert, [.int(id), .text(issued.adding(days: 200).description), .int(gross), .text("uncollectable")])
+                }
+            }
+            if status == "sent", plan >= 97, age > 40 {
+                let credited = max(gross / 10, 1)
+                let applied = plan == 99 ? nil : issued.adding(days: 40)
+                creditNotes.append((id, client, currency.code, credited, issued.adding(days: 35), applied))
+            }
         }
+        // Credit notes, numbered apart, each against an earlier invoice of its client and currency.
+        for (offset, note) in creditNotes.enumerated() {
+            let identifier = "CN-\(note.issued.components.year)-" + String(format: "%06d", offset + 1)
+            try bind(invoiceInsert, [.int(Int64(invoices + offset + 1)), .text(identifier), .int(Int64(note.client + 1)),
+                                     .int(note.amount), .null, .text(note.currency), .text("Credit for an earlier invoice"),
+                                     .text(note.issued.description), .text(note.issued.description), .text("sent"),
+                                     .text("credit"), .int(note.corrects), note.applied.map { .text($0.description) } ?? .null])
+        }
+    }
+
+    /// The taxes invoices are drawn from: none, and three rates.
+    private static let taxes: [(name: String, rate: String, milli: Int32)?] = [
+        nil, ("VAT", "0", 0), ("MWST", "7.7", 7700), ("VAT", "20", 20000), ("VAT", "20", 20000),
+    ]
+
+    /// `value / divisor` rounded half to even (non-negative values).
+    static func halfEven(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        if remainder * 2 > divisor || (remainder * 2 == divisor && quotient % 2 == 1) { return quotient + 1 }
+        return quotient
     }
 
     enum Bound { case int(Int64), text(String), null }

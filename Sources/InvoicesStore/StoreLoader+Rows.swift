@@ -22,22 +22,15 @@ struct Columns: StoreRowColumns {
     }
 
     /// The column's raw bytes, valid until the next step.
-    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
-        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = sqlite3_column_text(statement, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
-    func threeByteKey(_ column: Int32) -> UInt32? {
-        let code = bytes(column)
-        guard code.count == 3 else { return nil }
-        return UInt32(code[0]) << 16 | UInt32(code[1]) << 8 | UInt32(code[2])
-    }
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R { body(UnsafeRawBufferPointer(bytes(column))) }
 
     /// The column's `YYYY-MM-DD` text as a date.
-    func date(_ column: Int32) -> CalendarDate? {
-        let raw = bytes(column)
-        return CalendarDate(isoBytes: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
-    }
+    func date(_ column: Int32) -> CalendarDate? { CalendarDate(isoBytes: bytes(column)) }
 }
 
 extension StoreLoader {
@@ -64,24 +57,26 @@ extension StoreLoader {
         }
         return false
     }
-}
 
-extension StoreLoader {
-    /// Reads every client, then every invoice, into ``BooksTables``, which checks each row.
-    func loadBooks(_ db: Database) throws -> Books {
-        var tables = BooksTables(path: path, issueLimit: issueLimit)
+    /// Reads every table of a store of `version` into ``BooksTables``, which checks each row: clients, invoices,
+    /// then (schema 2) payments, write-offs and tax lines, each by a plain scan in row-id order.
+    func loadBooks(_ db: Database, version: Int) throws -> Books {
+        var tables = BooksTables(path: path, version: version, issueLimit: issueLimit)
         // A UNIQUE index already guarantees distinct values; only a store without one needs the check here.
         tables.checkClientNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
-        let clients = try db.makeStatement(sql: "SELECT \(Self.columnList("client")) FROM client ORDER BY number, id")
-        try step(clients) { tables.addClient($0) }
+        func select(_ table: String, orderBy: String = "id") throws -> Statement {
+            let columns = BooksTables.columns(of: table, version: version).map { $0 ?? "NULL" }.joined(separator: ", ")
+            return try db.makeStatement(sql: "SELECT \(columns) FROM \(table) ORDER BY \(orderBy)")
+        }
+        try step(try select("client", orderBy: "number, id")) { tables.addClient($0) }
         tables.reserveInvoices(try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0)
-        let invoices = try db.makeStatement(sql: "SELECT \(Self.columnList("invoice")) FROM invoice ORDER BY id")
-        try step(invoices) { tables.addInvoice($0) }
+        try step(try select("invoice")) { tables.addInvoice($0) }
+        if version >= 2 {
+            try step(try select("payment")) { tables.addPayment($0) }
+            try step(try select("writeOff")) { tables.addWriteOff($0) }
+            try step(try select("taxLine")) { tables.addTaxLine($0) }
+        }
         return try tables.books()
-    }
-
-    static func columnList(_ table: String) -> String {
-        Schema.table(table)!.columns.map(\.name).joined(separator: ", ")
     }
 }

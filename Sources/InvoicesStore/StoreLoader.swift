@@ -40,8 +40,8 @@ struct StoreLoader: Sendable {
                     var reader = CoreDataReader(path: path, model: try CoreDataModel(db, path: path), mapping: coreDataMapping, limit: issueLimit)
                     return try reader.read(db, loader: self)
                 }
-                try checkSchema(db)
-                return Fetched(books: try loadBooks(db), format: .native)
+                let version = try checkSchema(db)
+                return Fetched(books: try loadBooks(db, version: version), format: .native)
             }
         } catch let error as StoreIssues {
             throw error
@@ -52,19 +52,21 @@ struct StoreLoader: Sendable {
         }
     }
 
-    func checkSchema(_ db: Database) throws {
+    /// Checks the version and the tables and columns it requires; returns the version.
+    func checkSchema(_ db: Database) throws -> Int {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard version == Schema.version else {
+        guard Schema.readableVersions.contains(version) else {
+            let versions = Schema.readableVersions.map(String.init).joined(separator: " or ")
             throw StoreIssues([
                 StoreIssue(
                     kind: .wrongSchema, path: path,
-                    message: "schema version \(version), expected \(Schema.version) (PRAGMA user_version); "
-                        + "this build of invoices reads version \(Schema.version) stores"
+                    message: "schema version \(version), expected \(versions) (PRAGMA user_version); "
+                        + "this build of invoices reads version \(versions) stores"
                 )
             ])
         }
         var errors: [StoreIssue] = []
-        for (table, columns) in Schema.requiredColumns {
+        for (table, columns) in Schema.requiredColumns(version: version) {
             let present = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String })
             if present.isEmpty {
                 errors.append(StoreIssue(kind: .wrongSchema, path: path, table: table, message: "table is missing"))
@@ -75,6 +77,7 @@ struct StoreLoader: Sendable {
             }
         }
         if !errors.isEmpty { throw StoreIssues(errors) }
+        return version
     }
 }
 

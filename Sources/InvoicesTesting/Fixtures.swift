@@ -20,14 +20,15 @@ public struct TemporaryFolder: Sendable {
 
 /// Builds stores for tests from SQL text a reviewer can read.
 public enum StoreFixture {
-    /// The current schema's statements.
-    public static var schema: String { Schema.createStatements }
+    /// The v1 schema's statements (the fixtures' SQL is written for it; a v1 store reads as it always did).
+    public static var schema: String { Schema.createStatements(version: 1) }
 
-    /// Creates a store at `path` from `sql` (run as one script), after the current schema unless `withSchema` is false.
-    public static func make(at path: String, sql: String, withSchema: Bool = true) throws {
+    /// Creates a store at `path` from `sql` (run as one script), after the schema of `version` (v1 by default)
+    /// unless `withSchema` is false.
+    public static func make(at path: String, sql: String, withSchema: Bool = true, version: Int = 1) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in
-            if withSchema { try db.execute(sql: Schema.createStatements) }
+            if withSchema { try db.execute(sql: Schema.createStatements(version: version)) }
             try db.execute(sql: sql)
         }
         try queue.close()
@@ -37,6 +38,13 @@ public enum StoreFixture {
     public static func execute(_ path: String, _ sql: String) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// Migrates a v1 store to v2 with ``InvoicesStore/Schema/migrationFromV1`` (its own transaction).
+    public static func migrateToV2(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: Schema.migrationFromV1) }
         try queue.close()
     }
 
@@ -64,6 +72,35 @@ public enum StoreFixture {
           (2, 'INV-2', 1, 50000, 'EUR', '', '2025-02-01', '2025-03-01', NULL),
           (3, 'INV-3', 2, 1500000, 'JPY', 'Yen <b>job</b>', '2025-01-15', '2025-01-31', NULL),
           (4, 'INV-4', 2, 12345, 'KWD', '', '2025-02-20', '2025-03-20', '2025-02-25');
+        """
+
+    /// A v2 store (``make(at:sql:withSchema:version:)`` with version 2), one hand-computed case per client:
+    /// a deposit, a credit note applied after the due date, a refund, an overpayment, a write-off, a void after a
+    /// payment, a taxed invoice paid in part, a draft.
+    public static let v2Cases = """
+        INSERT INTO client (id, number, name) VALUES
+          (1, 'C-1', 'Deposit'), (2, 'C-2', 'Credit note'), (3, 'C-3', 'Refund'), (4, 'C-4', 'Overpaid'),
+          (5, 'C-5', 'Write-off'), (6, 'C-6', 'Void'), (7, 'C-7', 'Taxed'), (8, 'C-8', 'Draft');
+        INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn, status, kind, correctsId, appliedOn) VALUES
+          (1, 'INV-1', 1, 100000, NULL, 'EUR', '2025-01-20', '2025-02-19', 'sent', 'invoice', NULL, NULL),
+          (2, 'INV-2', 2, 50000, NULL, 'EUR', '2025-03-01', '2025-03-15', 'sent', 'invoice', NULL, NULL),
+          (3, 'CN-1', 2, 10000, NULL, 'EUR', '2025-03-10', '2025-03-10', 'sent', 'credit', 2, '2025-04-10'),
+          (4, 'INV-4', 3, 20000, NULL, 'EUR', '2025-05-01', '2025-05-31', 'sent', 'invoice', NULL, NULL),
+          (5, 'INV-5', 4, 30000, NULL, 'EUR', '2025-06-01', '2025-06-30', 'sent', 'invoice', NULL, NULL),
+          (6, 'INV-6', 5, 10000, NULL, 'EUR', '2025-07-01', '2025-07-31', 'sent', 'invoice', NULL, NULL),
+          (7, 'INV-7', 6, 25000, NULL, 'EUR', '2025-08-01', '2025-08-31', 'void', 'invoice', NULL, NULL),
+          (8, 'INV-8', 7, 107700, 100000, 'CHF', '2025-09-01', '2025-09-30', 'sent', 'invoice', NULL, NULL),
+          (9, 'INV-9', 8, 99900, NULL, 'EUR', '2025-09-01', '2025-09-30', 'draft', 'invoice', NULL, NULL);
+        INSERT INTO payment (invoiceId, paidOn, amount, method, reference) VALUES
+          (1, '2025-01-25', 40000, 'bank transfer', 'DEP-1'), (1, '2025-02-03', 60000, 'bank transfer', ''),
+          (2, '2025-04-20', 40000, 'card', ''),
+          (4, '2025-05-05', 20000, '', ''), (4, '2025-05-20', -5000, 'bank transfer', 'REFUND-4'),
+          (5, '2025-06-10', 35000, '', ''),
+          (6, '2025-07-15', 3000, '', ''),
+          (7, '2025-08-05', 10000, '', ''),
+          (8, '2025-09-10', 50000, '', '');
+        INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) VALUES (6, '2025-09-30', 7000, 'uncollectable');
+        INSERT INTO taxLine (invoiceId, name, rate, net, amount) VALUES (8, 'MWST', '7.7', NULL, 7700);
         """
 }
 

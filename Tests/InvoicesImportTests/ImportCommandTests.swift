@@ -122,10 +122,10 @@ import Testing
             if exited {
                 // The import finished before the kill: the store holds the whole import.
                 #expect(dump == after, "round \(round): a completed import left other content")
-                break
             }
-            if dump == after {
-                // Killed after the commit, on the way out: the whole import landed. Start again from `before`.
+            if exited || dump == after {
+                // Finished, or killed after the commit on the way out: the whole import landed. Start again from
+                // `before` (an import that beat the kill must not end the rounds before one landed mid-transaction).
                 try FileManager.default.removeItem(atPath: store)
                 try FileManager.default.copyItem(atPath: folder.path("before.sqlite"), toPath: store)
                 continue

@@ -72,12 +72,23 @@ import Testing
         defer { folder.remove() }
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["zoho-invoices.csv"], into: store)
-        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 3)))
-        // USD: 1080.00 open (two lines, amount = Total) + 324.00 paid (Balance 0). EUR: 99.99 partly paid = open.
-        #expect(try Support.totals(store) == ["USD": [140_400, 32_400, 108_000], "EUR": [9_999, 0, 9_999]])
-        // INV-000004 is void: not imported.
-        #expect(try ImportReader().read(files: [Support.fixture("zoho-invoices.csv")]).skippedInvoices == 1)
+        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 4)))
+        // USD: 1080.00 open (two lines, amount = Total) + 324.00 paid (Balance 0). EUR: 99.99, of which
+        // Total − Balance = 50.00 was paid on the Last Payment Date 2025-04-30: 49.99 open. The void one counts nowhere.
+        #expect(try Support.totals(store) == ["USD": [140_400, 32_400, 108_000], "EUR": [9_999, 5_000, 4_999]])
+        #expect(try ImportReader().read(files: [Support.fixture("zoho-invoices.csv")]).skippedInvoices == 0)
         let books = try BooksStore(path: store).books
+        // INV-000004 is void: imported with its status, listed apart.
+        #expect(books.invoices.first { $0.identifier == "INV-000004" }?.status == .void)
+        let partial = try #require(books.invoices.firstIndex { $0.identifier == "INV-000003" })
+        #expect(books.payments.filter { $0.invoiceIndex == Int32(partial) } == [
+            PaymentSnapshot(invoiceIndex: Int32(partial), date: try #require(CalendarDate(iso: "2025-04-30")), amount: 5_000)
+        ])
+        // SubTotal 1000.00 of Total 1080.00: net 1000.00 and a tax of 80.00, at 8 % (no rate column: tax over net).
+        let taxed = try #require(books.invoices.first { $0.identifier == "INV-000001" })
+        #expect(taxed.net == 100_000)
+        #expect(books.taxes.map(\.percent) == ["8"])
+        #expect(books.taxLines.map(\.amount).sorted() == [2_400, 8_000])
         let initech = try #require(books.clients.first { $0.name == "Initech" })
         #expect(initech.street == "4120 Freidrich Ln\nBuilding 3")
         #expect(initech.city == "Austin")
@@ -91,9 +102,9 @@ import Testing
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["zoho-invoices.csv"], into: store)
         let summary = try Support.importFixtures(["zoho-invoices-later.csv"], into: store)
-        #expect(summary == ImportSummary(clients: .init(unchanged: 2), invoices: .init(updated: 1, unchanged: 2)))
+        #expect(summary == ImportSummary(clients: .init(unchanged: 2), invoices: .init(updated: 1, unchanged: 3)))
         // INV-000001 paid on 2025-05-02: the span now runs to May; everything in USD is paid.
-        #expect(try Support.totals(store) == ["USD": [140_400, 140_400, 0], "EUR": [9_999, 0, 9_999]])
+        #expect(try Support.totals(store) == ["USD": [140_400, 140_400, 0], "EUR": [9_999, 5_000, 4_999]])
     }
 
     @Test func datesInAnotherFormNeedDateFormat() throws {
@@ -151,5 +162,54 @@ extension ImportFormatsTests {
         #expect(error.problems.map(\.location.line) == [2, 3])
         #expect(error.problems.map(\.column) == ["Date Due", "Date Due"])
         #expect(error.problems[1].message.hasPrefix("'2025-02-31' is not a date YYYY-MM-DD"))
+    }
+}
+
+/// Zoho's partial payments, write-offs, drafts and tax columns (schema v2), and re-importing them.
+struct ZohoBooksV2Tests {
+    static let csv = """
+        Invoice Date,Invoice Number,Invoice Status,Customer Name,Due Date,Currency Code,SubTotal,Total,Balance,Last Payment Date,WriteOff Date,WriteOff Amount,Tax Name,Tax Percentage,Tax Amount
+        2025-03-01,INV-10,PartiallyPaid,Globex,2025-03-31,CHF,,1077.00,677.00,2025-03-20,,,MWST,7.7,77.00
+        2025-03-02,INV-11,Paid,Globex,2025-04-01,CHF,,500.00,0.00,2025-03-10,2025-06-30,100.00,,,
+        2025-03-03,INV-12,Draft,Globex,2025-04-02,CHF,,250.00,250.00,,,,,,
+
+        """
+
+    @Test func partialPaymentsWriteOffsDraftsAndTaxes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("zoho.csv")
+        try Data(Self.csv.utf8).write(to: URL(fileURLWithPath: file))
+        let store = folder.path("books.sqlite")
+        let first = try ImportWriter.apply(try ImportReader().batch(from: [file]), to: store)
+        #expect(first.invoices.added == 3)
+        let books = try BooksStore(path: store).books
+        func index(_ identifier: String) throws -> Int { try #require(books.invoices.firstIndex { $0.identifier == identifier }) }
+        // INV-10: 1077.00 − 677.00 = 400.00 received on the Last Payment Date, not the invoice date.
+        let partial = try index("INV-10")
+        #expect(books.payments.filter { $0.invoiceIndex == Int32(partial) }.map(\.amount) == [40_000])
+        #expect(books.payments.filter { $0.invoiceIndex == Int32(partial) }.map(\.date.description) == ["2025-03-20"])
+        #expect(books.invoices[partial].net == 100_000 && books.invoices[partial].paid == nil)
+        #expect(books.taxes == [TaxRate(name: "MWST", milliPercent: 7_700)])
+        // INV-11: 500.00 − 0.00 − 100.00 written off = 400.00 received; settled on the write-off, the later day.
+        let writtenOff = try index("INV-11")
+        #expect(books.payments.filter { $0.invoiceIndex == Int32(writtenOff) }.map(\.amount) == [40_000])
+        #expect(books.writeOffs.map(\.amount) == [10_000])
+        #expect(books.invoices[writtenOff].paid?.description == "2025-06-30")
+        #expect(books.invoices[try index("INV-12")].status == .draft)
+        // The same export again changes nothing, not even the file's bytes.
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let again = try ImportWriter.apply(try ImportReader().batch(from: [file]), to: store)
+        #expect(again.invoices == .init(unchanged: 3))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    @Test func aWriteOffWithoutItsDateIsNamedByFileLineAndColumn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("zoho.csv")
+        try Data(Self.csv.replacingOccurrences(of: "2025-06-30,100.00", with: ",100.00").utf8).write(to: URL(fileURLWithPath: file))
+        let batch = try ImportReader().batch(from: [file])
+        #expect(batch.problems.map(\.description).contains { $0.contains("zoho.csv:3") && $0.contains("WriteOff Date") }, "\(batch.problems)")
     }
 }

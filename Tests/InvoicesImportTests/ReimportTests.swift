@@ -40,7 +40,10 @@ import Testing
                   (1, 'INV-000002', 1, 1, 'USD', 'old note', '2025-04-05', '2025-04-20', NULL);
                 """)
         let summary = try Support.importFixtures(["zoho-invoices.csv"], into: store)
-        #expect(summary == ImportSummary(clients: .init(added: 1, updated: 1), invoices: .init(added: 2, updated: 1)))
+        // A v1 store has no status: the void INV-000004 is left out there, and counted as skipped.
+        var expected = ImportSummary(clients: .init(added: 1, updated: 1), invoices: .init(added: 2, updated: 1))
+        expected.skippedInvoices = 1
+        #expect(summary == expected)
         let clients = try StoreFixture.query(store, "SELECT * FROM client WHERE id = 1")
         // Zoho carries the billing address but no e-mail: the address is replaced, the e-mail kept.
         #expect(clients.first?["email"] == "billing@initech.example")

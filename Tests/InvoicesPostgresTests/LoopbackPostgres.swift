@@ -1,6 +1,8 @@
 import Foundation
 import InvoicesCore
+import InvoicesStore
 import InvoicesTesting
+import GRDB
 
 /// A PostgreSQL server from Debian's packages on a free 127.0.0.1 port: a cluster made with initdb in a temporary
 /// folder, run as the `postgres` user (the server refuses root), password logins only, stopped by ``stop()``.
@@ -93,27 +95,36 @@ final class LoopbackPostgres: Sendable {
     }
 }
 
-/// SQL that copies books read from a SQLite store into the PostgreSQL tables (ids kept).
+/// SQL that copies every row of a SQLite store of the current schema into the PostgreSQL tables, ids kept, the
+/// identity sequences moved past them.
 enum BooksSQL {
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    static func inserts(_ books: Books) -> String {
+    static func inserts(from path: String) throws -> String {
         var sql = "BEGIN;\n"
-        for chunk in stride(from: 0, to: books.clients.count, by: 1000) {
-            let rows = books.clients[chunk..<min(chunk + 1000, books.clients.count)].map { c in
-                "(\(c.id), \([c.number, c.name, c.email, c.street, c.city, c.zip, c.country].map(quote).joined(separator: ", ")))"
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.read { db in
+            for table in Schema.tables(version: Schema.version) {
+                let name = Schema.snakeCase(table.name)
+                let rows = try Row.fetchAll(db, sql: "SELECT \(table.columns.map(\.name).joined(separator: ", ")) FROM \(table.name) ORDER BY id")
+                for chunk in stride(from: 0, to: rows.count, by: 1000) {
+                    let values = rows[chunk..<min(chunk + 1000, rows.count)].map { row in
+                        "(" + row.databaseValues.map { value -> String in
+                            switch value.storage {
+                            case .null: "NULL"
+                            case .int64(let number): String(number)
+                            case .string(let text): quote(text)
+                            case .double(let number): String(number)
+                            case .blob: "NULL"
+                            }
+                        }.joined(separator: ", ") + ")"
+                    }
+                    sql += "INSERT INTO \(name) (\(table.columns.map(\.snakeName).joined(separator: ", "))) VALUES\n"
+                        + values.joined(separator: ",\n") + ";\n"
+                }
+                sql += "SELECT setval(pg_get_serial_sequence('\(name)', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM \(name)), false);\n"
             }
-            sql += "INSERT INTO client (id, number, name, email, street, city, zip, country) VALUES\n" + rows.joined(separator: ",\n") + ";\n"
-        }
-        for chunk in stride(from: 0, to: books.invoices.count, by: 1000) {
-            let rows = books.invoices[chunk..<min(chunk + 1000, books.invoices.count)].map { i in
-                let paid = i.paid.map { quote($0.description) } ?? "NULL"
-                return "(\(i.id), \(quote(i.identifier)), \(books.clients[Int(i.clientIndex)].id), \(i.amount), "
-                    + "\(quote(books.currencies[Int(i.currencyIndex)].code)), \(quote(i.notes)), "
-                    + "\(quote(i.issued.description)), \(quote(i.due.description)), \(paid))"
-            }
-            sql += "INSERT INTO invoice (id, identifier, client_id, amount, currency, notes, issued_on, due_on, paid_on) VALUES\n"
-                + rows.joined(separator: ",\n") + ";\n"
         }
         return sql + "COMMIT;\n"
     }

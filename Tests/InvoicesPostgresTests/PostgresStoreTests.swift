@@ -8,15 +8,16 @@ import Testing
 /// Each test starts its own server and stops it.
 @Suite(.serialized)
 struct PostgresStoreTests {
-    /// A server with a database holding the store's tables (`invoices schema --postgres`) and, if given, books.
-    static func serverWithStore(_ books: Books? = nil) throws -> (LoopbackPostgres, String) {
+    /// A server with a database holding the store's tables (`invoices schema --postgres`) and, if given, the rows of
+    /// a SQLite store of the current schema.
+    static func serverWithStore(_ store: String? = nil) throws -> (LoopbackPostgres, String) {
         let server = try LoopbackPostgres()
         do {
             let database = try server.makeDatabase()
             let schema = try CLI.run(["schema", "--postgres"])
             #expect(schema.status == 0)
             try server.psql(schema.stdout, database: database)
-            if let books { try server.psql(BooksSQL.inserts(books), database: database) }
+            if let store { try server.psql(BooksSQL.inserts(from: store), database: database) }
             return (server, database)
         } catch {
             server.stop()
@@ -42,8 +43,16 @@ struct PostgresStoreTests {
         #expect(try CLI.run(["sample", "--clients", "40", "--invoices", "1200", "--seed", "7", "--output", sample]).status == 0)
         let small = folder.path("small.sqlite")
         try StoreFixture.make(at: small, sql: StoreFixture.small)
-        for store in [sample, small] {
-            let (server, database) = try Self.serverWithStore(try BooksStore(path: store).books)
+        try StoreFixture.migrateToV2(small)
+        let cases = folder.path("cases.sqlite")
+        try StoreFixture.make(at: cases, sql: StoreFixture.v2Cases, version: 2)
+        // The sample has payments, refunds, credit notes, voids, drafts, write-offs and taxes; so do the v2 cases.
+        let sampleBooks = try BooksStore(path: sample).books
+        #expect(sampleBooks.schemaVersion == 2)
+        #expect(!sampleBooks.payments.isEmpty && !sampleBooks.writeOffs.isEmpty && !sampleBooks.taxLines.isEmpty)
+        #expect(sampleBooks.invoices.contains { $0.kind == .creditNote } && sampleBooks.invoices.contains { $0.status == .void })
+        for store in [sample, small, cases] {
+            let (server, database) = try Self.serverWithStore(store)
             defer { server.stop() }
             let fromSQLite = folder.url.appendingPathComponent("sqlite-site")
             let fromPostgres = folder.url.appendingPathComponent("postgres-site")

@@ -102,7 +102,8 @@ struct ExportsTests {
                         expected.append([
                             client.number, client.name, entry.currency.code, report.months[offset].description,
                             String(figures.invoiced), String(figures.paid), String(figures.outstanding),
-                            String(figures.overdue), String(figures.invoices),
+                            String(figures.overdue), String(figures.invoices), String(figures.net), String(figures.tax),
+                            String(figures.credited), String(figures.writtenOff), String(figures.credit),
                         ])
                     }
                 }
@@ -110,10 +111,10 @@ struct ExportsTests {
             #expect(records.count == expected.count)
             // Parse the amounts back into minor units and compare them with the report's.
             for (record, want) in zip(records, expected) {
-                #expect(record.count == 9)
+                #expect(record.count == 14)
                 #expect(Array(record[0..<4]) == Array(want[0..<4]))
                 let currency = try CurrencyCode(record[2])
-                for column in 4..<8 {
+                for column in [4, 5, 6, 7, 9, 10, 11, 12, 13] {
                     let cell = record[column]
                     let decimals = cell.split(separator: ".").dropFirst().first?.count ?? 0
                     #expect(decimals == currency.minorUnitDigits, "\(cell) in \(currency)")
@@ -131,7 +132,7 @@ struct ExportsTests {
         let totals = try RFC4180.records(exports.totalsCSV())
         let smith = try #require(totals.first { $0[0] == "C-003" })
         #expect(smith == ["C-003", Self.awkwardName, "USD", "2025-01", "9876.54",
-            "0.00", "9876.54", "9876.54", "1"])
+            "0.00", "9876.54", "9876.54", "1", "9876.54", "0.00", "0.00", "0.00", "0.00"])
         let formula = try #require(totals.first { $0[0] == "C-004" })
         #expect(formula[1] == "=HYPERLINK(\"http://x.example\",\"y\")")
         #expect(formula[4] == "7")
@@ -185,6 +186,11 @@ struct ExportsTests {
             try check(object["paid"], figures.paid, currency)
             try check(object["outstanding"], figures.outstanding, currency)
             try check(object["overdue"], figures.overdue, currency)
+            try check(object["net"], figures.net, currency)
+            try check(object["tax"], figures.tax, currency)
+            try check(object["credited"], figures.credited, currency)
+            try check(object["written_off"], figures.writtenOff, currency)
+            try check(object["credit"], figures.credit, currency)
             #expect(object["invoices"] as? Int == figures.invoices)
         }
         let totals = try #require(json["totals"] as? [[String: Any]])
@@ -215,5 +221,37 @@ struct ExportsTests {
                 for (month, index) in zip(months, active) { try check(month, wantEntry.months[index], wantEntry.currency) }
             }
         }
+    }
+
+    @Test func paymentsAndTaxesCSVListEveryPaymentAndTaxExactly() throws {
+        let books = try generatedBooks()
+        let report = try Report(books: books)
+        let exports = ReportExports(books: books, report: report)
+        var payments = try RFC4180.records(exports.paymentsCSV())
+        #expect(payments.removeFirst() == ReportExports.paymentsColumns)
+        #expect(payments.count == books.payments.count)
+        for (record, payment) in zip(payments, books.payments) {
+            let invoice = books.invoices[Int(payment.invoiceIndex)]
+            #expect(record[0] == invoice.identifier)
+            #expect(record[4] == payment.date.description)
+            let currency = try CurrencyCode(record[3])
+            #expect(try Money(parsing: record[5], currency: currency).minorUnits == payment.amount)
+            #expect(record[6] == (payment.amount < 0 ? "refund" : "payment"))
+        }
+        #expect(payments.contains { $0[6] == "refund" })
+        var taxes = try RFC4180.records(exports.taxesCSV())
+        #expect(taxes.removeFirst() == ReportExports.taxesColumns)
+        #expect(!taxes.isEmpty)
+        // Per currency, tax and rate, the months add up to the report's period figures on both bases.
+        for totals in report.taxes {
+            let tax = books.taxes[totals.taxIndex]
+            let rows = taxes.filter { $0[0] == totals.currency.code && $0[1] == tax.name && $0[2] == tax.percent }
+            let sums = try (4..<8).map { column in
+                try rows.reduce(Int64(0)) { $0 + (try Money(parsing: $1[column], currency: totals.currency).minorUnits) }
+            }
+            #expect(sums == [totals.period.accrualNet, totals.period.accrualTax, totals.period.cashNet, totals.period.cashTax])
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: exports.json()) as? [String: Any])
+        #expect((json["taxes"] as? [[String: Any]])?.count == report.taxes.count)
     }
 }

@@ -30,6 +30,24 @@ struct SiteTests {
         #expect(site.clientPath(0) == "clients/c-001-acme-corp.html")
     }
 
+    /// Issue 18: an `email` value that is not an address used to become a `mailto:` link.
+    @Test func onlyAnAddressBecomesAMailtoLink() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(
+            at: folder.path("s.sqlite"), sql: StoreFixture.small + "\nUPDATE client SET email = 'call +49 89 123 (office)' WHERE id = 2;")
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
+        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        let files = site.files()
+        let page = { (index: Int) throws -> String in
+            String(decoding: try #require(files.first { $0.path == site.clientPath(index) }).data, as: UTF8.self)
+        }
+        #expect(try page(0).contains("<a href=\"mailto:ap@acme.example\">ap@acme.example</a>"))
+        let other = try page(1)
+        #expect(!other.contains("mailto:"))
+        #expect(other.contains("<dd>call +49 89 123 (office)</dd>"))
+    }
+
     @Test func everyLinkedPageExists() throws {
         let (_, files) = try smallSite()
         let paths = Set(files.map(\.path))

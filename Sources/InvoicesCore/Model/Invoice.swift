@@ -48,6 +48,21 @@ public final class Invoice: ManagedObject {
         var failures = InvoiceRules.violations(identifier: identifier, amount: amount, issued: issued, due: due, paid: paid).map {
             validationFailure($0.attribute, $0.message, code: $0.attribute == "identifier" ? .missingValue : .invalidValue)
         }
+        if InvoiceStatus(name: text(.status)) == nil {
+            failures.append(validationFailure("status", "'\(text(.status))' is not a status (draft, sent or void)"))
+        }
+        if let net = integer(.net) {
+            let taxes = integer(.taxAmount).map { [$0] } ?? []
+            failures += BooksRules.taxViolations(gross: amount, net: net, taxes: taxes).map { validationFailure($0.attribute, $0.message) }
+        }
+        if integer(.taxAmount) != nil {
+            failures += BooksRules.taxLineViolations(rate: text(.taxRate), net: integer(.net) ?? amount, amount: integer(.taxAmount) ?? 0)
+                .map { validationFailure("tax" + $0.attribute.prefix(1).uppercased() + $0.attribute.dropFirst(), $0.message) }
+        }
+        if let writtenOff = integer(.writtenOff) {
+            failures += BooksRules.writeOffViolations(amount: writtenOff, date: integer(.writtenOffOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) }, issued: issued)
+                .map { validationFailure($0.attribute, $0.message) }
+        }
         if !CurrencyCode.isKnown(currencyCode) {
             failures.append(validationFailure("currency", CurrencyError(code: currencyCode).description))
         }

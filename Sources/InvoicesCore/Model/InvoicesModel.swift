@@ -15,6 +15,10 @@ public enum InvoicesModel {
     /// Attribute indices of the `Invoice` entity, in ``invoice`` order.
     public enum InvoiceAttribute: Int, CaseIterable, Sendable {
         case identifier, amount, currency, notes, issuedOn, dueOn, paidOn
+        /// Schema v2, as imports state them (docs/import.md): the status, the net, the amount received to date and
+        /// the day of the last payment, one write-off, one tax line. A store keeps payments, write-offs and tax
+        /// lines in their own tables; these attributes read them back as totals (``InvoicesStore/BooksStore``).
+        case status, net, received, receivedOn, writtenOff, writtenOffOn, taxName, taxRate, taxAmount
     }
 
     /// The index of `Invoice.client` among the invoice's relationships.
@@ -49,6 +53,15 @@ public enum InvoicesModel {
             AttributeDescription(name: "issuedOn", type: .integer),
             AttributeDescription(name: "dueOn", type: .integer),
             AttributeDescription(name: "paidOn", type: .integer, isOptional: true),
+            AttributeDescription(name: "status", type: .text, defaultValue: .text("sent")),
+            AttributeDescription(name: "net", type: .integer, isOptional: true),
+            AttributeDescription(name: "received", type: .integer, isOptional: true),
+            AttributeDescription(name: "receivedOn", type: .integer, isOptional: true),
+            AttributeDescription(name: "writtenOff", type: .integer, isOptional: true),
+            AttributeDescription(name: "writtenOffOn", type: .integer, isOptional: true),
+            AttributeDescription(name: "taxName", type: .text, defaultValue: .text("")),
+            AttributeDescription(name: "taxRate", type: .text, defaultValue: .text("")),
+            AttributeDescription(name: "taxAmount", type: .integer, isOptional: true),
         ],
         relationships: [RelationshipDescription(name: "client", destination: "Client", inverse: "invoices", isOptional: false)],
         objectClass: Invoice.self,

@@ -56,3 +56,79 @@ public enum InvoiceRules {
         return violations
     }
 }
+
+/// The rules of schema v2's rows beside the invoice, written once: the native loader, the PostgreSQL loader and
+/// import call them.
+public enum BooksRules {
+    /// An invoice's status, kind and credit-note fields. `corrects` is the corrected invoice, when found.
+    public static func violations(
+        kind: InvoiceKind, issued: CalendarDate?, applied: CalendarDate?, hasCorrects: Bool
+    ) -> [RuleViolation] {
+        var violations: [RuleViolation] = []
+        if kind == .invoice, hasCorrects {
+            violations.append(RuleViolation(attribute: "correctsId", message: "is set on an invoice; only a credit note corrects an invoice"))
+        }
+        if kind == .invoice, applied != nil {
+            violations.append(RuleViolation(attribute: "appliedOn", message: "is set on an invoice; only a credit note is applied"))
+        }
+        if kind == .creditNote, applied != nil, !hasCorrects {
+            violations.append(RuleViolation(attribute: "appliedOn", message: "is set, but the credit note corrects no invoice (correctsId is NULL)"))
+        }
+        if let issued, let applied, applied < issued {
+            violations.append(RuleViolation(attribute: "appliedOn", message: "\(applied) is before the issue date \(issued)"))
+        }
+        return violations
+    }
+
+    /// Gross = net + taxes, exactly.
+    public static func taxViolations(gross: Int64, net: Int64, taxes: [Int64]) -> [RuleViolation] {
+        var sum = net
+        for tax in taxes {
+            let (result, overflow) = sum.addingReportingOverflow(tax)
+            if overflow { return [RuleViolation(attribute: "net", message: "plus the tax lines does not fit in 64-bit minor units")] }
+            sum = result
+        }
+        guard sum != gross else { return [] }
+        let detail = taxes.isEmpty ? "no tax lines" : "tax lines " + taxes.map(String.init).joined(separator: " + ")
+        return [RuleViolation(attribute: "net", message: "\(net) plus \(detail) is \(sum), not the amount \(gross); the gross must be net plus taxes exactly")]
+    }
+
+    /// A payment: not zero (a refund is negative), not before the invoice's issue date, in the invoice's currency.
+    public static func paymentViolations(
+        amount: Int64, date: CalendarDate?, issued: CalendarDate?, currency: String?, invoiceCurrency: String?
+    ) -> [RuleViolation] {
+        var violations: [RuleViolation] = []
+        if amount == 0 { violations.append(RuleViolation(attribute: "amount", message: "is 0; a payment moves money (a refund is negative)")) }
+        if let date, let issued, date < issued {
+            violations.append(RuleViolation(attribute: "paidOn", message: "\(date) is before the invoice's issue date \(issued)"))
+        }
+        if let currency, let invoiceCurrency, currency != invoiceCurrency {
+            violations.append(
+                RuleViolation(
+                    attribute: "currency",
+                    message: "'\(currency)' is not the invoice's currency \(invoiceCurrency); a payment is in its invoice's currency (convert it first)"))
+        }
+        return violations
+    }
+
+    /// A write-off: a positive amount, not before the invoice's issue date.
+    public static func writeOffViolations(amount: Int64, date: CalendarDate?, issued: CalendarDate?) -> [RuleViolation] {
+        var violations: [RuleViolation] = []
+        if amount <= 0 { violations.append(RuleViolation(attribute: "amount", message: "is \(amount); a write-off is a positive amount")) }
+        if let date, let issued, date < issued {
+            violations.append(RuleViolation(attribute: "writtenOffOn", message: "\(date) is before the invoice's issue date \(issued)"))
+        }
+        return violations
+    }
+
+    /// A tax line: a rate that is a decimal percentage (at most three decimals), amounts not negative.
+    public static func taxLineViolations(rate: String, net: Int64, amount: Int64) -> [RuleViolation] {
+        var violations: [RuleViolation] = []
+        if TaxRate.milliPercent(rate) == nil {
+            violations.append(RuleViolation(attribute: "rate", message: "'\(rate)' is not a percentage (expected a decimal such as 7.7, 20 or 0)"))
+        }
+        if net < 0 { violations.append(RuleViolation(attribute: "net", message: "is negative (\(net)); tax lines are never negative")) }
+        if amount < 0 { violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amount)); tax lines are never negative")) }
+        return violations
+    }
+}

@@ -24,7 +24,49 @@ extension SiteBuilder {
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
             "aging": report.currencies.map { agingRow($0.aging, $0.currency) },
             "charts": charts, "topClients": topClients(limit: 5),
-        ]
+        ].merging(creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
+            .merging(taxesContext()) { a, _ in a }
+    }
+
+    /// `hasCredits` and `credits`: per currency with a credit note, a write-off or a client credit.
+    func creditsContext(_ entries: [(CurrencyCode, Figures)]) -> [String: Any] {
+        let rows: [[String: Any]] = entries.filter { $0.1.credited != 0 || $0.1.writtenOff != 0 || $0.1.credit != 0 }.map {
+            [
+                "currency": $0.0.code, "credited": money($0.1.credited, $0.0), "writtenOff": money($0.1.writtenOff, $0.0),
+                "credit": money($0.1.credit, $0.0),
+            ]
+        }
+        return ["hasCredits": !rows.isEmpty, "credits": rows]
+    }
+
+    /// `hasTaxes`, `taxBasis` and `taxes`: the period's taxes on the site's basis, per currency, tax and rate.
+    func taxesContext() -> [String: Any] {
+        let basis = options.taxBasis
+        let rows: [[String: Any]] = report.taxes.filter { $0.period.isActive }.map { totals in
+            let tax = books.taxes[totals.taxIndex]
+            let (net, amount) = totals.period.figures(basis)
+            return [
+                "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
+                "net": money(net, totals.currency), "amount": money(amount, totals.currency),
+            ]
+        }
+        return ["hasTaxes": !rows.isEmpty, "taxBasis": basis == .accrual ? "accrual basis: by issue date" : "cash basis: by payment date", "taxes": rows]
+    }
+
+    /// The status of invoice `index` at `asOf`: draft, void, credit-note, or by its balance: paid, partial, credit,
+    /// overdue, open.
+    func invoiceStatus(_ index: Int, asOf: CalendarDate) -> String {
+        let invoice = books.invoices[index]
+        if invoice.status != .sent { return invoice.status.name }
+        if invoice.kind == .creditNote { return "credit-note" }
+        if let balance = report.balances[index] {
+            if balance < 0 { return "credit" }
+            if balance == 0 { return "paid" }
+            if balance < invoice.amount { return "partial" }
+            return invoice.due < asOf ? "overdue" : "open"
+        }
+        if let paid = invoice.paid, paid <= asOf { return "paid" }
+        return invoice.due < asOf ? "overdue" : "open"
     }
 
     /// Per currency, the clients that were invoiced most over the period (ties by client order).
@@ -136,8 +178,17 @@ extension SiteBuilder {
         ]
     }
 
-    func clientContext(_ totals: Report.ClientTotals, invoices: [Int], registry: RowListRegistry? = nil) -> [String: Any] {
+    func clientContext(_ totals: Report.ClientTotals, invoices all: [Int], registry: RowListRegistry? = nil) -> [String: Any] {
         let client = books.clients[totals.clientIndex]
+        // Drafts and void invoices are listed apart.
+        let invoices = all.filter { books.invoices[$0].status == .sent }
+        let setAside: [[String: Any]] = all.filter { books.invoices[$0].status != .sent }.map { index in
+            let invoice = books.invoices[index]
+            return [
+                "identifier": invoice.identifier, "issued": invoice.issued.description,
+                "amount": money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), "status": invoice.status.name,
+            ]
+        }
         // A client with totals means the report has invoices, and so a period and an as-of date.
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
         enum Column { case identifier, issued, due, paid, amount, status, notes, other }
@@ -162,9 +213,7 @@ extension SiteBuilder {
             case .due: return invoice.due.description
             case .paid: return invoice.paid?.description ?? ""
             case .amount: return money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
-            case .status:
-                if let paid = invoice.paid, paid <= asOf { return "paid" }
-                return invoice.due < asOf ? "overdue" : "open"
+            case .status: return invoiceStatus(invoices[row], asOf: asOf)
             case .notes: return invoice.notes
             case .other: return ""
             }
@@ -190,11 +239,48 @@ extension SiteBuilder {
                 return ["currency": entry.currency.code, "months": months]
             },
         ]
+        // Invoices whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
+        let balances: [[String: Any]] = invoices.compactMap { index in
+            guard let balance = report.balances[index] else { return nil }
+            let invoice = books.invoices[index]
+            let currency = books.currencies[Int(invoice.currencyIndex)]
+            return [
+                "identifier": invoice.identifier, "amount": money(invoice.amount, currency),
+                "balance": money(balance, currency), "status": invoiceStatus(index, asOf: asOf),
+            ]
+        }
+        context["hasBalances"] = !balances.isEmpty
+        context["balances"] = balances
+        context["hasSetAside"] = !setAside.isEmpty
+        context["setAside"] = setAside
+        context.merge(creditsContext(totals.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
         if !client.email.isEmpty {
             context["email"] = client.email
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
-            context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            // A link only for an address (RFC 5322 addr-spec, dot-atoms); anything else shows as text.
+            if SiteBuilder.isAddress(client.email) {
+                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
+                context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }
         }
         return context
+    }
+}
+
+extension SiteBuilder {
+    /// Whether `text` is an e-mail address: an RFC 5322 addr-spec whose local part is a dot-atom of ASCII `atext`
+    /// and whose domain is two or more dot-separated labels of letters, digits and inner hyphens. Quoted local
+    /// parts, domain literals and non-ASCII addresses are not links (they show as text).
+    static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count <= 64, parts[1].utf8.count <= 253 else { return false }
+        let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".utf8)
+        let local = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard local.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(atext.contains) }) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            let bytes = Array(label.utf8)
+            return !bytes.isEmpty && bytes.count <= 63 && bytes.first != UInt8(ascii: "-") && bytes.last != UInt8(ascii: "-")
+                && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == UInt8(ascii: "-") }
+        }
     }
 }

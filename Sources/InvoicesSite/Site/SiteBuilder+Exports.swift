@@ -12,14 +12,16 @@ extension SiteBuilder {
         return try? ConvertedTotals(report: report, rates: conversion.rates, base: conversion.base)
     }
 
-    /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`
-    /// (docs/exports.md).
+    /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
+    /// `payments.csv`, `taxes.csv` (docs/exports.md).
     func exportFiles() -> [File] {
         let exports = ReportExports(books: books, report: report, conversion: convertedTotals())
         return [
             File(path: "report.json", data: exports.json()),
             File(path: "totals.csv", data: Data(exports.totalsCSV().utf8)),
             File(path: "aging.csv", data: Data(exports.agingCSV().utf8)),
+            File(path: "payments.csv", data: Data(exports.paymentsCSV().utf8)),
+            File(path: "taxes.csv", data: Data(exports.taxesCSV().utf8)),
         ]
     }
 }

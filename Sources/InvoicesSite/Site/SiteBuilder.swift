@@ -82,16 +82,24 @@ public struct SiteBuilder: Sendable {
 
     /// Renders every page and writes it into `staging` as it is rendered, using every core: pages are
     /// independent, so they render in parallel, and no page waits in memory for the others.
-    /// - Parameter progress: Called with (files written, jobs done, jobs in all) as jobs finish.
+    ///
+    /// With the `previous` build's manifest, a unit (a page, a client's pages, the exports...) whose inputs have
+    /// the fingerprint recorded there, and whose files are still in the output as recorded, is not rendered: its
+    /// files are hard-linked into the new site (``SiteStaging/reuse(_:)``).
+    /// - Parameter progress: Called with (jobs done, jobs in all) as jobs finish.
+    /// - Returns: The manifest of the new site.
     /// - Throws: ``SiteWriteError`` when a file cannot be written.
+    @discardableResult
     public func write(
-        to staging: SiteStaging, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) async throws(SiteWriteError) {
+        to staging: SiteStaging, previous: SiteManifest? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws(SiteWriteError) -> SiteManifest {
         let invoicesByClient = groupedInvoices()
+        let inputs = self.inputs(invoicesByClient: invoicesByClient)
         let jobs = self.jobs()
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        var manifest = SiteManifest()
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            try await withThrowingTaskGroup(of: [(String, SiteManifest.Unit)].self) { group in
                 var next = 0
                 var done = 0
                 func start() {
@@ -99,11 +107,12 @@ public struct SiteBuilder: Sendable {
                     let job = jobs[next]
                     next += 1
                     group.addTask {
-                        for file in files(of: job, invoicesByClient: invoicesByClient) { try staging.write(file.path, file.data) }
+                        try write(job, to: staging, invoicesByClient: invoicesByClient, inputs: inputs, previous: previous)
                     }
                 }
                 for _ in 0..<width { start() }
-                while try await group.next() != nil {
+                while let units = try await group.next() {
+                    for (key, unit) in units { manifest.units[key] = unit }
                     done += 1
                     progress?(done, jobs.count)
                     start()
@@ -114,6 +123,33 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw SiteWriteError(path: staging.writer.output.path, message: "cannot write the site: \(error)")
         }
+        return manifest
+    }
+
+    /// Writes one job's units into `staging`: reused from the previous site where their inputs are unchanged,
+    /// rendered otherwise.
+    private func write(
+        _ job: Job, to staging: SiteStaging, invoicesByClient: [[Int]], inputs: Inputs, previous: SiteManifest?
+    ) throws(SiteWriteError) -> [(String, SiteManifest.Unit)] {
+        func unit(_ key: String, _ fingerprint: UInt64, render: () -> [File]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
+            if let recorded = previous?.units[key], recorded.inputs == fingerprint, staging.reuse(recorded.files) {
+                return (key, recorded)
+            }
+            var files: [SiteManifest.File] = []
+            for file in render() { files.append(try staging.write(file.path, file.data)) }
+            return (key, SiteManifest.Unit(inputs: fingerprint, files: files))
+        }
+        if case .clientPages(let range) = job {
+            var units: [(String, SiteManifest.Unit)] = []
+            for position in range {
+                let totals = report.clients[position]
+                let (key, fingerprint) = clientUnit(totals.clientIndex, inputs)
+                units.append(try unit(key, fingerprint) { clientFiles(totals, invoices: invoicesByClient[totals.clientIndex]) })
+            }
+            return units
+        }
+        let (key, fingerprint) = self.unit(of: job, inputs)
+        return [try unit(key, fingerprint) { files(of: job, invoicesByClient: invoicesByClient) }]
     }
 
     /// The page of the month at `offset` in the report.

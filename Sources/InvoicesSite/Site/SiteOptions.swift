@@ -12,6 +12,9 @@ public struct SiteOptions: Sendable {
     public var language = "en"
     /// What the report covers.
     public var period = ReportPeriod()
+    /// The basis of the overview's tax summary (`--basis`, config key `basis`): by issue date (accrual) or by
+    /// payment date (cash). The exports carry both.
+    public var taxBasis = TaxBasis.accrual
     /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
     public var conversion: CurrencyConversion?
 

@@ -23,8 +23,10 @@ public final class SiteStaging: @unchecked Sendable {
     }
 
     /// Writes one file of the site at `path` (relative to the site's root).
+    /// - Returns: The file's entry for the build manifest (its size and the fingerprint of its bytes).
     /// - Throws: ``SiteWriteError`` naming the reason (e.g. no space left on device).
-    public func write(_ path: String, _ data: Data) throws(SiteWriteError) {
+    @discardableResult
+    public func write(_ path: String, _ data: Data) throws(SiteWriteError) -> SiteManifest.File {
         let target = folder.appendingPathComponent(path)
         let directory = target.deletingLastPathComponent().path
         let previous = writer.output.appendingPathComponent(path).path
@@ -39,12 +41,37 @@ public final class SiteStaging: @unchecked Sendable {
                 if path.hasSuffix(".html") { pages += 1 }
                 if !unchanged { changed += 1 }
             }
+            let hash = data.withUnsafeBytes { Fingerprint.of($0) }
+            return SiteManifest.File(path: path, size: data.count, hash: hash)
         } catch {
             let failure = SiteWriteError(
                 path: writer.output.path, message: "cannot write the site: \(error.message); the previous site is untouched")
             lock.withLock { if self.failure == nil { self.failure = failure } }
             throw failure
         }
+    }
+
+    /// Puts the previous site's files of a unit into the new site unchanged (hard links: same bytes, inode and
+    /// modification time), when each of them is still in the output with the size and bytes the manifest recorded.
+    /// - Returns: Whether it did; when false, nothing of the unit is in the new site and it must be rendered.
+    public func reuse(_ files: [SiteManifest.File]) -> Bool {
+        var linked: [String] = []
+        for file in files {
+            let previous = writer.output.appendingPathComponent(file.path).path
+            let target = folder.appendingPathComponent(file.path)
+            guard (try? makeFolder(target.deletingLastPathComponent().path)) != nil,
+                SiteManifest.verify(previous, size: file.size, hash: file.hash), link(previous, target.path) == 0
+            else {
+                for path in linked { unlink(path) }
+                return false
+            }
+            linked.append(target.path)
+        }
+        lock.withLock {
+            self.files += files.count
+            pages += files.count { $0.path.hasSuffix(".html") }
+        }
+        return true
     }
 
     /// Swaps the staging folder into the place of the output folder.

@@ -28,6 +28,11 @@ public struct SiteWriter: Sendable {
         return try staging.commit()
     }
 
+    /// The build manifest of the site in ``output``, beside it (`.Output.manifest` for `Output`): see ``SiteManifest``.
+    public var manifestURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).manifest")
+    }
+
     /// Starts a new site: a staging folder beside the output that files are written into.
     /// - Throws: ``SiteWriteError`` when the folder cannot be created.
     public func begin() throws(SiteWriteError) -> SiteStaging {
@@ -75,11 +80,12 @@ public struct SiteWriter: Sendable {
         try? manager.removeItem(atPath: aside)
     }
 
-    /// Removes folders that an interrupted build left beside the output.
+    /// Removes the staging folders and temporary manifests that an interrupted build left beside the output.
     func removeLeftovers(in parent: URL) {
-        let prefix = ".\(output.lastPathComponent).building-"
+        let prefixes = [".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + "."]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
+        for name in names {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
             let pidText = name.dropFirst(prefix.count).prefix { $0.isNumber }
             if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // another build is running
             try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))

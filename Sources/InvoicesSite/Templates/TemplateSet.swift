@@ -20,6 +20,11 @@ public struct TemplateSet: Sendable {
     let assets: [String: Data]
     /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
     let rowTemplates: [RowTemplate]
+    /// By template name (without extension): the fingerprint of what a page rendered from it uses: its text, the
+    /// partials it includes (transitively), the layout and the assets (``SiteBuilder``'s incremental builds).
+    let fingerprints: [String: UInt64]
+    /// The fingerprint of the assets alone.
+    let assetsFingerprint: UInt64
 
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
@@ -74,6 +79,47 @@ public struct TemplateSet: Sendable {
         self.assets = assets
         self.rowTemplates = rowTemplates
         self.fastTemplates = rowTemplates.isEmpty ? [] : Set(Self.fastLists.keys)
+        (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: texts, syntax: checked.syntax)
+    }
+
+    /// Each template's fingerprint with its partials, the layout and the assets; and the assets' alone.
+    static func fingerprints(
+        texts: [String: (text: String, source: String)], syntax: [String: TemplateSyntax]
+    ) -> ([String: UInt64], UInt64) {
+        var stems: [String: String] = [:]
+        var assets = Fingerprint()
+        for (name, entry) in texts.sorted(by: { $0.key < $1.key }) {
+            let ext = (name as NSString).pathExtension
+            if ext == "md" || ext == "html" {
+                stems[(name as NSString).deletingPathExtension] = name
+            } else {
+                assets.add(name)
+                assets.add(entry.text)
+            }
+        }
+        func partials(_ nodes: [TemplateSyntax.Node], into names: inout Set<String>) {
+            for node in nodes {
+                switch node {
+                case .partial(let tag):
+                    if names.insert(tag.name).inserted, let parsed = syntax[tag.name] { partials(parsed.nodes, into: &names) }
+                case .section(_, _, let body, _): partials(body, into: &names)
+                default: break
+                }
+            }
+        }
+        var result: [String: UInt64] = [:]
+        for stem in stems.keys {
+            var used: Set<String> = [stem, "layout"]
+            for name in Array(used) { if let parsed = syntax[name] { partials(parsed.nodes, into: &used) } }
+            var fingerprint = Fingerprint()
+            fingerprint.add(assets.value)
+            for name in used.sorted() {
+                fingerprint.add(name)
+                fingerprint.add(stems[name].flatMap { texts[$0]?.text } ?? "")
+            }
+            result[stem] = fingerprint.value
+        }
+        return (result, assets.value)
     }
 
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`

@@ -23,6 +23,8 @@ public enum TemplateVariables {
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
     /// Outstanding amounts by days past due, one row per currency.
     public static let aging = TemplateScope(values: ["currency", "notDue", "days1to30", "days31to60", "days61to90", "over90"])
+    /// Credit notes, write-offs and the client's credit of one currency over the period (credit at the as-of date).
+    public static let credits = TemplateScope(values: ["currency", "credited", "writtenOff", "credit"])
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
     static let link = TemplateScope(values: ["label", "href"])
@@ -45,6 +47,10 @@ public enum TemplateVariables {
                 "currency": nil,
                 "clients": TemplateScope(values: ["rank", "name", "number", "href", "invoiced", "paid", "outstanding"]),
             ]),
+            // Schema v2 stores: shown only when there is something to show.
+            "hasCredits": nil, "credits": credits,
+            "hasTaxes": nil, "taxBasis": nil,
+            "taxes": TemplateScope(values: ["currency", "tax", "rate", "net", "amount"]),
             // Only with --rates and --base-currency: the grand totals converted into one currency.
             "conversion": TemplateScope([
                 "base": nil, "asOf": nil, "totalInvoiced": nil, "totalOutstanding": nil,
@@ -73,6 +79,10 @@ public enum TemplateVariables {
                 "months": TemplateScope(values: figures + ["label", "href"]),
             ]),
             "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            // Schema v2 stores: shown only when there is something to show.
+            "hasCredits": nil, "credits": credits,
+            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
+            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),

@@ -1,0 +1,79 @@
+/// A deterministic 64-bit hash of values fed in order: the same values give the same fingerprint in every process
+/// and on every run (unlike Swift's `Hasher`, which is seeded per process).
+///
+/// It fingerprints a page's inputs (``SiteBuilder``'s incremental builds) and the bytes of written files
+/// (``SiteManifest``). Words are mixed with a full-width multiply (as wyhash does); strings and byte runs are fed
+/// with their length, so `("ab", "c")` and `("a", "bc")` differ.
+struct Fingerprint {
+    private(set) var state: UInt64
+
+    private static let prime0: UInt64 = 0xa076_1d64_78bd_642f
+    private static let prime1: UInt64 = 0xe703_7ed1_a0b4_28db
+    private static let prime2: UInt64 = 0x8ebc_6af0_9c88_c6e3
+
+    init(seed: UInt64 = 0) { state = seed ^ Self.prime0 }
+
+    @inline(__always)
+    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
+
+    @inline(__always)
+    mutating func add(_ value: UInt64) {
+        state = Self.mix(state ^ Self.prime1, value ^ Self.prime2)
+    }
+
+    mutating func add(_ value: Int64) { add(UInt64(bitPattern: value)) }
+    mutating func add(_ value: Int) { add(UInt64(bitPattern: Int64(value))) }
+    mutating func add(_ value: Int32) { add(UInt64(UInt32(bitPattern: value))) }
+    mutating func add(_ value: Bool) { add(value ? UInt64(1) : 2) }
+
+    /// An optional value: a marker for nil, otherwise the value after another marker.
+    mutating func add<T>(_ value: T?, _ feed: (inout Fingerprint, T) -> Void) {
+        guard let value else { return add(UInt64(0x6e69_6c)) }
+        add(UInt64(0x736f_6d65))
+        feed(&self, value)
+    }
+
+    mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A run of bytes, with its length.
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        add(bytes.count)
+        var index = 0
+        var state = self.state
+        while index + 16 <= bytes.count {
+            let a = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let b = bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+            state = Self.mix(a ^ Self.prime1, b ^ state)
+            index += 16
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            if shift == 64 {
+                state = Self.mix(tail ^ Self.prime1, state ^ Self.prime2)
+                tail = 0
+                shift = 0
+            }
+            index += 1
+        }
+        self.state = Self.mix(tail ^ Self.prime2, state ^ UInt64(bytes.count))
+    }
+
+    /// The fingerprint of everything fed so far.
+    var value: UInt64 { Self.mix(state ^ Self.prime0, Self.prime1 ^ 0x5bd1_e995) }
+
+    /// The fingerprint of `bytes` alone.
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var fingerprint = Fingerprint()
+        fingerprint.add(bytes)
+        return fingerprint.value
+    }
+}

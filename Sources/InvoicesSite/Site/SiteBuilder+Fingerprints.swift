@@ -1,0 +1,273 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// The fingerprints of what each unit of the site shows, for incremental builds (``SiteManifest``).
+///
+/// A unit's fingerprint covers every value its pages are rendered from: the fields of the rows and figures it
+/// shows (all of them, see ``SiteBuilder/fingerprintedFields``), the templates it uses with their partials, the
+/// layout and the assets (``TemplateSet``), the site's options, and the executable that renders it (a new build of
+/// the tool renders everything again). Pages that show the whole books (the overview, the list of clients, the
+/// exports, the feed) use the fingerprint of all of it.
+extension SiteBuilder {
+    struct Inputs: Sendable {
+        /// Options, as-of date, months, currencies, executable: what every page depends on.
+        var base: UInt64
+        /// Everything the books and the report hold.
+        var all: UInt64
+        /// Per client (index in ``Books/clients``): the client, its invoices and its figures.
+        var clients: [UInt64]
+        /// Per reported month: its totals and the figures of every client active in it (with the month before).
+        var months: [UInt64]
+    }
+
+    /// The stored properties each fingerprint reads, by type; a test compares them with the types' own, so a
+    /// property added to one of them without being fingerprinted fails the tests instead of leaving stale pages.
+    static let fingerprintedFields: [String: [String]] = [
+        "Books": ["clients", "invoices", "currencies", "payments", "paymentDetails", "writeOffs", "taxLines", "taxes", "schemaVersion"],
+        "ClientSnapshot": ["id", "number", "name", "email", "street", "city", "zip", "country"],
+        "InvoiceSnapshot": [
+            "id", "identifier", "clientIndex", "currencyIndex", "amount", "issued", "due", "paid", "notes", "status", "kind", "net",
+            "corrects", "applied",
+        ],
+        "PaymentSnapshot": ["invoiceIndex", "date", "amount", "details"],
+        "PaymentDetails": ["method", "reference"],
+        "WriteOffSnapshot": ["invoiceIndex", "date", "amount", "reason"],
+        "TaxLineSnapshot": ["invoiceIndex", "taxIndex", "net", "amount"],
+        "TaxRate": ["name", "milliPercent"],
+        "Report": ["months", "asOf", "clients", "currencies", "taxes", "balances"],
+        "TaxTotals": ["currency", "taxIndex", "months", "period"],
+        "TaxFigures": ["accrualNet", "accrualTax", "cashNet", "cashTax"],
+        "ReportPeriod": ["month", "months", "asOf"],
+        "ClientTotals": ["clientIndex", "currencies"],
+        "ClientCurrency": ["currency", "months", "previousMonth", "period", "aging"],
+        "CurrencyTotals": ["currency", "months", "previousMonth", "period", "aging"],
+        "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit"],
+        "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
+        "SiteOptions": [
+            "title", "locale", "language", "period", "taxBasis", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
+            "clientLinkToken",
+        ],
+    ]
+
+    /// The fingerprints of every unit's inputs.
+    func inputs(invoicesByClient: [[Int]]) -> Inputs {
+        var base = Fingerprint()
+        base.add(Self.executableIdentity)
+        addOptions(to: &base)
+        base.add(report.asOf) { $0.add($1.dayNumber) }
+        base.add(report.months.count)
+        for month in report.months { base.add(month.year); base.add(month.month) }
+        base.add(books.currencies.count)
+        for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
+        addSettlements(to: &base)
+        let baseValue = base.value
+
+        var totalsByClient: [Int: Report.ClientTotals] = [:]
+        for totals in report.clients { totalsByClient[totals.clientIndex] = totals }
+        var clients: [UInt64] = []
+        clients.reserveCapacity(books.clients.count)
+        var all = Fingerprint(seed: baseValue)
+        for index in books.clients.indices {
+            var client = Fingerprint(seed: baseValue)
+            let snapshot = books.clients[index]
+            for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country] {
+                client.add(text)
+            }
+            client.add(snapshot.id)
+            client.add(slugs[index])
+            client.add(clientLinkPath(index)) { $0.add($1) }
+            client.add(invoicesByClient[index].count)
+            for invoiceIndex in invoicesByClient[index] {
+                let invoice = books.invoices[invoiceIndex]
+                client.add(invoice.id)
+                client.add(invoice.identifier)
+                client.add(invoice.clientIndex)
+                client.add(Int(invoice.currencyIndex))
+                client.add(invoice.amount)
+                client.add(invoice.issued.dayNumber)
+                client.add(invoice.due.dayNumber)
+                client.add(invoice.paid) { $0.add($1.dayNumber) }
+                client.add(invoice.notes)
+                client.add(Int(invoice.status.rawValue))
+                client.add(Int(invoice.kind.rawValue))
+                client.add(invoice.net)
+                client.add(invoice.corrects)
+                client.add(invoice.applied) { $0.add($1.dayNumber) }
+            }
+            client.add(totalsByClient[index]) { fingerprint, totals in
+                fingerprint.add(totals.clientIndex)
+                for entry in totals.currencies {
+                    Self.add(entry.currency, entry.months, entry.previousMonth, entry.period, entry.aging, to: &fingerprint)
+                }
+            }
+            clients.append(client.value)
+            all.add(client.value)
+        }
+        for totals in report.currencies {
+            Self.add(totals.currency, totals.months, totals.previousMonth, totals.period, totals.aging, to: &all)
+        }
+        return Inputs(base: baseValue, all: all.value, clients: clients, months: monthInputs(base: baseValue))
+    }
+
+    /// Per month: the currencies' totals of the month and the one before, and every client active in it with
+    /// what its row shows (name, number, address, the month's figures and the month before's).
+    private func monthInputs(base: UInt64) -> [UInt64] {
+        var months = report.months.indices.map { _ in Fingerprint(seed: base) }
+        for offset in report.months.indices {
+            for totals in report.currencies {
+                months[offset].add(totals.currency.code)
+                Self.add(totals.months[offset], to: &months[offset])
+                Self.add(offset > 0 ? totals.months[offset - 1] : totals.previousMonth, to: &months[offset])
+            }
+        }
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            for entry in totals.currencies {
+                for offset in report.months.indices where entry.months[offset].isActive {
+                    months[offset].add(totals.clientIndex)
+                    months[offset].add(client.name)
+                    months[offset].add(client.number)
+                    months[offset].add(slugs[totals.clientIndex])
+                    months[offset].add(entry.currency.code)
+                    Self.add(entry.months[offset], to: &months[offset])
+                    Self.add(offset > 0 ? entry.months[offset - 1] : entry.previousMonth, to: &months[offset])
+                }
+            }
+        }
+        return months.map(\.value)
+    }
+
+    private func addOptions(to fingerprint: inout Fingerprint) {
+        fingerprint.add(options.title)
+        fingerprint.add(options.locale)
+        fingerprint.add(options.language)
+        fingerprint.add(options.period.months) {
+            $0.add($1.lowerBound.year); $0.add($1.lowerBound.month); $0.add($1.upperBound.year); $0.add($1.upperBound.month)
+        }
+        fingerprint.add(options.taxBasis.rawValue)
+        fingerprint.add(options.period.month) { $0.add($1.year); $0.add($1.month) }
+        fingerprint.add(options.period.asOf) { $0.add($1.dayNumber) }
+        fingerprint.add(options.conversion) { fingerprint, conversion in
+            fingerprint.add(conversion.base.code)
+            fingerprint.add(conversion.rates.rates.count)
+            for rate in conversion.rates.rates {
+                fingerprint.add(rate.date.dayNumber)
+                fingerprint.add(rate.from.code)
+                fingerprint.add(rate.to.code)
+                fingerprint.add(rate.rate.description)
+            }
+        }
+        fingerprint.add(options.debugMarkdownFolder) { $0.add($1) }
+        fingerprint.add(options.baseURL) { $0.add($1) }
+        fingerprint.add(options.isPublic)
+        fingerprint.add(options.buildID) { $0.add($1) }
+        // The client link token is a function: the paths it gives are in each client's fingerprint.
+        fingerprint.add(options.clientLinkToken != nil)
+    }
+
+    /// Payments, write-offs, tax lines and rates, the report's taxes and balances (books of schema 2): every page
+    /// is taken to depend on them, so a change to one renders the whole site again (never a stale page).
+    private func addSettlements(to fingerprint: inout Fingerprint) {
+        fingerprint.add(books.schemaVersion)
+        fingerprint.add(books.payments.count)
+        for payment in books.payments {
+            fingerprint.add(payment.invoiceIndex); fingerprint.add(payment.date.dayNumber); fingerprint.add(payment.amount)
+            fingerprint.add(payment.details)
+        }
+        fingerprint.add(books.paymentDetails.count)
+        for details in books.paymentDetails { fingerprint.add(details.method); fingerprint.add(details.reference) }
+        fingerprint.add(books.writeOffs.count)
+        for writeOff in books.writeOffs {
+            fingerprint.add(writeOff.invoiceIndex); fingerprint.add(writeOff.date.dayNumber); fingerprint.add(writeOff.amount)
+            fingerprint.add(writeOff.reason)
+        }
+        fingerprint.add(books.taxLines.count)
+        for line in books.taxLines {
+            fingerprint.add(line.invoiceIndex); fingerprint.add(line.taxIndex); fingerprint.add(line.net); fingerprint.add(line.amount)
+        }
+        fingerprint.add(books.taxes.count)
+        for tax in books.taxes { fingerprint.add(tax.name); fingerprint.add(tax.milliPercent) }
+        fingerprint.add(report.taxes.count)
+        for totals in report.taxes {
+            fingerprint.add(totals.currency.code)
+            fingerprint.add(totals.taxIndex)
+            fingerprint.add(totals.months.count)
+            for figures in totals.months + [totals.period] {
+                for value in [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax] { fingerprint.add(value) }
+            }
+        }
+        fingerprint.add(report.balances.count)
+        for (index, balance) in report.balances.sorted(by: { $0.key < $1.key }) { fingerprint.add(index); fingerprint.add(balance) }
+    }
+
+    private static func add(
+        _ currency: CurrencyCode, _ months: [Figures], _ previous: Figures, _ period: Figures, _ aging: Aging,
+        to fingerprint: inout Fingerprint
+    ) {
+        fingerprint.add(currency.code)
+        fingerprint.add(months.count)
+        for figures in months { add(figures, to: &fingerprint) }
+        add(previous, to: &fingerprint)
+        add(period, to: &fingerprint)
+        for bucket in [aging.notDue, aging.days1to30, aging.days31to60, aging.days61to90, aging.over90] { fingerprint.add(bucket) }
+    }
+
+    private static func add(_ figures: Figures, to fingerprint: inout Fingerprint) {
+        fingerprint.add(figures.invoiced)
+        fingerprint.add(figures.paid)
+        fingerprint.add(figures.outstanding)
+        fingerprint.add(figures.overdue)
+        fingerprint.add(figures.invoices)
+        fingerprint.add(figures.net)
+        fingerprint.add(figures.tax)
+        fingerprint.add(figures.credited)
+        fingerprint.add(figures.writtenOff)
+        fingerprint.add(figures.credit)
+    }
+
+    /// The unit key and inputs fingerprint of `job` (client pages are units of their own: see ``clientUnit``).
+    func unit(of job: Job, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
+        func page(_ key: String, _ template: String, _ data: UInt64) -> (String, UInt64) {
+            var fingerprint = Fingerprint(seed: data)
+            fingerprint.add(key)
+            fingerprint.add(templates.fingerprints[template] ?? 0)
+            return (key, fingerprint.value)
+        }
+        switch job {
+        case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
+        case .overview: return page("overview", "overview", inputs.all)
+        case .clients: return page("clients", "clients", inputs.all)
+        case .notFound: return page("404", "404", inputs.base)
+        case .exports: return page("exports", "", inputs.all)
+        case .addresses: return page("addresses", "", inputs.all)
+        case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
+        case .clientPages: preconditionFailure("client pages are units one by one")
+        }
+    }
+
+    /// The unit key and inputs fingerprint of one client's pages.
+    func clientUnit(_ clientIndex: Int, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
+        var fingerprint = Fingerprint(seed: inputs.clients[clientIndex])
+        fingerprint.add(templates.fingerprints["client"] ?? 0)
+        return ("client:\(books.clients[clientIndex].number)", fingerprint.value)
+    }
+
+    /// The executable's identity (device, inode, size, modification time): pages rendered by another build of the
+    /// tool are rendered again.
+    static let executableIdentity: UInt64 = {
+        var fingerprint = Fingerprint()
+        var info = stat()
+        let path = "/proc/self/exe"
+        if stat(path, &info) == 0 || stat(CommandLine.arguments.first ?? "", &info) == 0 {
+            fingerprint.add(UInt64(info.st_dev))
+            fingerprint.add(UInt64(info.st_ino))
+            fingerprint.add(Int64(info.st_size))
+            fingerprint.add(Int64(info.st_mtim.tv_sec))
+            fingerprint.add(Int64(info.st_mtim.tv_nsec))
+        } else {
+            fingerprint.add(UInt64.random(in: .min ... .max))  // unknown: never reuse
+        }
+        return fingerprint.value
+    }()
+}

@@ -1,0 +1,144 @@
+public import Foundation
+
+/// What a build rendered from what: for each unit of the site (a page, a client's pages, the exports...), the
+/// fingerprint of its inputs and the files it produced, each with its size and the fingerprint of its bytes.
+///
+/// It is kept beside the output folder (`.Output.manifest` for `Output`) and written after the site is swapped
+/// into place. A later build reuses a unit's files (hard links: same bytes, inode and modification time) only when
+/// its inputs have the same fingerprint and every one of its files in the output still has the recorded size and
+/// bytes; anything else (a missing, edited or damaged file, a manifest that does not parse) is rendered again.
+/// Each entry states a fact that holds whichever build wrote it ("these inputs render to these bytes"), so a
+/// manifest older than the site can only cause more rendering, never a stale page.
+public struct SiteManifest: Sendable, Equatable {
+    /// One file of a unit.
+    public struct File: Sendable, Equatable {
+        public var path: String
+        public var size: Int
+        public var hash: UInt64
+    }
+
+    /// One unit: its inputs' fingerprint and its files.
+    public struct Unit: Sendable, Equatable {
+        public var inputs: UInt64
+        public var files: [File]
+    }
+
+    /// The units by key (`client:C-0042`, `month:2025-06`, `exports`...).
+    public var units: [String: Unit] = [:]
+
+    public init(units: [String: Unit] = [:]) { self.units = units }
+
+    static let header = "invoices-site-manifest 1"
+
+    /// The manifest as text: a header line, then per unit a `U inputs key` line followed by its `F size hash path`
+    /// lines, units sorted by key (so the same site gives the same manifest). Keys and paths are escaped
+    /// (`%`, line breaks) so each stays on its line.
+    public var text: String {
+        var text = Self.header + "\n"
+        for (key, unit) in units.sorted(by: { $0.key < $1.key }) {
+            text += "U \(Self.hex(unit.inputs)) \(Self.escape(key))\n"
+            for file in unit.files { text += "F \(file.size) \(Self.hex(file.hash)) \(Self.escape(file.path))\n" }
+        }
+        return text
+    }
+
+    /// Parses ``text``; nil when it is not a manifest of this version (the build then renders everything).
+    public init?(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == Substring(Self.header), lines.last == "" else { return nil }
+        lines.removeFirst()
+        lines.removeLast()
+        var units: [String: Unit] = [:]
+        var current: (key: String, unit: Unit)?
+        for line in lines {
+            let fields = line.split(separator: " ", maxSplits: line.hasPrefix("U ") ? 2 : 3, omittingEmptySubsequences: false)
+            if fields.count == 3, fields[0] == "U", let inputs = UInt64(fields[1], radix: 16) {
+                if let current { units[current.key] = current.unit }
+                current = (Self.unescape(fields[2]), Unit(inputs: inputs, files: []))
+            } else if fields.count == 4, fields[0] == "F", let size = Int(fields[1]), let hash = UInt64(fields[2], radix: 16),
+                current != nil
+            {
+                current?.unit.files.append(File(path: Self.unescape(fields[3]), size: size, hash: hash))
+            } else {
+                return nil
+            }
+        }
+        if let current { units[current.key] = current.unit }
+        self.units = units
+    }
+
+    /// The manifest at `url`, or nil when there is none or it does not parse.
+    public static func read(_ url: URL) -> SiteManifest? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return SiteManifest(text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes the manifest to `url` atomically (a temporary file renamed over it).
+    public func write(to url: URL) throws(SiteWriteError) {
+        let temporary = url.path + ".\(getpid()).tmp"
+        do {
+            try SiteStaging.writeFile(temporary, Data(text.utf8))
+        } catch {
+            unlink(temporary)
+            throw SiteWriteError(path: url.path, message: "cannot write the build manifest: \(error.message)")
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SiteWriteError(path: url.path, message: "cannot write the build manifest: \(reason)")
+        }
+    }
+
+    /// Whether the file at `path` has `size` bytes whose fingerprint is `hash`.
+    static func verify(_ path: String, size: Int, hash: UInt64) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while offset < size {
+            let count = Foundation.read(descriptor, buffer.baseAddress! + offset, size - offset)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return Fingerprint.of(UnsafeRawBufferPointer(rebasing: buffer[0..<size])) == hash
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "%" || $0.isNewline }) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+                output += "%" + String(scalar.value, radix: 16) + ";"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    static func unescape(_ text: Substring) -> String {
+        guard text.contains("%") else { return String(text) }
+        var output = ""
+        var rest = text[...]
+        while let percent = rest.firstIndex(of: "%") {
+            output += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            guard let end = after.firstIndex(of: ";"), let value = UInt32(after[..<end], radix: 16),
+                let scalar = Unicode.Scalar(value)
+            else { return output + after }
+            output.unicodeScalars.append(scalar)
+            rest = after[after.index(after: end)...]
+        }
+        return output + rest
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+/// A rebuild renders only the pages whose inputs changed, and gives the same bytes as a full build.
+@Suite(.serialized)
+struct IncrementalBuildTests {
+    /// A project from `invoices init` (store and a copy of the default templates), built once into `site`.
+    struct Project {
+        let folder: TemporaryFolder
+        var store: String { folder.path("p/books.sqlite") }
+        var templates: String { folder.path("p/templates") }
+        var site: String { folder.path("site") }
+
+        init() throws {
+            folder = try TemporaryFolder()
+            let created = try CLI.run(["init", folder.path("p"), "--clients", "12", "--invoices", "400"])
+            #expect(created.status == 0, "\(created.stderr)")
+            let first = try build(site)
+            #expect(first.contains("changed"))
+        }
+
+        /// Builds into `output` with the project's store and templates; returns the summary line.
+        @discardableResult
+        func build(_ output: String, _ extra: [String] = []) throws -> String {
+            let result = try CLI.run(["build", "--store", store, "--templates", templates, "--output", output] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+
+        /// Rebuilds `site` incrementally, builds everything into a fresh folder, and expects the same files with
+        /// the same bytes in both.
+        func expectSameAsFullBuild(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try build(site, extra)
+            let full = folder.path("full-\(UUID().uuidString)")
+            try build(full, extra + ["--full"])
+            let incremental = try Self.files(in: site)
+            let reference = try Self.files(in: full)
+            #expect(incremental.keys.sorted() == reference.keys.sorted(), sourceLocation: sourceLocation)
+            for (path, bytes) in reference where incremental[path] != bytes {
+                Issue.record("\(path) differs from a full build", sourceLocation: sourceLocation)
+            }
+        }
+
+        static func files(in folder: String) throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: folder)
+            while let path = enumerator?.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
+                }
+            }
+            return files
+        }
+
+        /// Each file's inode and modification time (nanoseconds).
+        func stamps() throws -> [String: [Int]] {
+            var stamps: [String: [Int]] = [:]
+            for path in try Self.files(in: site).keys {
+                var info = stat()
+                #expect(stat(site + "/" + path, &info) == 0)
+                stamps[path] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+            }
+            return stamps
+        }
+
+        func sql(_ statement: String) throws { try StoreFixture.execute(store, statement) }
+
+        /// The path of the client page of the client with row id `id`.
+        func clientPage(_ id: Int) throws -> String {
+            let number = try StoreFixture.query(store, "SELECT number FROM client WHERE id = \(id)")[0]["number"]!
+            let pages = try Self.files(in: site).filter { $0.key.hasPrefix("clients/") && String(decoding: $0.value, as: UTF8.self).contains(number) }
+            return try #require(pages.keys.sorted().first)
+        }
+    }
+
+    @Test func nothingChangedKeepsEveryFileAsItWas() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let before = try project.stamps()
+        let summary = try project.build(project.site)
+        #expect(summary.contains(" 0 changed"), "\(summary)")
+        #expect(try project.stamps() == before)
+        #expect(FileManager.default.fileExists(atPath: project.folder.path(".site.manifest")))
+    }
+
+    @Test func anInvoiceChangedRendersItsPagesAndKeepsTheOthers() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let invoice = try StoreFixture.query(project.store, "SELECT clientId, issuedOn FROM invoice ORDER BY id LIMIT 1")[0]
+        let ownPage = try project.clientPage(Int(invoice["clientId"]!)!)
+        let before = try project.stamps()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = (SELECT MIN(id) FROM invoice)")
+        try project.expectSameAsFullBuild()
+        let after = try project.stamps()
+        #expect(after[ownPage] != before[ownPage])
+        #expect(after["report.json"] != before["report.json"])
+        let month = "months/" + invoice["issuedOn"]!.prefix(7) + ".html"
+        #expect(after[month] != before[month])
+        // Every other client's page is the same file, untouched.
+        let others = before.keys.filter { $0.hasPrefix("clients/") && $0 != ownPage }
+        #expect(others.count >= 10)
+        for path in others { #expect(after[path] == before[path], "\(path)") }
+    }
+
+    @Test func aClientChangedRendersItsPages() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.sql("UPDATE client SET name = 'Renamed & Co', city = 'Elsewhere' WHERE id = (SELECT MIN(clientId) FROM invoice)")
+        try project.expectSameAsFullBuild()
+        try project.sql("INSERT INTO client (id, number, name) VALUES (9999, 'C-NEW', 'A new client')")
+        try project.sql(
+            "INSERT INTO invoice (identifier, clientId, amount, currency, issuedOn, dueOn) VALUES ('INV-NEW-1', 9999, 500, 'EUR', '2024-03-05', '2024-04-05')")
+        try project.expectSameAsFullBuild()
+    }
+
+    @Test func aTemplateChangedRendersThePagesThatUseIt() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let before = try project.stamps()
+        let month = project.templates + "/month.md"
+        try Data((try String(contentsOfFile: month, encoding: .utf8) + "\nA line added to every month.\n").utf8)
+            .write(to: URL(fileURLWithPath: month))
+        try project.expectSameAsFullBuild()
+        let after = try project.stamps()
+        let months = before.keys.filter { $0.hasPrefix("months/") }
+        #expect(!months.isEmpty)
+        for path in months { #expect(after[path] != before[path], "\(path)") }
+        for path in before.keys where path.hasPrefix("clients/") { #expect(after[path] == before[path], "\(path)") }
+        // The layout is used by every page.
+        let layout = project.templates + "/layout.html"
+        try Data((try String(contentsOfFile: layout, encoding: .utf8) + "<!-- changed -->\n").utf8).write(to: URL(fileURLWithPath: layout))
+        try project.expectSameAsFullBuild()
+    }
+
+    @Test func changedOptionsRenderAgain() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.expectSameAsFullBuild(["--title", "Another title"])
+        try project.expectSameAsFullBuild(["--title", "Another title", "--base-url", "https://example.com/r/"])
+        try project.expectSameAsFullBuild(["--title", "Another title", "--as-of", "2024-02-10"])
+        try project.expectSameAsFullBuild(["--month", "2024-03"])
+    }
+
+    @Test func aDamagedOrEditedFileIsRenderedAgain() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let reference = try Project.files(in: project.site)
+        let page = try #require(reference.keys.sorted().first { $0.hasPrefix("clients/") })
+        let path = project.site + "/" + page
+        // Same size, other bytes: only the content check can tell.
+        var damaged = reference[page]!
+        damaged[damaged.count / 2] ^= 0x20
+        try damaged.write(to: URL(fileURLWithPath: path))
+        try Data("edited by hand".utf8).write(to: URL(fileURLWithPath: project.site + "/index.html"))
+        try FileManager.default.removeItem(atPath: project.site + "/report.json")
+        try project.build(project.site)
+        #expect(try Project.files(in: project.site) == reference)
+        // A damaged manifest is ignored: everything is rendered again, with the same bytes.
+        try Data("invoices-site-manifest 1\nU zz\n".utf8).write(to: URL(fileURLWithPath: project.folder.path(".site.manifest")))
+        let summary = try project.build(project.site)
+        #expect(try Project.files(in: project.site) == reference, "\(summary)")
+    }
+}
