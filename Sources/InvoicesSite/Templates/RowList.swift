@@ -133,7 +133,17 @@ final class RowListRegistry {
                 guard end < text.count else { return nil }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position..<start]))
                 let (list, template) = entries[index]
-                for row in 0..<list.count { templates[template].render(into: &output) { list.cell(row, $0) } }
+                // Each cell at most once per row, although a template may show it twice or test it in a section.
+                var cells = [String?](repeating: nil, count: list.columns.count)
+                for row in 0..<list.count {
+                    for column in cells.indices { cells[column] = nil }
+                    templates[template].render(into: &output) { column in
+                        if let cell = cells[column] { return cell }
+                        let cell = list.cell(row, column)
+                        cells[column] = cell
+                        return cell
+                    }
+                }
                 position = end + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position...]))
