@@ -131,19 +131,48 @@ public struct ImportedPayment: Sendable, Hashable {
     }
 }
 
-/// An invoice's net and its one tax line, as a source states them.
+/// An invoice's net and its tax lines, as a source states them; the gross is the net plus the lines' amounts.
 public struct ImportedTax: Sendable, Hashable {
-    public var net: Int64
-    public var name: String
-    /// A percentage, as ``InvoicesCore/TaxRate/percent`` writes it (`7.7`).
-    public var rate: String
-    public var amount: Int64
+    /// One tax line: a name, a rate, the net it is levied on (nil: the invoice's) and the tax, in minor units.
+    public struct Line: Sendable, Hashable {
+        public var name: String
+        /// A percentage, as ``InvoicesCore/TaxRate/percent`` writes it (`7.7`).
+        public var rate: String
+        public var net: Int64?
+        public var amount: Int64
 
-    public init(net: Int64, name: String, rate: String, amount: Int64) {
+        public init(name: String, rate: String, net: Int64? = nil, amount: Int64) {
+            self.name = name
+            self.rate = rate
+            self.net = net
+            self.amount = amount
+        }
+    }
+
+    public var net: Int64
+    public var lines: [Line]
+
+    public init(net: Int64, lines: [Line]) {
         self.net = net
-        self.name = name
-        self.rate = rate
+        self.lines = lines
+    }
+
+    /// A net and one tax line levied on it.
+    public init(net: Int64, name: String, rate: String, amount: Int64) {
+        self.init(net: net, lines: [Line(name: name, rate: rate, amount: amount)])
+    }
+}
+
+/// An amount of an invoice written off on a day.
+public struct ImportedWriteOff: Sendable, Hashable {
+    public var date: CalendarDate
+    public var amount: Int64
+    public var reason: String
+
+    public init(date: CalendarDate, amount: Int64, reason: String = "") {
+        self.date = date
         self.amount = amount
+        self.reason = reason
     }
 }
 
@@ -167,8 +196,16 @@ public struct ImportedInvoice: Sendable, Hashable {
     public var status: InvoiceStatus?
     /// Partial payments and write-offs, when the source has them; nil: the paid date says it all (paid in full).
     public var receipts: ImportedReceipts?
-    /// The net and a tax line, when the source has them.
+    /// The net and the tax lines, when the source has them (nil: the stored ones are kept).
     public var tax: ImportedTax?
+    /// The write-offs, when the source lists them (nil: ``receipts``' write-off, if any, else the stored ones kept).
+    public var writeOffs: [ImportedWriteOff]?
+    /// Invoice or credit note, when the source says (nil: the stored kind is kept; a new invoice is an invoice).
+    public var kind: InvoiceKind?
+    /// A credit note: the identifier of the invoice it corrects, in the same import or in the store.
+    public var corrects: String?
+    /// A credit note: the day it was applied to the invoice it corrects.
+    public var applied: CalendarDate?
 
     public init(
         identifier: String, client: ClientReference, clientColumn: String, amount: Money, issued: CalendarDate, due: CalendarDate,

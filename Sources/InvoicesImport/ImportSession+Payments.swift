@@ -20,10 +20,10 @@ enum PaymentStatement {
         }
     }
 
-    /// Whether stored payments already say what this statement says, so that they stand. Paid in full on a day:
-    /// the payments first add up to the amount on that day (a refund later does not unpay it); not paid in full:
-    /// they never do; received: they add up to that, the last of them on that day.
-    func agrees(with payments: [PaymentValues], amount: Int64) -> Bool {
+    /// Whether stored payments (day, amount) already say what this statement says, so that they stand. Paid in
+    /// full on a day: the payments first add up to the amount on that day (a refund later does not unpay it); not
+    /// paid in full: they never do; received: they add up to that, the last of them on that day.
+    func agrees(with payments: [(day: CalendarDate, amount: Int64)], amount: Int64) -> Bool {
         switch self {
         case .paidInFull(let day): amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == day
         case .notPaidInFull: amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == nil
@@ -33,59 +33,65 @@ enum PaymentStatement {
     }
 
     /// The payments that say it, when the stored ones do not: one payment, or none.
-    func payments(amount: Int64) -> [PaymentValues] {
+    func payments(amount: Int64) -> [[Value]] {
         switch self {
-        case .paidInFull(let day): amount == 0 ? [] : [PaymentValues(day: day, amount: amount, method: "", reference: "")]
+        case .paidInFull(let day): amount == 0 ? [] : [ImportSession.paymentValues(day: day, amount: amount)]
         case .notPaidInFull: []
         case .received(let received, let day):
-            day.map { received == 0 ? [] : [PaymentValues(day: $0, amount: received, method: "", reference: "")] } ?? []
+            day.map { received == 0 ? [] : [ImportSession.paymentValues(day: $0, amount: received)] } ?? []
         }
+    }
+
+    /// The day payments first add up to `amount` (nil when they never do).
+    static func settledDay(_ payments: [(day: CalendarDate, amount: Int64)], amount: Int64) -> CalendarDate? {
+        var running: Int64 = 0
+        return payments.sorted { ($0.day, $0.amount) < ($1.day, $1.amount) }.first { payment in
+            running &+= payment.amount
+            return running >= amount
+        }?.day
     }
 }
 
-/// A payment's values as the store keeps them: what makes two payments the same.
-struct PaymentValues: Hashable {
-    var day: CalendarDate
-    var amount: Int64
-    var method: String
-    var reference: String
-}
-
 extension ImportSession {
+    /// A `Payment`'s attributes (paidOn, amount, currency, method, reference): the currency is the invoice's (NULL).
+    static func paymentValues(day: CalendarDate, amount: Int64, method: String = "", reference: String = "") -> [Value] {
+        [.integer(Int64(day.dayNumber)), .integer(amount), .null, .text(method), .text(reference)]
+    }
+
     /// Makes `invoice`'s payments agree with what its row states: the stored payments stand when they say the same
     /// (partial payments imported from another file survive a re-import of the invoices), otherwise they are
     /// replaced. Whether anything changed.
     @discardableResult
     mutating func settlePayments(of invoice: Invoice, _ statement: PaymentStatement, in context: isolated PrivateContext) throws -> Bool {
-        let stored = invoice.payments.compactMap(\.values)
+        let stored = invoice.payments.compactMap { payment in payment.paid.map { (day: $0, amount: payment.amount) } }
         guard !statement.agrees(with: stored, amount: invoice.amount) else { return false }
         var counts = ImportSummary.Counts()
-        return try replacePayments(of: invoice, with: statement.payments(amount: invoice.amount), counts: &counts, in: context)
+        return try replaceRows(of: invoice, "payments", Payment.self, with: statement.payments(amount: invoice.amount), counts: &counts, in: context)
     }
 
-    /// Gives `invoice` exactly the payments `desired`: stored payments with the same day, amount, method and reference
-    /// stay as they are, the others are deleted, the missing ones inserted. Whether anything changed.
-    mutating func replacePayments(
-        of invoice: Invoice, with desired: [PaymentValues], counts: inout ImportSummary.Counts, in context: isolated PrivateContext
+    /// Gives `invoice` exactly the rows `desired` (attribute values in the entity's order) in its to-many
+    /// `relationship`: stored rows with the same values stay as they are (not rewritten), the others are deleted,
+    /// the missing ones inserted. Whether anything changed.
+    @discardableResult
+    mutating func replaceRows<T: ManagedObject>(
+        of invoice: Invoice, _ relationship: String, _ type: T.Type, with desired: [[Value]], counts: inout ImportSummary.Counts,
+        in context: isolated PrivateContext
     ) throws -> Bool {
-        var unmatched = invoice.payments
-        var missing: [PaymentValues] = []
-        for payment in desired {
-            if let index = unmatched.firstIndex(where: { $0.values == payment }) {
+        var unmatched = invoice.objects(forKey: relationship)
+        var missing: [[Value]] = []
+        for values in desired {
+            if let index = unmatched.firstIndex(where: { row in values.indices.allSatisfy { row.value(at: $0) == values[$0] } }) {
                 unmatched.remove(at: index)
                 counts.unchanged += 1
             } else {
-                missing.append(payment)
+                missing.append(values)
             }
         }
-        for payment in unmatched { try context.delete(payment) }
+        for row in unmatched { try context.delete(row) }
         counts.removed += unmatched.count
-        for payment in missing {
-            let created = try context.insert(Payment.self)
-            try Self.set(created, "paidOn", .integer(Int64(payment.day.dayNumber)))
-            try Self.set(created, "amount", .integer(payment.amount))
-            try Self.set(created, "method", .text(payment.method))
-            try Self.set(created, "reference", .text(payment.reference))
+        for values in missing {
+            let created = try context.insert(T.self)
+            for (index, value) in values.enumerated() { try created.setValue(value, at: index) }
             try created.setObject(invoice, forKey: "invoice")
         }
         counts.added += missing.count
@@ -131,34 +137,16 @@ extension ImportSession {
                 valid = valid && violations.isEmpty
             }
             guard valid else { continue }
-            let desired = listed.map {
-                PaymentValues(day: $0.date, amount: $0.amount.minorUnits, method: $0.method, reference: $0.reference)
-            }
             if schemaVersion < 2 {
-                let settled = PaymentStatement.settledDay(desired, amount: invoice.amount)
+                let settled = PaymentStatement.settledDay(listed.map { ($0.date, $0.amount.minorUnits) }, amount: invoice.amount)
                 try Self.set(invoice, "paidOn", settled.map { .integer(Int64($0.dayNumber)) } ?? .null)
             } else {
-                _ = try replacePayments(of: invoice, with: desired, counts: &counts, in: context)
+                let desired = listed.map {
+                    Self.paymentValues(day: $0.date, amount: $0.amount.minorUnits, method: $0.method, reference: $0.reference)
+                }
+                try replaceRows(of: invoice, "payments", Payment.self, with: desired, counts: &counts, in: context)
             }
         }
         summary.payments = counts
-    }
-}
-
-extension PaymentStatement {
-    /// The day payments first add up to `amount` (nil when they never do, or the amount is 0 and there are none).
-    static func settledDay(_ payments: [PaymentValues], amount: Int64) -> CalendarDate? {
-        var running: Int64 = 0
-        return payments.sorted { ($0.day, $0.amount) < ($1.day, $1.amount) }.first { payment in
-            running &+= payment.amount
-            return running >= amount
-        }?.day
-    }
-}
-
-extension Payment {
-    /// The values that make two payments the same.
-    var values: PaymentValues? {
-        paid.map { PaymentValues(day: $0, amount: amount, method: method, reference: reference) }
     }
 }

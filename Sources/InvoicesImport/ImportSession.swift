@@ -52,21 +52,29 @@ struct ImportSession {
         return nil
     }
 
-    /// Sets what schema v2 adds (status, write-off, tax) when the source carries them; whether anything changed.
-    /// Payments are set apart (``settlePayments(of:_:in:)``).
+    /// Sets what schema v2 adds when the source carries it: the status, the kind and a credit note's applied day,
+    /// the net and tax lines, the write-offs. Payments and the corrected invoice are set apart. Whether anything
+    /// changed.
     @discardableResult
-    static func setV2(_ object: ManagedObject, _ invoice: ImportedInvoice, day: (CalendarDate) -> Value) throws -> Bool {
+    mutating func setV2(_ object: Invoice, _ invoice: ImportedInvoice, in context: isolated PrivateContext) throws -> Bool {
         var changed = false
-        if let status = invoice.status { changed = try set(object, "status", .text(status.name)) || changed }
-        if let receipts = invoice.receipts {
-            changed = try set(object, "writtenOff", receipts.writtenOff.map(Value.integer) ?? .null) || changed
-            changed = try set(object, "writtenOffOn", receipts.writtenOffOn.map(day) ?? .null) || changed
+        if let status = invoice.status { changed = try Self.set(object, "status", .text(status.name)) || changed }
+        if let kind = invoice.kind {
+            changed = try Self.set(object, "kind", .text(kind.name)) || changed
+            changed = try Self.set(object, "appliedOn", invoice.applied.map { .integer(Int64($0.dayNumber)) } ?? .null) || changed
+        }
+        var counts = ImportSummary.Counts()
+        let writeOffs = invoice.writeOffs ?? invoice.receipts.map { receipts in
+            receipts.writtenOff.flatMap { amount in receipts.writtenOffOn.map { [ImportedWriteOff(date: $0, amount: amount)] } } ?? []
+        }
+        if let writeOffs {
+            let desired: [[Value]] = writeOffs.map { [.integer(Int64($0.date.dayNumber)), .integer($0.amount), .text($0.reason)] }
+            changed = try replaceRows(of: object, "writeOffs", WriteOff.self, with: desired, counts: &counts, in: context) || changed
         }
         if let tax = invoice.tax {
-            changed = try set(object, "net", .integer(tax.net)) || changed
-            changed = try set(object, "taxName", .text(tax.name)) || changed
-            changed = try set(object, "taxRate", .text(tax.rate)) || changed
-            changed = try set(object, "taxAmount", .integer(tax.amount)) || changed
+            changed = try Self.set(object, "net", tax.lines.isEmpty ? .null : .integer(tax.net)) || changed
+            let desired: [[Value]] = tax.lines.map { [.text($0.name), .text($0.rate), $0.net.map(Value.integer) ?? .null, .integer($0.amount)] }
+            changed = try replaceRows(of: object, "taxLines", TaxLine.self, with: desired, counts: &counts, in: context) || changed
         }
         return changed
     }
@@ -111,7 +119,7 @@ struct ImportSession {
                 if !(invoice.dueIsDerived && (stored.due.map { $0 >= invoice.issued } ?? false)) {
                     changed = try Self.set(stored, "dueOn", day(invoice.due)) || changed
                 }
-                changed = try Self.setV2(stored, invoice, day: day) || changed
+                if schemaVersion >= 2 { changed = try setV2(stored, invoice, in: context) || changed }
                 if schemaVersion < 2, explicit[invoice.identifier] == nil {
                     changed = try Self.set(stored, "paidOn", invoice.paid.map(day) ?? .null) || changed
                 } else if explicit[invoice.identifier] == nil {
@@ -130,8 +138,8 @@ struct ImportSession {
                 try Self.set(created, "notes", .text(invoice.notes ?? ""))
                 try Self.set(created, "issuedOn", day(invoice.issued))
                 try Self.set(created, "dueOn", day(invoice.due))
-                try Self.setV2(created, invoice, day: day)
                 try created.setClient(client)
+                if schemaVersion >= 2 { try setV2(created, invoice, in: context) }
                 if schemaVersion < 2, explicit[invoice.identifier] == nil {
                     try Self.set(created, "paidOn", invoice.paid.map(day) ?? .null)
                 } else if explicit[invoice.identifier] == nil {

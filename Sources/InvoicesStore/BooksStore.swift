@@ -30,7 +30,8 @@ public final class BooksStore: PersistentStore {
     public var isReadOnly: Bool { true }
     let clientRows: ClientRows
     let invoiceRows: InvoiceRows
-    let paymentRows: PaymentRows
+    /// `Payment`, `TaxLine` and `WriteOff` rows, by entity name.
+    let detailRows: [String: DetailRows]
     private let indexes: RowIndexes
 
     /// Opens and fetches the store file at `path`.
@@ -55,7 +56,7 @@ public final class BooksStore: PersistentStore {
         self.format = format
         clientRows = ClientRows(books)
         invoiceRows = InvoiceRows(books)
-        paymentRows = PaymentRows(books)
+        detailRows = Dictionary(uniqueKeysWithValues: InvoicesModel.details.compactMap { detail in DetailRows(detail.entity, books).map { (detail.entity, $0) } })
         indexes = RowIndexes(books: books)
     }
 
@@ -67,10 +68,10 @@ public final class BooksStore: PersistentStore {
     }
 
     public func rows(of entity: String) throws -> any RowCollection {
+        if let rows = detailRows[entity] { return rows }
         switch entity {
-        case "Client": clientRows
-        case "Invoice": invoiceRows
-        case "Payment": paymentRows
+        case "Client": return clientRows
+        case "Invoice": return invoiceRows
         default: throw ContextError(.unknownEntity, "the books have no entity '\(entity)'")
         }
     }
@@ -82,7 +83,9 @@ public final class BooksStore: PersistentStore {
         switch id.entityName {
         case "Client": (collection, index) = (clientRows, indexes.client(key))
         case "Invoice": (collection, index) = (invoiceRows, indexes.invoice(key))
-        case "Payment": (collection, index) = (paymentRows, key >= 1 && key <= books.payments.count ? Int(key - 1) : nil)
+        case let name where detailRows[name] != nil:
+            let rows = detailRows[name]!
+            (collection, index) = (rows, key >= 1 && key <= rows.count ? Int(key - 1) : nil)
         default: throw ContextError(.unknownEntity, "the books have no entity '\(id.entityName)'")
         }
         guard let index, let entity = model.entity(named: id.entityName) else { return nil }
@@ -93,9 +96,9 @@ public final class BooksStore: PersistentStore {
     }
 
     public func primaryKeys(of entity: String, relationship: Int, referencing primaryKey: Int64) throws -> [Int64] {
-        if entity == "Payment", relationship == InvoicesModel.paymentInvoiceRelationship, let invoice = indexes.invoice(primaryKey) {
-            let payments = books.payments
-            return payments.indices.filter { Int(payments[$0].invoiceIndex) == invoice }.map { Int64($0 + 1) }
+        if let rows = detailRows[entity] {
+            guard relationship == InvoicesModel.detailInvoiceRelationship, let invoice = indexes.invoice(primaryKey) else { return [] }
+            return rows.keys(ofInvoiceAt: invoice)
         }
         guard entity == "Invoice", relationship == InvoicesModel.invoiceClientRelationship,
             let client = indexes.client(primaryKey)
@@ -181,11 +184,7 @@ final class InvoiceRows: RowCollection, Sendable {
         case .dueOn: return Int64(books.invoices[index].due.dayNumber)
         case .paidOn: return books.invoices[index].paid.map { Int64($0.dayNumber) }
         case .net: return taxLines(index).isEmpty ? nil : books.invoices[index].net
-        case .writtenOff:
-            let writeOffs = writeOffs(index)
-            return writeOffs.isEmpty ? nil : books.writeOffs[writeOffs].reduce(Int64(0)) { $0 &+ $1.amount }
-        case .writtenOffOn: return writeOffs(index).last.map { Int64(books.writeOffs[$0].date.dayNumber) }
-        case .taxAmount: return taxLines(index).first.map { books.taxLines[$0].amount }
+        case .appliedOn: return books.invoices[index].applied.map { Int64($0.dayNumber) }
         default: return nil
         }
     }
@@ -203,7 +202,6 @@ final class InvoiceRows: RowCollection, Sendable {
         }
         return bound(Int32(index))..<bound(Int32(index) + 1)
     }
-    private func writeOffs(_ index: Int) -> Range<Int> { rows(books.writeOffs, \.invoiceIndex, index) }
     private func taxLines(_ index: Int) -> Range<Int> { rows(books.taxLines, \.invoiceIndex, index) }
     func value(attribute: Int, at index: Int) -> Value {
         switch InvoicesModel.InvoiceAttribute(rawValue: attribute) {
@@ -211,48 +209,78 @@ final class InvoiceRows: RowCollection, Sendable {
         case .currency: return .text(currencyCodes[Int(books.invoices[index].currencyIndex)])
         case .notes: return .text(books.invoices[index].notes)
         case .status: return .text(books.invoices[index].status.name)
-        case .taxName: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].name } ?? "")
-        case .taxRate: return .text(taxLines(index).first.map { books.taxes[Int(books.taxLines[$0].taxIndex)].percent } ?? "")
-        case .amount, .issuedOn, .dueOn, .paidOn, .net, .writtenOff, .writtenOffOn, .taxAmount:
+        case .kind: return .text(books.invoices[index].kind.name)
+        case .amount, .issuedOn, .dueOn, .paidOn, .net, .appliedOn:
             return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
         case nil: return .null
         }
     }
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
-        relationship == InvoicesModel.invoiceClientRelationship ? clientIDs[Int(books.invoices[index].clientIndex)] : nil
+        switch relationship {
+        case InvoicesModel.invoiceClientRelationship: return clientIDs[Int(books.invoices[index].clientIndex)]
+        case InvoicesModel.invoiceCorrectsRelationship:
+            let corrects = books.invoices[index].corrects
+            return corrects >= 0 ? books.invoices[Int(corrects)].id : nil
+        default: return nil
+        }
     }
 }
 
-/// Payment rows over ``Books/payments``. Their primary keys are positions in that table (1, 2, ...), not the
-/// store's row ids: a build reads payments and never writes them (``SQLiteStore`` serves the row ids to imports).
-final class PaymentRows: RowCollection, Sendable {
-    let books: Books
+/// The rows of ``Books/payments``, ``Books/taxLines`` or ``Books/writeOffs`` as `Payment`, `TaxLine` or `WriteOff`
+/// rows. Their primary keys are positions in that table (1, 2, ...), not the store's row ids: a build reads these
+/// rows and never writes them (``SQLiteStore`` serves the row ids to imports).
+final class DetailRows: RowCollection, Sendable {
+    let count: Int
+    let invoiceIndexes: @Sendable (Int) -> Int32
+    let values: @Sendable (Int) -> [Value]
     let invoiceIDs: [Int64]
-    init(_ books: Books) {
-        self.books = books
-        invoiceIDs = books.invoices.map(\.id)
+
+    init(count: Int, invoiceIDs: [Int64], invoiceIndex: @escaping @Sendable (Int) -> Int32, values: @escaping @Sendable (Int) -> [Value]) {
+        self.count = count
+        self.invoiceIDs = invoiceIDs
+        self.invoiceIndexes = invoiceIndex
+        self.values = values
     }
-    var count: Int { books.payments.count }
+
+    /// The rows of `entity` in `books`, or nil for another entity.
+    convenience init?(_ entity: String, _ books: Books) {
+        let ids = books.invoices.map(\.id)
+        switch entity {
+        case "Payment":
+            let payments = books.payments
+            let details = books.paymentDetails
+            self.init(count: payments.count, invoiceIDs: ids, invoiceIndex: { payments[$0].invoiceIndex }) { index in
+                let payment = payments[index]
+                let detail = payment.details >= 0 ? details[Int(payment.details)] : PaymentDetails(method: "", reference: "")
+                return [.integer(Int64(payment.date.dayNumber)), .integer(payment.amount), .null, .text(detail.method), .text(detail.reference)]
+            }
+        case "TaxLine":
+            let lines = books.taxLines
+            let taxes = books.taxes
+            self.init(count: lines.count, invoiceIDs: ids, invoiceIndex: { lines[$0].invoiceIndex }) { index in
+                let line = lines[index]
+                let tax = taxes[Int(line.taxIndex)]
+                return [.text(tax.name), .text(tax.percent), .integer(line.net), .integer(line.amount)]
+            }
+        case "WriteOff":
+            let writeOffs = books.writeOffs
+            self.init(count: writeOffs.count, invoiceIDs: ids, invoiceIndex: { writeOffs[$0].invoiceIndex }) { index in
+                [.integer(Int64(writeOffs[index].date.dayNumber)), .integer(writeOffs[index].amount), .text(writeOffs[index].reason)]
+            }
+        default:
+            return nil
+        }
+    }
+
     func primaryKey(at index: Int) -> Int64 { Int64(index + 1) }
     func version(at index: Int) -> Int64 { 1 }
-    func integer(attribute: Int, at index: Int) -> Int64? {
-        switch InvoicesModel.PaymentAttribute(rawValue: attribute) {
-        case .paidOn: Int64(books.payments[index].date.dayNumber)
-        case .amount: books.payments[index].amount
-        default: nil
-        }
-    }
-    func value(attribute: Int, at index: Int) -> Value {
-        let details = books.payments[index].details
-        let detail = details >= 0 ? books.paymentDetails[Int(details)] : PaymentDetails(method: "", reference: "")
-        switch InvoicesModel.PaymentAttribute(rawValue: attribute) {
-        case .paidOn, .amount: return integer(attribute: attribute, at: index).map(Value.integer) ?? .null
-        case .method: return .text(detail.method)
-        case .reference: return .text(detail.reference)
-        case .currency, nil: return .null
-        }
-    }
+    func value(attribute: Int, at index: Int) -> Value { values(index)[attribute] }
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
-        relationship == InvoicesModel.paymentInvoiceRelationship ? invoiceIDs[Int(books.payments[index].invoiceIndex)] : nil
+        relationship == InvoicesModel.detailInvoiceRelationship ? invoiceIDs[Int(invoiceIndexes(index))] : nil
+    }
+
+    /// The keys of the rows of the invoice at `invoice` (an index in ``Books/invoices``).
+    func keys(ofInvoiceAt invoice: Int) -> [Int64] {
+        (0..<count).filter { Int(invoiceIndexes($0)) == invoice }.map { Int64($0 + 1) }
     }
 }

@@ -8,8 +8,9 @@ public import ObjectContexts
 ///
 /// Rows are read once, when the store opens (through the same checks as a build), and served from memory;
 /// ``save(_:)`` writes a root context's changes in ONE SQLite transaction (clients before the invoices that refer
-/// to them, payments after their invoices, temporary IDs replaced by the new row ids), so a save lands completely
-/// or not at all. Payments are served with their row ids, read from a v2 store's `payment` table. Versions for
+/// to them, an invoice's payments, tax lines and write-offs after it, temporary IDs replaced by the new row ids), so
+/// a save lands completely or not at all. Those rows beside the invoice are served with their row ids, read from a
+/// v2 store's `payment`, `taxLine` and `writeOff` tables. Versions for
 /// optimistic locking are kept in memory: the store assumes it is the only writer while it is open, and SQLite's
 /// write lock keeps other writers out during the save itself.
 public final class SQLiteStore: PersistentStore, @unchecked Sendable {
@@ -18,7 +19,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public var model: ObjectModel { InvoicesModel.model }
     public var isReadOnly: Bool { false }
     private let rowsStore: BooksStore
-    private let paymentRows: StoredPaymentRows
+    /// `Payment`, `TaxLine` and `WriteOff` rows with their row ids, by entity name (empty in a v1 store).
+    private let detailRows: [String: StoredDetailRows]
     private let lock = NSLock()
     private var versions: [ObjectID: Int64] = [:]
 
@@ -32,25 +34,43 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try queue.close()
         }
         rowsStore = try BooksStore(path: path)
-        paymentRows = try StoredPaymentRows(path: path, schemaVersion: rowsStore.books.schemaVersion)
+        var detailRows: [String: StoredDetailRows] = [:]
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let v2 = rowsStore.books.schemaVersion >= 2
+        for detail in InvoicesModel.details {
+            guard let entity = InvoicesModel.model.entity(named: detail.entity) else { continue }
+            detailRows[detail.entity] = try queue.read { db in
+                try StoredDetailRows(db, table: v2 ? detail.table : nil, attributes: entity.attributes)
+            }
+        }
+        self.detailRows = detailRows
     }
 
     /// The store's schema version (1 or 2): what its rows can hold.
     public var schemaVersion: Int { rowsStore.books.schemaVersion }
 
     public func rows(of entity: String) throws -> any RowCollection {
-        entity == "Payment" ? paymentRows : try rowsStore.rows(of: entity)
+        try detailRows[entity] ?? rowsStore.rows(of: entity)
     }
 
     public func row(for id: ObjectID) throws -> StoredRow? {
-        guard var row = try id.entityName == "Payment" ? paymentRows.row(for: id) : rowsStore.row(for: id) else { return nil }
+        guard var row = try storedRow(for: id) else { return nil }
         row.version = lock.withLock { versions[id] ?? 1 }
         return row
     }
 
     public func primaryKeys(of entity: String, relationship: Int, referencing primaryKey: Int64) throws -> [Int64] {
-        if entity == "Payment" { return relationship == InvoicesModel.paymentInvoiceRelationship ? paymentRows.keys(ofInvoice: primaryKey) : [] }
+        if let rows = detailRows[entity] {
+            return relationship == InvoicesModel.detailInvoiceRelationship ? rows.keys(ofInvoice: primaryKey) : []
+        }
         return try rowsStore.primaryKeys(of: entity, relationship: relationship, referencing: primaryKey)
+    }
+
+    /// A row as this store holds it, without the version.
+    private func storedRow(for id: ObjectID) throws -> StoredRow? {
+        if let rows = detailRows[id.entityName] { return rows.row(for: id) }
+        return try rowsStore.row(for: id)
     }
 
     public func save(_ changes: StoreChanges) throws -> [ObjectID: ObjectID] {
@@ -67,90 +87,77 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         let v2 = rowsStore.books.schemaVersion >= 2
+        let tables = Dictionary(uniqueKeysWithValues: InvoicesModel.details.map { ($0.entity, $0.table) })
         let permanent = try queue.write { db -> [ObjectID: ObjectID] in
             var permanent: [ObjectID: ObjectID] = [:]
-            func clientKey(_ values: RowValues) throws -> Int64 {
-                guard let target = values.relationships[InvoicesModel.invoiceClientRelationship],
-                    let key = (permanent[target] ?? target).primaryKey
-                else { throw ContextError(.typeMismatch, "an invoice without a saved client cannot be written") }
+            func rowKey(_ values: RowValues, _ relationship: Int, _ what: String) throws -> Int64? {
+                guard let target = values.relationships[relationship] else { return nil }
+                guard let key = (permanent[target] ?? target).primaryKey else {
+                    throw ContextError(.typeMismatch, "\(what) refers to a row that was not saved")
+                }
                 return key
             }
-            func invoiceKey(_ values: RowValues) throws -> Int64 {
-                guard let target = values.relationships[InvoicesModel.paymentInvoiceRelationship],
-                    let key = (permanent[target] ?? target).primaryKey
-                else { throw ContextError(.typeMismatch, "a payment without a saved invoice cannot be written") }
-                return key
-            }
-            // Clients first (invoices refer to them), then invoices, then payments (entity names sort that way),
-            // each in insertion order, so the same import gives the same row ids on every run.
-            for write in changes.inserted.sorted(by: { $0.objectID < $1.objectID }) {
+            func write(_ write: StoreWrite, update key: Int64?) throws {
                 let a = write.values.attributes
-                switch write.objectID.entityName {
+                let entity = write.objectID.entityName
+                let (sql, arguments): (String, [(any DatabaseValueConvertible)?])
+                switch entity {
                 case "Client":
-                    try db.execute(
-                        sql: "INSERT INTO client (number, name, email, street, city, zip, country) VALUES (?,?,?,?,?,?,?)",
-                        arguments: StatementArguments(a.map(Self.databaseValue)))
+                    sql = "client (number, name, email, street, city, zip, country)"
+                    arguments = a.map(Self.databaseValue)
                 case "Invoice" where v2:
-                    try db.execute(
-                        sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, status, net, clientId) VALUES (?,?,?,?,?,?,?,?,?)",
-                        arguments: StatementArguments(Self.invoiceColumnsV2(a) + [try clientKey(write.values)]))
-                    let invoice = db.lastInsertedRowID
-                    try Self.writeDetails(db, invoice: invoice, a)
-                    permanent[write.objectID] = ObjectID(entityName: "Invoice", primaryKey: invoice)
-                    continue
+                    // correctsId after every insert (a credit note may come before the invoice it corrects).
+                    sql = "invoice (identifier, amount, currency, notes, issuedOn, dueOn, status, net, kind, appliedOn, clientId)"
+                    arguments = Self.invoiceColumnsV2(a) + [try self.clientKey(write.values, key: rowKey)]
                 case "Invoice":
-                    try db.execute(
-                        sql: "INSERT INTO invoice (identifier, amount, currency, notes, issuedOn, dueOn, paidOn, clientId) VALUES (?,?,?,?,?,?,?,?)",
-                        arguments: StatementArguments(Self.invoiceColumns(a).prefix(7) + [try clientKey(write.values)]))
-                case "Payment" where v2:
-                    try db.execute(
-                        sql: "INSERT INTO payment (paidOn, amount, currency, method, reference, invoiceId) VALUES (?,?,?,?,?,?)",
-                        arguments: StatementArguments(Self.paymentColumns(a) + [try invoiceKey(write.values)]))
+                    sql = "invoice (identifier, amount, currency, notes, issuedOn, dueOn, paidOn, clientId)"
+                    arguments = Array(Self.invoiceColumns(a).prefix(7)) + [try self.clientKey(write.values, key: rowKey)]
+                case let detail where v2 && tables[detail] != nil:
+                    let names = InvoicesModel.model.entity(named: detail)?.attributes.map(\.name) ?? []
+                    sql = tables[detail, default: ""] + " (" + (names + ["invoiceId"]).joined(separator: ", ") + ")"
+                    arguments = Self.detailColumns(a, entity: detail) + [try rowKey(write.values, InvoicesModel.detailInvoiceRelationship, detail)]
                 default:
-                    throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
+                    throw ContextError(.unknownEntity, "the store has no entity '\(entity)'")
                 }
-                permanent[write.objectID] = ObjectID(entityName: write.objectID.entityName, primaryKey: db.lastInsertedRowID)
-            }
-            for write in changes.updated.sorted(by: { $0.objectID < $1.objectID }) {
-                guard let key = write.objectID.primaryKey else { continue }
-                let a = write.values.attributes
-                switch write.objectID.entityName {
-                case "Client":
+                let table = String(sql.prefix { $0 != " " })
+                let columns = sql.drop { $0 != "(" }.dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                if let key {
                     try db.execute(
-                        sql: "UPDATE client SET number = ?, name = ?, email = ?, street = ?, city = ?, zip = ?, country = ? WHERE id = ?",
-                        arguments: StatementArguments(a.map(Self.databaseValue) + [key]))
-                case "Invoice" where v2:
+                        sql: "UPDATE \(table) SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+                        arguments: StatementArguments(arguments + [key]))
+                } else {
                     try db.execute(
-                        sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, status = ?, net = ?, clientId = ? WHERE id = ?",
-                        arguments: StatementArguments(Self.invoiceColumnsV2(a) + [try clientKey(write.values), key]))
-                    // Payments are rows of their own; the write-off and tax line are the invoice's attributes.
-                    for child in ["writeOff", "taxLine"] {
-                        try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key])
-                    }
-                    try Self.writeDetails(db, invoice: key, a)
-                case "Invoice":
-                    try db.execute(
-                        sql: "UPDATE invoice SET identifier = ?, amount = ?, currency = ?, notes = ?, issuedOn = ?, dueOn = ?, paidOn = ?, clientId = ? WHERE id = ?",
-                        arguments: StatementArguments(Self.invoiceColumns(a).prefix(7) + [try clientKey(write.values), key]))
-                case "Payment" where v2:
-                    try db.execute(
-                        sql: "UPDATE payment SET paidOn = ?, amount = ?, currency = ?, method = ?, reference = ?, invoiceId = ? WHERE id = ?",
-                        arguments: StatementArguments(Self.paymentColumns(a) + [try invoiceKey(write.values), key]))
-                default:
-                    throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
+                        sql: "INSERT INTO \(sql) VALUES (" + columns.map { _ in "?" }.joined(separator: ",") + ")",
+                        arguments: StatementArguments(arguments))
+                    permanent[write.objectID] = ObjectID(entityName: entity, primaryKey: db.lastInsertedRowID)
                 }
             }
-            // Payments before their invoices, invoices before the clients they refer to.
-            for deletion in changes.deleted.sorted(by: { $0.objectID.entityName > $1.objectID.entityName }) {
+            // Clients first (invoices refer to them), then invoices, then the rows beside them: each after the
+            // rows it refers to, each kind in insertion order, so the same import gives the same row ids every run.
+            let order = ["Client", "Invoice"] + InvoicesModel.details.map(\.entity)
+            let rank = { (id: ObjectID) in order.firstIndex(of: id.entityName) ?? order.count }
+            for insert in changes.inserted.sorted(by: { (rank($0.objectID), $0.objectID) < (rank($1.objectID), $1.objectID) }) {
+                try write(insert, update: nil)
+            }
+            for update in changes.updated.sorted(by: { $0.objectID < $1.objectID }) {
+                guard let key = update.objectID.primaryKey else { continue }
+                try write(update, update: key)
+            }
+            if v2 {
+                for change in changes.inserted + changes.updated where change.objectID.entityName == "Invoice" {
+                    guard let invoice = (permanent[change.objectID] ?? change.objectID).primaryKey else { continue }
+                    let corrects = try rowKey(change.values, InvoicesModel.invoiceCorrectsRelationship, "a credit note")
+                    try db.execute(sql: "UPDATE invoice SET correctsId = ? WHERE id = ?", arguments: [corrects, invoice])
+                }
+            }
+            // The rows beside an invoice before it, invoices before the clients they refer to.
+            for deletion in changes.deleted.sorted(by: { rank($0.objectID) > rank($1.objectID) }) {
                 guard let key = deletion.objectID.primaryKey else { continue }
-                let table = ["Client": "client", "Invoice": "invoice", "Payment": "payment"][deletion.objectID.entityName] ?? ""
-                guard !table.isEmpty, v2 || table != "payment" else {
-                    throw ContextError(.unknownEntity, "the store has no entity '\(deletion.objectID.entityName)'")
-                }
+                let entity = deletion.objectID.entityName
+                let table = ["Client": "client", "Invoice": "invoice"][entity] ?? (v2 ? tables[entity] : nil)
+                guard let table else { throw ContextError(.unknownEntity, "the store has no entity '\(entity)'") }
                 if v2, table == "invoice" {
-                    for child in ["payment", "writeOff", "taxLine"] {
-                        try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key])
-                    }
+                    for child in tables.values.sorted() { try db.execute(sql: "DELETE FROM \(child) WHERE invoiceId = ?", arguments: [key]) }
                 }
                 try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [key])
             }
@@ -163,50 +170,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return permanent
     }
 
-    /// A row as this store holds it, without the version: payments from their table, the rest from the books.
-    private func storedRow(for id: ObjectID) throws -> StoredRow? {
-        try id.entityName == "Payment" ? paymentRows.row(for: id) : rowsStore.row(for: id)
-    }
-
-    /// A payment's columns in the order `paidOn, amount, currency, method, reference`.
-    static func paymentColumns(_ attributes: [Value]) -> [(any DatabaseValueConvertible)?] {
-        typealias Attribute = InvoicesModel.PaymentAttribute
-        return attributes.enumerated().map { index, value in
-            if Attribute(rawValue: index) == .paidOn, case .integer(let day) = value {
-                return CalendarDate(dayNumber: Int32(clamping: day)).description
-            }
-            return databaseValue(value)
+    /// The row id of an invoice's client (inserted in this save, or stored).
+    private func clientKey(_ values: RowValues, key: (RowValues, Int, String) throws -> Int64?) throws -> Int64 {
+        guard let client = try key(values, InvoicesModel.invoiceClientRelationship, "an invoice") else {
+            throw ContextError(.typeMismatch, "an invoice without a saved client cannot be written")
         }
+        return client
     }
 
-    /// The invoice columns a v2 store keeps in the invoice table: identifier ... dueOn, status, net.
+    /// The invoice columns a v2 store keeps in the invoice table: identifier ... dueOn, status, net, kind, appliedOn.
     static func invoiceColumnsV2(_ attributes: [Value]) -> [(any DatabaseValueConvertible)?] {
         typealias Attribute = InvoicesModel.InvoiceAttribute
         let columns = invoiceColumns(attributes)
-        return Array(columns.prefix(6)) + [columns[Attribute.status.rawValue] ?? "sent", columns[Attribute.net.rawValue]]
+        return Array(columns.prefix(6))
+            + [columns[Attribute.status.rawValue] ?? "sent", columns[Attribute.net.rawValue], columns[Attribute.kind.rawValue] ?? "invoice",
+               columns[Attribute.appliedOn.rawValue]]
     }
 
-    /// A v2 store keeps write-offs and tax lines apart; the model's attributes state them as an import does
-    /// (docs/import.md): `writtenOff` on `writtenOffOn`; one tax line. Payments are ``Payment`` objects.
-    static func writeDetails(_ db: Database, invoice: Int64, _ attributes: [Value]) throws {
-        typealias Attribute = InvoicesModel.InvoiceAttribute
-        func integer(_ attribute: Attribute) -> Int64? {
-            if case .integer(let value) = attributes[attribute.rawValue] { return value }
-            return nil
-        }
-        func text(_ attribute: Attribute) -> String {
-            if case .text(let value) = attributes[attribute.rawValue] { return value }
-            return ""
-        }
-        func day(_ value: Int64) -> String { CalendarDate(dayNumber: Int32(clamping: value)).description }
-        if let writtenOff = integer(.writtenOff), let on = integer(.writtenOffOn) {
-            try db.execute(
-                sql: "INSERT INTO writeOff (invoiceId, writtenOffOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(on), writtenOff])
-        }
-        if let tax = integer(.taxAmount) {
-            try db.execute(
-                sql: "INSERT INTO taxLine (invoiceId, name, rate, amount) VALUES (?, ?, ?, ?)",
-                arguments: [invoice, text(.taxName), text(.taxRate), tax])
+    /// A payment's, tax line's or write-off's columns, in its attributes' order: day numbers become `YYYY-MM-DD`.
+    static func detailColumns(_ attributes: [Value], entity: String) -> [(any DatabaseValueConvertible)?] {
+        let days = StoredDetailRows.dayAttributes
+        return attributes.map { value in databaseValue(value) }.enumerated().map { index, value in
+            guard let entityAttributes = InvoicesModel.model.entity(named: entity)?.attributes, days.contains(entityAttributes[index].name),
+                case .integer(let day) = attributes[index]
+            else { return value }
+            return CalendarDate(dayNumber: Int32(clamping: day)).description
         }
     }
 
@@ -225,7 +213,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         typealias Attribute = InvoicesModel.InvoiceAttribute
         return attributes.enumerated().map { index, value in
             switch Attribute(rawValue: index) {
-            case .issuedOn, .dueOn, .paidOn, .writtenOffOn:
+            case .issuedOn, .dueOn, .paidOn, .appliedOn:
                 if case .integer(let day) = value { return CalendarDate(dayNumber: Int32(clamping: day)).description }
                 return nil
             default:
@@ -235,32 +223,42 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 }
 
-/// The `payment` rows of a v2 store with their row ids, read once when the store opens (a v1 store has none).
-final class StoredPaymentRows: RowCollection, @unchecked Sendable {
+/// The rows of one of a v2 store's tables beside the invoice (`payment`, `taxLine`, `writeOff`) with their row ids,
+/// read once when the store opens; the columns are the entity's attribute names (a v1 store has none of them).
+final class StoredDetailRows: RowCollection, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
+    /// Attributes that hold a day: the column is text `YYYY-MM-DD`, the attribute a day number.
+    static let dayAttributes: Set<String> = ["paidOn", "writtenOffOn"]
     private let ids: [Int64]
     private let invoiceIDs: [Int64]
     private let values: [[Value]]
     private let indexByID: [Int64: Int]
     private let indexesByInvoice: [Int64: [Int]]
 
-    init(path: String, schemaVersion: Int) throws {
+    /// Reads `table` (nil: no rows) with the columns named like `attributes`.
+    init(_ db: Database, table: String?, attributes: [AttributeDescription]) throws {
         var ids: [Int64] = []
         var invoiceIDs: [Int64] = []
         var values: [[Value]] = []
-        if schemaVersion >= 2 {
-            let queue = try DatabaseQueue(path: path)
-            defer { try? queue.close() }
-            try queue.read { db in
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT id, invoiceId, paidOn, amount, currency, method, reference FROM payment ORDER BY id")
-                while let row = try rows.next() {
-                    ids.append(row[0])
-                    invoiceIDs.append(row[1])
-                    let day = (row[2] as String?).flatMap(CalendarDate.init(iso:)).map { Value.integer(Int64($0.dayNumber)) } ?? .null
-                    let currency: String? = row[4]
-                    values.append([day, .integer(row[3]), currency.map(Value.text) ?? .null, .text(row[5]), .text(row[6])])
-                }
+        if let table {
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, invoiceId, " + attributes.map(\.name).joined(separator: ", ") + " FROM \(table) ORDER BY id")
+            while let row = try rows.next() {
+                ids.append(row[0])
+                invoiceIDs.append(row[1])
+                values.append(
+                    attributes.enumerated().map { index, attribute in
+                        let value: DatabaseValue = row[index + 2]
+                        switch value.storage {
+                        case .null: return .null
+                        case .int64(let number): return .integer(number)
+                        case .double(let number): return .double(number)
+                        case .string(let text):
+                            guard Self.dayAttributes.contains(attribute.name) else { return .text(text) }
+                            return CalendarDate(iso: text).map { .integer(Int64($0.dayNumber)) } ?? .text(text)
+                        case .blob: return .null
+                        }
+                    })
             }
         }
         self.ids = ids
@@ -275,7 +273,7 @@ final class StoredPaymentRows: RowCollection, @unchecked Sendable {
     func version(at index: Int) -> Int64 { 1 }
     func value(attribute: Int, at index: Int) -> Value { values[index][attribute] }
     func relatedPrimaryKey(relationship: Int, at index: Int) -> Int64? {
-        relationship == InvoicesModel.paymentInvoiceRelationship ? invoiceIDs[index] : nil
+        relationship == InvoicesModel.detailInvoiceRelationship ? invoiceIDs[index] : nil
     }
 
     func row(for id: ObjectID) -> StoredRow? {

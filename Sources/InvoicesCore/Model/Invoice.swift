@@ -32,6 +32,10 @@ public final class Invoice: ManagedObject {
 
     /// The invoice's payments (a schema v2 store's `payment` rows), sorted by object ID.
     public var payments: [Payment] { objects(forKey: "payments").compactMap { $0 as? Payment } }
+    /// The invoice's tax lines, sorted by object ID.
+    public var taxLines: [TaxLine] { objects(forKey: "taxLines").compactMap { $0 as? TaxLine } }
+    /// The invoice's write-offs, sorted by object ID.
+    public var writeOffs: [WriteOff] { objects(forKey: "writeOffs").compactMap { $0 as? WriteOff } }
 
     /// Sets every field from a snapshot, with `currency` as the invoice's currency (the client is set apart).
     public func update(from snapshot: InvoiceSnapshot, currency: CurrencyCode) throws {
@@ -55,16 +59,14 @@ public final class Invoice: ManagedObject {
             failures.append(validationFailure("status", "'\(text(.status))' is not a status (draft, sent or void)"))
         }
         if let net = integer(.net) {
-            let taxes = integer(.taxAmount).map { [$0] } ?? []
-            failures += BooksRules.taxViolations(gross: amount, net: net, taxes: taxes).map { validationFailure($0.attribute, $0.message) }
+            failures += BooksRules.taxViolations(gross: amount, net: net, taxes: taxLines.map(\.amount)).map { validationFailure($0.attribute, $0.message) }
         }
-        if integer(.taxAmount) != nil {
-            failures += BooksRules.taxLineViolations(rate: text(.taxRate), net: integer(.net) ?? amount, amount: integer(.taxAmount) ?? 0)
-                .map { validationFailure("tax" + $0.attribute.prefix(1).uppercased() + $0.attribute.dropFirst(), $0.message) }
-        }
-        if let writtenOff = integer(.writtenOff) {
-            failures += BooksRules.writeOffViolations(amount: writtenOff, date: integer(.writtenOffOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) }, issued: issued)
+        if let kind = InvoiceKind(name: text(.kind)) {
+            let applied = integer(.appliedOn).map { CalendarDate(dayNumber: Int32(clamping: $0)) }
+            failures += BooksRules.violations(kind: kind, issued: issued, applied: applied, hasCorrects: objectID(forKey: "corrects") != nil)
                 .map { validationFailure($0.attribute, $0.message) }
+        } else {
+            failures.append(validationFailure("kind", "'\(text(.kind))' is not a kind (invoice or credit)"))
         }
         if !CurrencyCode.isKnown(currencyCode) {
             failures.append(validationFailure("currency", CurrencyError(code: currencyCode).description))

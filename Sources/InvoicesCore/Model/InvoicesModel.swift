@@ -15,23 +15,40 @@ public enum InvoicesModel {
     /// Attribute indices of the `Invoice` entity, in ``invoice`` order.
     public enum InvoiceAttribute: Int, CaseIterable, Sendable {
         case identifier, amount, currency, notes, issuedOn, dueOn, paidOn
-        /// Schema v2, as imports state them (docs/import.md): the status, the net, one write-off, one tax line. A
-        /// store keeps write-offs and tax lines in their own tables; these attributes read them back as totals
-        /// (``InvoicesStore/BooksStore``). Payments are objects of their own (``payment``).
-        case status, net, writtenOff, writtenOffOn, taxName, taxRate, taxAmount
+        /// Schema v2 (docs/store.md): the status, the net before taxes, the kind (invoice or credit note) and the
+        /// day a credit note was applied. Payments, tax lines and write-offs are objects of their own.
+        case status, net, kind, appliedOn
     }
 
-    /// Attribute indices of the `Payment` entity, in ``payment`` order.
+    /// Attribute indices of the `Payment` entity, in ``payment`` order (the `payment` table's columns).
     public enum PaymentAttribute: Int, CaseIterable, Sendable {
         case paidOn, amount, currency, method, reference
     }
 
+    /// Attribute indices of the `TaxLine` entity, in ``taxLine`` order (the `taxLine` table's columns).
+    public enum TaxLineAttribute: Int, CaseIterable, Sendable {
+        case name, rate, net, amount
+    }
+
+    /// Attribute indices of the `WriteOff` entity, in ``writeOff`` order (the `writeOff` table's columns).
+    public enum WriteOffAttribute: Int, CaseIterable, Sendable {
+        case writtenOffOn, amount, reason
+    }
+
     /// The index of `Invoice.client` among the invoice's relationships.
     public static let invoiceClientRelationship = 0
-    /// The index of `Invoice.payments` among the invoice's relationships.
-    public static let invoicePaymentsRelationship = 1
+    /// The index of `Invoice.corrects` (a credit note's corrected invoice) among the invoice's relationships.
+    public static let invoiceCorrectsRelationship = 4
+    /// The index of the to-one `invoice` of a `Payment`, `TaxLine` or `WriteOff`: their only relationship.
+    public static let detailInvoiceRelationship = 0
     /// The index of `Payment.invoice` among the payment's relationships.
-    public static let paymentInvoiceRelationship = 0
+    public static let paymentInvoiceRelationship = detailInvoiceRelationship
+
+    /// The entities of a v2 store's rows beside the invoice, with their tables and the invoice's relationship to
+    /// them: `Payment` (`payment`), `TaxLine` (`taxLine`), `WriteOff` (`writeOff`).
+    public static let details: [(entity: String, table: String, relationship: String)] = [
+        ("Payment", "payment", "payments"), ("TaxLine", "taxLine", "taxLines"), ("WriteOff", "writeOff", "writeOffs"),
+    ]
 
     /// The `Client` entity.
     public static let client = EntityDescription(
@@ -64,15 +81,15 @@ public enum InvoicesModel {
             AttributeDescription(name: "paidOn", type: .integer, isOptional: true),
             AttributeDescription(name: "status", type: .text, defaultValue: .text("sent")),
             AttributeDescription(name: "net", type: .integer, isOptional: true),
-            AttributeDescription(name: "writtenOff", type: .integer, isOptional: true),
-            AttributeDescription(name: "writtenOffOn", type: .integer, isOptional: true),
-            AttributeDescription(name: "taxName", type: .text, defaultValue: .text("")),
-            AttributeDescription(name: "taxRate", type: .text, defaultValue: .text("")),
-            AttributeDescription(name: "taxAmount", type: .integer, isOptional: true),
+            AttributeDescription(name: "kind", type: .text, defaultValue: .text("invoice")),
+            AttributeDescription(name: "appliedOn", type: .integer, isOptional: true),
         ],
         relationships: [
             RelationshipDescription(name: "client", destination: "Client", inverse: "invoices", isOptional: false),
             RelationshipDescription(name: "payments", destination: "Payment", isToMany: true, inverse: "invoice"),
+            RelationshipDescription(name: "taxLines", destination: "TaxLine", isToMany: true, inverse: "invoice"),
+            RelationshipDescription(name: "writeOffs", destination: "WriteOff", isToMany: true, inverse: "invoice"),
+            RelationshipDescription(name: "corrects", destination: "Invoice"),
         ],
         objectClass: Invoice.self,
         uniqueAttributes: [["identifier"]],
@@ -95,6 +112,34 @@ public enum InvoicesModel {
         validator: { object in (object as? Payment)?.domainFailures() ?? [] }
     )
 
-    /// The model: `Client`, `Invoice` and `Payment`.
-    public static let model = ObjectModel(entities: [client, invoice, payment])
+    /// The `TaxLine` entity: a row of a schema v2 store's `taxLine` table. `rate` is a decimal percentage (`7.7`),
+    /// `net` the net it is levied on (NULL: the invoice's), `amount` the tax, in minor units.
+    public static let taxLine = EntityDescription(
+        name: "TaxLine",
+        attributes: [
+            AttributeDescription(name: "name", type: .text),
+            AttributeDescription(name: "rate", type: .text),
+            AttributeDescription(name: "net", type: .integer, isOptional: true),
+            AttributeDescription(name: "amount", type: .integer),
+        ],
+        relationships: [RelationshipDescription(name: "invoice", destination: "Invoice", inverse: "taxLines", isOptional: false)],
+        objectClass: TaxLine.self,
+        validator: { object in (object as? TaxLine)?.domainFailures() ?? [] }
+    )
+
+    /// The `WriteOff` entity: a row of a schema v2 store's `writeOff` table (day number, positive minor units, reason).
+    public static let writeOff = EntityDescription(
+        name: "WriteOff",
+        attributes: [
+            AttributeDescription(name: "writtenOffOn", type: .integer),
+            AttributeDescription(name: "amount", type: .integer),
+            AttributeDescription(name: "reason", type: .text, defaultValue: .text("")),
+        ],
+        relationships: [RelationshipDescription(name: "invoice", destination: "Invoice", inverse: "writeOffs", isOptional: false)],
+        objectClass: WriteOff.self,
+        validator: { object in (object as? WriteOff)?.domainFailures() ?? [] }
+    )
+
+    /// The model: `Client`, `Invoice`, and the invoice's `Payment`, `TaxLine` and `WriteOff` rows.
+    public static let model = ObjectModel(entities: [client, invoice, payment, taxLine, writeOff])
 }
