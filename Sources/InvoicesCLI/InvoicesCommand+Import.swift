@@ -60,6 +60,8 @@ extension InvoicesCommand {
                 if !quiet {
                     let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
+                        + (batch.skippedPayments == 0
+                            ? "" : "; \(batch.skippedPayments) payment\(batch.skippedPayments == 1 ? "" : "s") recorded as credit, for no invoice, skipped")
                     print("Imported into \(store): \(summary)\(note)")
                 }
             } catch {

@@ -245,6 +245,8 @@ public struct ImportBatch: Sendable, Hashable {
     public var payments: [ImportedPayment] = []
     /// Invoices left out because the source marks them draft or void (FreshBooks, Zoho).
     public var skippedInvoices: Int
+    /// Payments left out because they pay no invoice (FreshBooks payments recorded as the client's credit).
+    public var skippedPayments = 0
     /// The files read, in the order given: problems are reported in this order, then by line.
     public var files: [String]
     /// Problems found in the files; rows with problems are not in ``clients`` and ``invoices``.

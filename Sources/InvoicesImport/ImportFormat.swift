@@ -12,6 +12,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case freshBooksClients = "freshbooks-clients"
     /// FreshBooks' invoices export, one row per line item.
     case freshBooksInvoices = "freshbooks-invoices"
+    /// FreshBooks' Payments Collected report, one row per payment.
+    case freshBooksPayments = "freshbooks-payments"
     /// Zoho Invoice's invoices export, one row per line item.
     case zohoInvoices = "zoho-invoices"
 
@@ -27,6 +29,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .freshBooksClients: ["Organization", "First Name", "Last Name"]
         case .freshBooksInvoices:
             ["Client Name", "Invoice #", "Date Issued", "Invoice Status", "Date Paid", "Line Total", "Currency"]
+        case .freshBooksPayments: ["Date", "Client", "Invoice #", "Method", "Amount", "Currency"]
         case .zohoInvoices:
             ["Invoice Date", "Invoice Number", "Customer Name", "Due Date", "Currency Code", "Total", "Balance",
              "Last Payment Date"]
@@ -36,7 +39,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
+        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

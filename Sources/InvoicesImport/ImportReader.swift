@@ -147,6 +147,7 @@ public struct ImportReader: Sendable {
         case .paymentsCSV: batch.payments += rows.compactMap { row in context.nativePayment(location: row.location, value: { row[$0] }) }
         case .freshBooksClients: batch.clients += rows.compactMap { context.freshBooksClient($0) }
         case .freshBooksInvoices: batch.invoices += context.freshBooksInvoices(rows)
+        case .freshBooksPayments: batch.payments += context.freshBooksPayments(rows)
         case .zohoInvoices:
             let (clients, invoices) = context.zohoInvoices(rows)
             batch.clients += clients
@@ -154,6 +155,7 @@ public struct ImportReader: Sendable {
         case .json: break
         }
         batch.skippedInvoices += context.skipped
+        batch.skippedPayments += context.skippedPayments
         batch.rejectedReferences += context.rejectedReferences
         batch.rejectedClients.formUnion(context.rejectedClients)
         problems = context.problems

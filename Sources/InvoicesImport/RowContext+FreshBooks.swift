@@ -36,10 +36,6 @@ extension RowContext {
         for number in order {
             let rows = lines[number]!
             let first = rows[0]
-            if RowContext.skippedStatuses.contains(first["Invoice Status"].lowercased()) {
-                skipped += 1
-                continue
-            }
             var valid = true
             for column in ["Client Name", "Date Issued", "Date Due", "Invoice Status", "Date Paid", "Currency"] {
                 for row in rows.dropFirst() where row[column] != first[column] {
@@ -82,13 +78,101 @@ extension RowContext {
                 rejectedInvoice(naming: .name(client), column: "Client Name", at: location)
                 continue
             }
+            guard let tax = freshBooksTax(rows, total: total) else {
+                rejectedInvoice(naming: .name(client), column: "Client Name", at: location)
+                continue
+            }
             let items = rows.map { $0["Item Name"] }.filter { !$0.isEmpty }
+            // Drafts and voids keep their status (a v1 store leaves them out); every other status is sent.
+            let state: InvoiceStatus = ["draft": .draft, "void": .void, "voided": .void][status] ?? .sent
             invoices.append(
                 ImportedInvoice(
                     identifier: number, client: .name(client), clientColumn: "Client Name", amount: total, issued: issued,
                     due: due, dueIsDerived: stated == nil,
-                    paid: paid, notes: items.joined(separator: ", "), source: location))
+                    paid: paid, notes: items.joined(separator: ", "), source: location, status: state, tax: tax.tax))
         }
         return invoices
+    }
+
+    /// The net and tax lines of a FreshBooks invoice: on each line `Line Subtotal` + `Tax 1 Amount` + `Tax 2 Amount`
+    /// = `Line Total` exactly; the net is the sum of the subtotals, and each tax (by `Tax N Type`) one tax line with
+    /// the sum of its amounts, levied on the subtotals of the lines that carry it, at the rate tax / net (to
+    /// 0.001 %, half to even: the export has no rate). `tax` is nil for an export without the tax columns; the
+    /// whole is nil after a problem.
+    mutating func freshBooksTax(_ rows: [CSVTable.Row], total: Money) -> (tax: ImportedTax?, Void)? {
+        guard let first = rows.first, first.optional("Line Subtotal") != nil else { return (nil, ()) }
+        let currency = total.currency
+        var net: Int64 = 0
+        var order: [String] = []
+        var taxes: [String: (net: Int64, amount: Int64)] = [:]
+        var valid = true
+        for row in rows {
+            guard let subtotal = money(row["Line Subtotal"], currency, row.location, "Line Subtotal"),
+                let lineTotal = money(row["Line Total"], currency, row.location, "Line Total")
+            else {
+                valid = false
+                continue
+            }
+            var sum = subtotal.minorUnits
+            for slot in ["Tax 1", "Tax 2"] {
+                let name = row.optional(slot + " Type") ?? ""
+                let text = row.optional(slot + " Amount") ?? ""
+                guard let amount = text.isEmpty ? Money.zero(currency) : money(text, currency, row.location, slot + " Amount") else {
+                    valid = false
+                    continue
+                }
+                if amount.minorUnits == 0 && name.isEmpty { continue }
+                if name.isEmpty {
+                    problem(row.location, slot + " Type", "is empty, but '\(slot) Amount' is \(text); every tax needs its name")
+                    valid = false
+                    continue
+                }
+                if taxes[name] == nil { order.append(name) }
+                let (taxNet, taxAmount) = taxes[name] ?? (0, 0)
+                taxes[name] = (taxNet &+ subtotal.minorUnits, taxAmount &+ amount.minorUnits)
+                sum = sum &+ amount.minorUnits
+            }
+            net = net &+ subtotal.minorUnits
+            if valid, sum != lineTotal.minorUnits {
+                problem(
+                    row.location, "Line Total",
+                    "'\(row["Line Total"])' is not 'Line Subtotal' plus the taxes (\(Money(minorUnits: sum, currency: currency).decimalString)); the gross must be net plus taxes exactly")
+                valid = false
+            }
+        }
+        guard valid else { return nil }
+        let lines = order.compactMap { name -> ImportedTax.Line? in
+            guard let tax = taxes[name] else { return nil }
+            let rate = TaxRate(name: name, milliPercent: Int32(clamping: tax.net > 0 ? proportionalMilli(tax.amount, tax.net) : 0))
+            return ImportedTax.Line(name: name, rate: rate.percent, net: tax.net == net ? nil : tax.net, amount: tax.amount)
+        }
+        return (ImportedTax(net: net, lines: lines), ())
+    }
+
+    /// FreshBooks' Payments Collected report (`Date, Client, Invoice #, Method, Notes, Amount, Currency`), one row per
+    /// payment. A row without an invoice number is a payment recorded as the client's credit: the store keeps
+    /// payments of invoices only, so it is left out and counted. An amount marked `*` was applied from a credit; it
+    /// is a payment of the invoice like the others.
+    mutating func freshBooksPayments(_ rows: [CSVTable.Row]) -> [ImportedPayment] {
+        var payments: [ImportedPayment] = []
+        for row in rows {
+            let location = row.location
+            guard !row["Invoice #"].isEmpty else {
+                skippedPayments += 1
+                continue
+            }
+            let currency = currency(row["Currency"], location, "Currency")
+            var text = row["Amount"]
+            if text.hasSuffix("*") { text.removeLast() }
+            let amount = currency.flatMap { money(text.trimmingCharacters(in: .whitespaces), $0, location, "Amount", allowNegative: true) }
+            let paid = date(row["Date"], location, "Date", required: true)
+            guard let amount, let paid = paid ?? nil else { continue }
+            payments.append(
+                ImportedPayment(
+                    invoice: row["Invoice #"], date: paid, amount: amount, method: row["Method"],
+                    reference: row.optional("Notes") ?? row.optional("Description") ?? "", source: location,
+                    columns: ["invoice": "Invoice #", "paidOn": "Date", "amount": "Amount", "currency": "Currency"]))
+        }
+        return payments
     }
 }

@@ -7,13 +7,12 @@ struct RowContext {
     let defaultTerms: Int
     /// Invoices left out as draft or void.
     var skipped = 0
+    /// Payments left out: FreshBooks payments recorded as the client's credit, for no invoice.
+    var skippedPayments = 0
     /// The client references of invoice rows left out for problems (``ImportBatch/rejectedReferences``).
     var rejectedReferences: [ImportedReference] = []
     /// Clients of client rows left out for problems (``ImportBatch/rejectedClients``).
     var rejectedClients: Set<ClientReference> = []
-
-    /// Statuses of invoices that were never sent or were cancelled: they are not imported.
-    static let skippedStatuses: Set<String> = ["draft", "void"]
 
     mutating func problem(_ location: SourceLocation, _ column: String?, _ message: String) {
         problems.add(ImportProblem(location: location, column: column, message: message))

@@ -49,7 +49,7 @@ import Testing
         let error = try #require(throws: ImportError.self) { try ImportWriter.apply(batch, to: store) }
         #expect(error.kind == .badData)
         #expect(error.problems.map { "\($0.location):\($0.column ?? "")" } == [
-            "\(unknown):2:Client Name", "\(unknown):6:Client Name",
+            "\(unknown):2:Client Name", "\(unknown):6:Client Name", "\(unknown):7:Client Name",
             "\(bad):2:Client Name", "\(bad):3:Line Total", "\(bad):4:Date Issued", "\(bad):4:Client Name",
             "\(bad):5:Currency", "\(bad):5:Date Paid", "\(bad):5:Client Name",
         ])

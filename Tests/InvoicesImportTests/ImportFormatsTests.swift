@@ -42,9 +42,9 @@ import Testing
         defer { folder.remove() }
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store)
-        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 2)))
+        #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 3)))
         // 0000101: 1575.00 + 420.10 + 90.00 = 2085.10 USD, open. 0000102: 904.00 CAD, paid.
-        // 0000103 is a draft: not imported.
+        // 0000103 is a draft: imported as a draft, it counts in no total.
         #expect(try Support.totals(store) == ["USD": [208_510, 0, 208_510], "CAD": [90_400, 90_400, 0]])
         let books = try BooksStore(path: store).books
         #expect(books.clients.map(\.name) == ["Globex Corporation", "Jane Doe"])
@@ -55,6 +55,7 @@ import Testing
         #expect(globex.notes == "Consulting, Travel, Workshop")
         let jane = try #require(books.invoices.first { $0.identifier == "0000102" })
         #expect(jane.paid == CalendarDate(iso: "2025-03-20"))
+        #expect(books.invoices.first { $0.identifier == "0000103" }?.status == .draft)
     }
 
     @Test func freshBooksDefaultTermsSetTheDueDate() throws {
