@@ -13,6 +13,8 @@ struct ImportSession {
     var summary = ImportSummary()
     /// Clients whose rows had problems: a reference to one is not reported again (``ImportBatch/rejectedClients``).
     var rejectedClients: Set<ClientReference> = []
+    /// Identifiers of the invoices this import updated.
+    var updated: Set<String> = []
     /// The store's schema version: a v1 store cannot hold drafts, voids, partial payments or taxes.
     var schemaVersion = Schema.version
 
@@ -99,7 +101,7 @@ struct ImportSession {
         var skipped: Set<String> = []
         for invoice in batch.invoices {
             // A v1 store has no status: drafts and voids are left out there, as before schema v2.
-            if schemaVersion < 2, let status = invoice.status, status != .sent {
+            if schemaVersion < 2, invoice.status.map({ $0 != .sent }) ?? false || invoice.kind == .creditNote {
                 summary.skippedInvoices += 1
                 skipped.insert(invoice.identifier)
                 continue
@@ -129,7 +131,12 @@ struct ImportSession {
                     try stored.setClient(client)
                     changed = true
                 }
-                if changed { summary.invoices.updated += 1 } else { summary.invoices.unchanged += 1 }
+                if changed {
+                    summary.invoices.updated += 1
+                    updated.insert(invoice.identifier)
+                } else {
+                    summary.invoices.unchanged += 1
+                }
             } else {
                 let created = try context.insert(Invoice.self)
                 try Self.set(created, "identifier", .text(invoice.identifier))
@@ -152,10 +159,46 @@ struct ImportSession {
         for reference in batch.rejectedReferences {
             _ = clientIndex(reference.client, reference.source, column: reference.column)
         }
+        if schemaVersion >= 2 { try resolveCorrections(batch, invoices) }
         if !batch.payments.isEmpty { try apply(batch.payments, to: invoices, skipping: skipped, in: context) }
         // A batch with problems of its own is never saved; ImportWriter lists those with these.
         if !problems.isEmpty || !batch.problems.isEmpty { throw ImportError(kind: .badData, problems: problems) }
         return summary
+    }
+
+    /// Points each imported credit note at the invoice it corrects (`corrects`, by identifier): an invoice, not a
+    /// credit note, of the same client and currency, in the same import or in the store.
+    mutating func resolveCorrections(_ batch: ImportBatch, _ invoices: [String: Invoice]) throws {
+        for invoice in batch.invoices where invoice.kind != nil {
+            guard let object = invoices[invoice.identifier], object.client != nil else { continue }
+            var target: Invoice?
+            if let identifier = invoice.corrects {
+                let found = invoices[identifier]
+                let problem: String? =
+                    if let found {
+                        if found.value(forKey: "kind") == .text(InvoiceKind.creditNote.name) {
+                            "'\(identifier)' is a credit note; a credit note corrects an invoice"
+                        } else if found.client?.objectID != object.client?.objectID || found.currencyCode != object.currencyCode {
+                            "invoice '\(identifier)' is of client '\(found.client?.number ?? "")' in \(found.currencyCode); a credit note corrects an invoice of its own client and currency"
+                        } else {
+                            nil
+                        }
+                    } else {
+                        "invoice '\(identifier)' is neither in the imported invoices nor in the store; import it too"
+                    }
+                if let problem {
+                    problems.append(ImportProblem(location: invoice.source, column: "corrects", message: problem))
+                    continue
+                }
+                target = found
+            }
+            guard object.objectID(forKey: "corrects") != target?.objectID else { continue }
+            try object.setObject(target, forKey: "corrects")
+            if !object.isInserted, summary.invoices.unchanged > 0, !updated.contains(invoice.identifier) {
+                summary.invoices.unchanged -= 1
+                summary.invoices.updated += 1
+            }
+        }
     }
 
     mutating func apply(_ client: ImportedClient, in context: isolated PrivateContext) throws {
