@@ -57,7 +57,7 @@ struct ProjectOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "For a Core Data store whose model names things differently: the store's name for an entity or attribute, as KEY=NAME (repeatable).",
-        discussion: "KEY is Client, Invoice, Client.number, Client.name, ..., Invoice.identifier, Invoice.client, Invoice.amount, Invoice.currency or Invoice.notes.",
+        discussion: "KEY is Client, Invoice, Client.number, Client.name, ..., Invoice.identifier, Invoice.client, Invoice.amount, Invoice.currency, Invoice.notes, Payment, Payment.invoice, Payment.amount, Payment.date, Payment.method or Payment.reference.",
         valueName: "KEY=NAME"))
     var coreDataName: [String] = []
 

@@ -32,10 +32,12 @@ public struct CoreDataMapping: Sendable, Equatable {
     /// The currency of every invoice, for a model whose Invoice entity has no currency attribute.
     public var defaultCurrency: CurrencyCode?
 
-    /// Every name ``names`` may map: the two entities and the attributes the tool reads.
-    public static let mappableNames = ["Client", "Invoice"]
+    /// Every name ``names`` may map: the entities and the attributes the tool reads. A `Payment` entity is
+    /// optional: when the model has one (under its mapped name), its rows are the payments.
+    public static let mappableNames = ["Client", "Invoice", "Payment"]
         + ["number", "name", "email", "street", "city", "zip", "country"].map { "Client." + $0 }
         + ["identifier", "client", "amount", "currency", "notes"].map { "Invoice." + $0 }
+        + ["invoice", "amount", "date", "method", "reference"].map { "Payment." + $0 }
 
     /// The store's name for the entity or attribute called `name` here.
     func storeName(_ name: String) -> String {

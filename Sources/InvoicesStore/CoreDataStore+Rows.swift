@@ -55,7 +55,14 @@ struct CoreDataReader {
             return nil
         }
         let clientTable = table("Client"), invoiceTable = table("Invoice")
-        var required = [(clientTable, "Client", ["name"]), (invoiceTable, "Invoice", ["identifier", "client", "amount"])]
+        // A Payment entity, when the model has one, is read like the others; without one, the v1 reading applies
+        // (one payment of the whole amount on the paid date).
+        let hasPayments = (try? model.entity(named: mapping.storeName("Payment"), as: "Payment")) != nil
+        let paymentTable = hasPayments ? table("Payment") : nil
+        var required = [
+            (clientTable, "Client", ["name"]), (invoiceTable, "Invoice", ["identifier", "client", "amount"]),
+            (paymentTable, "Payment", ["invoice", "amount", "date"]),
+        ]
         if mapping.defaultCurrency == nil { required[1].2.append("currency") }
         for case (let table?, let entity, let attributes) in required {
             for attribute in attributes where table.column(forAttribute: mapping.storeName("\(entity).\(attribute)")) == nil {
@@ -73,7 +80,7 @@ struct CoreDataReader {
         var dates: (issue: String, due: String?, paid: String?)?
         if let invoiceTable {
             do {
-                dates = try dateColumns(invoiceTable)
+                dates = try dateColumns(invoiceTable, hasPayments: hasPayments)
             } catch {
                 missing += error.issues
             }
@@ -105,15 +112,22 @@ struct CoreDataReader {
             for index in invoices.indices { invoices[index].currencyIndex = remap[Int(invoices[index].currencyIndex)] }
             currencies = sorted
         }
-        return StoreLoader.Fetched(
-            books: Books(clients: clients, invoices: invoices, currencies: currencies),
-            warnings: warnings, totalWarnings: totalWarnings, format: .coreData)
+        var books = Books(clients: clients, invoices: invoices, currencies: currencies)
+        if let paymentTable {
+            let (payments, details) = try loadPayments(db, table: paymentTable, invoices: invoices, currencies: currencies, loader: loader)
+            if problems.total > 0 { throw problems.error }
+            books.payments = payments
+            books.paymentDetails = details
+            books.settle()
+        }
+        return StoreLoader.Fetched(books: books, warnings: warnings, totalWarnings: totalWarnings, format: .coreData)
     }
 
     // MARK: - Dates
 
     /// The columns of the issue, due and paid dates, after ``mapping`` and its defaults.
-    mutating func dateColumns(_ table: CoreDataTable) throws(StoreIssues) -> (issue: String, due: String?, paid: String?) {
+    /// With a Payment entity the paid dates come from the payments, so a missing paid-date attribute is no warning.
+    mutating func dateColumns(_ table: CoreDataTable, hasPayments: Bool = false) throws(StoreIssues) -> (issue: String, due: String?, paid: String?) {
         func find(_ given: String?, _ defaults: [String], option: String) throws(StoreIssues) -> String? {
             guard let given else { return defaults.lazy.compactMap(table.column(forAttribute:)).first }
             if let column = table.column(forAttribute: given) { return column }
@@ -146,7 +160,7 @@ struct CoreDataReader {
                 "the Invoice entity has no due-date attribute (none of \(looked(CoreDataMapping.defaultDueDateAttributes))); "
                     + "every invoice is taken as due on its issue date. Name the attribute with --due-date-attribute NAME")
         }
-        if paid == nil {
+        if paid == nil, !hasPayments {
             warn(
                 .noPaidDates, table: table.name,
                 "the Invoice entity has no paid-date attribute (none of \(looked(CoreDataMapping.defaultPaidDateAttributes))); "
