@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import InvoicesImport
+import InvoicesPostgres
 
 extension InvoicesCommand {
     struct Import: ParsableCommand {
@@ -16,10 +17,15 @@ extension InvoicesCommand {
                   invoices import --store books.sqlite clients.csv invoices.csv
                   invoices import --store books.sqlite --default-terms 14 fb-clients.csv fb-invoices.csv
                   invoices import --store books.sqlite --date-format dd/MM/yyyy zoho-invoices.csv
+                  invoices import --store "postgres://clerk@db.example/books?sslmode=verify-full" clients.csv invoices.csv
+
+                A PostgreSQL store is written in one SERIALIZABLE transaction; when concurrent writers make the server \
+                abort it, it runs again (5 attempts in all), then exits 75. Its server unreachable: 69; login or \
+                rights refused: 77; no database or no store tables: 66 (docs/store.md).
                 """
         )
 
-        @Option(help: "The store (SQLite file) to write; it is created when it does not exist.")
+        @Option(help: "The store to write: a SQLite file (created when it does not exist) or a postgres:// address.")
         var store: String
 
         @Option(help: "The format of every file, instead of detecting it from the header row.")
@@ -52,6 +58,7 @@ extension InvoicesCommand {
         }
 
         func run() throws {
+            let name = PostgresAddress.isAddress(store) ? PostgresAddress.redacted(store) : store
             let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
             do {
                 // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
@@ -60,11 +67,11 @@ extension InvoicesCommand {
                 if !quiet {
                     let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
-                    print("Imported into \(store): \(summary)\(note)")
+                    print("Imported into \(name): \(summary)\(note)")
                 }
             } catch {
                 printError(error.description)
-                if error.kind == .badData { printError("nothing was written to \(store)") }
+                if error.kind == .badData { printError("nothing was written to \(name)") }
                 throw ExitCode(error.exitStatus)
             }
         }
