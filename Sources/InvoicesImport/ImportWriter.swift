@@ -105,6 +105,31 @@ public enum ImportWriter {
         }
     }
 
+    /// Copies the SQLite store at `path` to the PostgreSQL store at `store`, ids kept (``PostgresCopy``): the books
+    /// are checked first, a version 1 store is copied as version 2, and a second copy changes nothing.
+    /// - Returns: The summary line: what was added, updated and left unchanged per table.
+    public static func copy(storeAt path: String, to store: String) throws(ImportError) -> String {
+        do {
+            let dump = try StoreDump(path: path)
+            return try PostgresCopy.copy(dump, to: try PostgresAddress(store)).description
+        } catch {
+            if let issues = error as? StoreIssues, issues.issues.allSatisfy({ $0.path == path }) {
+                throw ImportError(kind: issues.exitStatus == .noInput ? .missingInput : .badData, file: path,
+                    message: issues.issues.map(\.message).joined(separator: "; ") + "; nothing was copied")
+            }
+            let name = PostgresAddress.redacted(store)
+            if let error = importError(error, store: name) { throw error }
+            throw ImportError(kind: .cannotWrite, file: name, message: "\(error); nothing was written")
+        }
+    }
+
+    /// Whether `path` is a SQLite file (what `import` copies to a server rather than reads as an export).
+    public static func isSQLiteFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
+    }
+
     /// What an import error, a store's issues or a failed validation mean for the user; nil for other errors.
     static func importError(_ error: any Error, store: String) -> ImportError? {
         if let error = error as? ImportError { return error }

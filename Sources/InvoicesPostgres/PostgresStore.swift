@@ -23,7 +23,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     public var model: ObjectModel { InvoicesModel.model }
     public var isReadOnly: Bool { false }
     let address: PostgresAddress
-    private let connection: PostgresConnection
+    let connection: PostgresConnection
     private let rowsStore: BooksStore
     private let lock = NSLock()
     private var saved = false

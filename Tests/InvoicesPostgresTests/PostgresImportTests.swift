@@ -95,4 +95,46 @@ struct PostgresImportTests {
         #expect(try Self.dump(server, database) == before)
         #expect(try Self.count(server, database, "client") == 2)
     }
+
+    @Test func aSQLiteStoreIsCopiedWithItsIdsAndASecondCopyChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = folder.path("sample.sqlite")
+        #expect(try CLI.run(["sample", "--clients", "30", "--invoices", "700", "--seed", "3", "--output", sample]).status == 0)
+        let (server, database) = try PostgresStoreTests.serverWithStore()
+        defer { server.stop() }
+        let url = server.url(database)
+        let first = try CLI.run(["import", "--store", url, sample], environment: server.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Copied \(sample) into \(url): client: 30 added, 0 updated, 0 unchanged; invoice: "), "\(first.stdout)")
+        try PostgresStoreTests.expectSameSites(from: sample, and: url, server: server, in: folder)
+
+        let before = try Self.dump(server, database)
+        let again = try CLI.run(["import", "--store", url, sample], environment: server.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("client: 0 added, 0 updated, 30 unchanged; invoice: 0 added, 0 updated, "), "\(again.stdout)")
+        #expect(!again.stdout.contains("1 added") && !again.stdout.contains(" updated, 0 unchanged"), "\(again.stdout)")
+        #expect(try Self.dump(server, database) == before)
+        // The sequences are past the copied ids: a row added on the server gets a new id.
+        try server.psql("INSERT INTO client (number, name) VALUES ('NEW-1', 'Added later');", database: database)
+
+        // A version 1 store is copied as its migration to version 2 would read.
+        let v1 = folder.path("v1.sqlite"), migrated = folder.path("migrated.sqlite")
+        try StoreFixture.make(at: v1, sql: StoreFixture.small)
+        try FileManager.default.copyItem(atPath: v1, toPath: migrated)
+        try StoreFixture.migrateToV2(migrated)
+        let other = try server.makeDatabase()
+        try server.psql(try CLI.run(["schema", "--postgres"]).stdout, database: other)
+        let copied = try CLI.run(["import", "--store", server.url(other), v1], environment: server.environment)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        try PostgresStoreTests.expectSameSites(from: migrated, and: server.url(other), server: server, in: folder)
+
+        // A store with invalid rows is not copied.
+        let broken = folder.path("broken.sqlite")
+        try StoreFixture.make(at: broken, sql: "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'A');\n"
+            + "INSERT INTO invoice (id, identifier, clientId, amount, currency, issuedOn, dueOn) VALUES (1, 'I-1', 1, 100, 'XYZ', '2025-01-01', '2025-01-31');")
+        let refused = try CLI.run(["import", "--store", server.url(other), broken], environment: server.environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("nothing was copied"), "\(refused.stderr)")
+    }
 }
