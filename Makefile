@@ -60,6 +60,9 @@ BENCH_RUNS ?= 5
 bench: build
 	@command -v hugo >/dev/null && command -v cmark >/dev/null && command -v sqlite3 >/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq hugo cmark sqlite3 >/dev/null; }
+	@[ -d /usr/lib/postgresql ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ echo "Installing postgresql (the PostgreSQL line of the benchmark)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
 	python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
 
 clean:
