@@ -103,19 +103,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 let (sql, arguments): (String, [(any DatabaseValueConvertible)?])
                 switch entity {
                 case "Client":
-                    sql = "client (number, name, email, street, city, zip, country)"
+                    sql = "client (" + StoreWrites.clientColumns.joined(separator: ", ") + ")"
                     arguments = a.map(Self.databaseValue)
                 case "Invoice" where v2:
                     // correctsId after every insert (a credit note may come before the invoice it corrects).
-                    sql = "invoice (identifier, amount, currency, notes, issuedOn, dueOn, status, net, kind, appliedOn, clientId)"
-                    arguments = Self.invoiceColumnsV2(a) + [try self.clientKey(write.values, key: rowKey)]
+                    sql = "invoice (" + (StoreWrites.invoiceColumns + ["clientId"]).joined(separator: ", ") + ")"
+                    arguments = StoreWrites.invoice(a).map(Self.databaseValue) + [try self.clientKey(write.values, key: rowKey)]
                 case "Invoice":
                     sql = "invoice (identifier, amount, currency, notes, issuedOn, dueOn, paidOn, clientId)"
                     arguments = Array(Self.invoiceColumns(a).prefix(7)) + [try self.clientKey(write.values, key: rowKey)]
-                case let detail where v2 && tables[detail] != nil:
-                    let names = InvoicesModel.model.entity(named: detail)?.attributes.map(\.name) ?? []
-                    sql = tables[detail, default: ""] + " (" + (names + ["invoiceId"]).joined(separator: ", ") + ")"
-                    arguments = Self.detailColumns(a, entity: detail) + [try rowKey(write.values, InvoicesModel.detailInvoiceRelationship, detail)]
+                case let entity where v2 && StoreWrites.detail(entity) != nil:
+                    let detail = StoreWrites.detail(entity) ?? (table: "", columns: [])
+                    sql = detail.table + " (" + (detail.columns + ["invoiceId"]).joined(separator: ", ") + ")"
+                    arguments = StoreWrites.detailValues(entity, a).map(Self.databaseValue)
+                        + [try rowKey(write.values, InvoicesModel.detailInvoiceRelationship, entity)]
                 default:
                     throw ContextError(.unknownEntity, "the store has no entity '\(entity)'")
                 }
@@ -178,26 +179,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return client
     }
 
-    /// The invoice columns a v2 store keeps in the invoice table: identifier ... dueOn, status, net, kind, appliedOn.
-    static func invoiceColumnsV2(_ attributes: [Value]) -> [(any DatabaseValueConvertible)?] {
-        typealias Attribute = InvoicesModel.InvoiceAttribute
-        let columns = invoiceColumns(attributes)
-        return Array(columns.prefix(6))
-            + [columns[Attribute.status.rawValue] ?? "sent", columns[Attribute.net.rawValue], columns[Attribute.kind.rawValue] ?? "invoice",
-               columns[Attribute.appliedOn.rawValue]]
-    }
-
-    /// A payment's, tax line's or write-off's columns, in its attributes' order: day numbers become `YYYY-MM-DD`.
-    static func detailColumns(_ attributes: [Value], entity: String) -> [(any DatabaseValueConvertible)?] {
-        let days = StoredDetailRows.dayAttributes
-        return attributes.map { value in databaseValue(value) }.enumerated().map { index, value in
-            guard let entityAttributes = InvoicesModel.model.entity(named: entity)?.attributes, days.contains(entityAttributes[index].name),
-                case .integer(let day) = attributes[index]
-            else { return value }
-            return CalendarDate(dayNumber: Int32(clamping: day)).description
-        }
-    }
-
     /// An attribute as a database value: text and integers as they are.
     static func databaseValue(_ value: Value) -> (any DatabaseValueConvertible)? {
         switch value {
@@ -228,7 +209,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 final class StoredDetailRows: RowCollection, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     /// Attributes that hold a day: the column is text `YYYY-MM-DD`, the attribute a day number.
-    static let dayAttributes: Set<String> = ["paidOn", "writtenOffOn"]
+    static var dayAttributes: Set<String> { StoreWrites.dayAttributes }
     private let ids: [Int64]
     private let invoiceIDs: [Int64]
     private let values: [[Value]]
