@@ -75,7 +75,10 @@ struct ImportSession {
         }
         if let tax = invoice.tax {
             changed = try Self.set(object, "net", tax.lines.isEmpty ? .null : .integer(tax.net)) || changed
-            let desired: [[Value]] = tax.lines.map { [.text($0.name), .text($0.rate), $0.net.map(Value.integer) ?? .null, .integer($0.amount)] }
+            // A line levied on the invoice's net keeps NULL there (as every store reads it back).
+            let desired: [[Value]] = tax.lines.map { line in
+                [.text(line.name), .text(line.rate), line.net.flatMap { $0 == tax.net ? nil : Value.integer($0) } ?? .null, .integer(line.amount)]
+            }
             changed = try replaceRows(of: object, "taxLines", TaxLine.self, with: desired, counts: &counts, in: context) || changed
         }
         return changed

@@ -257,10 +257,13 @@ final class DetailRows: RowCollection, Sendable {
         case "TaxLine":
             let lines = books.taxLines
             let taxes = books.taxes
+            let invoices = books.invoices
             self.init(count: lines.count, invoiceIDs: ids, invoiceIndex: { lines[$0].invoiceIndex }) { index in
                 let line = lines[index]
                 let tax = taxes[Int(line.taxIndex)]
-                return [.text(tax.name), .text(tax.percent), .integer(line.net), .integer(line.amount)]
+                // NULL when levied on the invoice's net, as the import writes it.
+                let net: Value = line.net == invoices[Int(line.invoiceIndex)].net ? .null : .integer(line.net)
+                return [.text(tax.name), .text(tax.percent), net, .integer(line.amount)]
             }
         case "WriteOff":
             let writeOffs = books.writeOffs
