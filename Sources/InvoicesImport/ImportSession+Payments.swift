@@ -63,7 +63,9 @@ extension ImportSession {
     /// replaced. Whether anything changed.
     @discardableResult
     mutating func settlePayments(of invoice: Invoice, _ statement: PaymentStatement, in context: isolated PrivateContext) throws -> Bool {
-        let stored = invoice.payments.compactMap { payment in payment.paid.map { (day: $0, amount: payment.amount) } }
+        let stored = (details["payments"]?[invoice.objectID] ?? []).compactMap { $0 as? Payment }.compactMap { payment in
+            payment.paid.map { (day: $0, amount: payment.amount) }
+        }
         guard !statement.agrees(with: stored, amount: invoice.amount) else { return false }
         var counts = ImportSummary.Counts()
         return try replaceRows(of: invoice, "payments", Payment.self, with: statement.payments(amount: invoice.amount), counts: &counts, in: context)
@@ -77,11 +79,12 @@ extension ImportSession {
         of invoice: Invoice, _ relationship: String, _ type: T.Type, with desired: [[Value]], counts: inout ImportSummary.Counts,
         in context: isolated PrivateContext
     ) throws -> Bool {
-        var unmatched = invoice.objects(forKey: relationship)
+        var unmatched = details[relationship]?[invoice.objectID] ?? []
+        var kept: [ManagedObject] = []
         var missing: [[Value]] = []
         for values in desired {
             if let index = unmatched.firstIndex(where: { row in values.indices.allSatisfy { row.value(at: $0) == values[$0] } }) {
-                unmatched.remove(at: index)
+                kept.append(unmatched.remove(at: index))
                 counts.unchanged += 1
             } else {
                 missing.append(values)
@@ -93,7 +96,9 @@ extension ImportSession {
             let created = try context.insert(T.self)
             for (index, value) in values.enumerated() { try created.setValue(value, at: index) }
             try created.setObject(invoice, forKey: "invoice")
+            kept.append(created)
         }
+        details[relationship, default: [:]][invoice.objectID] = kept
         counts.added += missing.count
         return !unmatched.isEmpty || !missing.isEmpty
     }

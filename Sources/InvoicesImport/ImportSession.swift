@@ -18,9 +18,21 @@ struct ImportSession {
     /// The store's schema version: a v1 store cannot hold drafts, voids, partial payments or taxes.
     var schemaVersion = Schema.version
 
+    /// The stored payments, tax lines and write-offs of each invoice, by the invoice's to-many relationship name,
+    /// fetched once before any change: a to-many lookup in a context with many pending rows scans them all, which
+    /// made an import of thousands of payments quadratic.
+    var details: [String: [ObjectID: [ManagedObject]]] = [:]
+
     init(context: isolated PrivateContext, schemaVersion: Int = Schema.version) throws {
         self.schemaVersion = schemaVersion
         for client in try context.fetch(Client.self).sorted(by: { $0.objectID < $1.objectID }) { remember(client) }
+        for detail in InvoicesModel.details {
+            var byInvoice: [ObjectID: [ManagedObject]] = [:]
+            for row in try context.fetch(detail.entity).sorted(by: { $0.objectID < $1.objectID }) {
+                if let invoice = row.objectID(forKey: "invoice") { byInvoice[invoice, default: []].append(row) }
+            }
+            details[detail.relationship] = byInvoice
+        }
     }
 
     mutating func remember(_ client: Client) {
