@@ -127,7 +127,8 @@ extension ProjectConfig {
         # the sitemap and canonical links; pages link to each other relatively and work without it).
         base_url: ~
         # The locale amounts are formatted for, which also decides how currencies are shown (symbol or code,
-        # separators), e.g. de_DE or en_GB. en_US_POSIX gives stable output: 1,234.50 EUR.
+        # separators), e.g. de_DE (1.234,50 €) or en_GB (€1,234.50). en_US_POSIX, the default, spells the
+        # currency code out and gives the same output on every machine: EUR 1,234.50.
         locale: en_US_POSIX
         # Which month to report: YYYY-MM, previous (last month, for a run early in the next month),
         # current, or all (every month in the store; the default).

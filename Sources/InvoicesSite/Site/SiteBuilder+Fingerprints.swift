@@ -238,6 +238,7 @@ extension SiteBuilder {
         case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
         case .overview: return page("overview", "overview", inputs.all)
         case .clients: return page("clients", "clients", inputs.all)
+        case .collections: return page("collections", "collections", inputs.all)
         case .notFound: return page("404", "404", inputs.base)
         case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)
@@ -246,10 +247,11 @@ extension SiteBuilder {
         }
     }
 
-    /// The unit key and inputs fingerprint of one client's pages.
+    /// The unit key and inputs fingerprint of one client's pages (its page, its statement, its private copy).
     func clientUnit(_ clientIndex: Int, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
         var fingerprint = Fingerprint(seed: inputs.clients[clientIndex])
         fingerprint.add(templates.fingerprints["client"] ?? 0)
+        fingerprint.add(templates.fingerprints["statement"] ?? 0)
         return ("client:\(books.clients[clientIndex].number)", fingerprint.value)
     }
 

@@ -42,7 +42,7 @@ public struct SiteBuilder: Sendable {
 
     /// A piece of the site that renders independently of the others.
     enum Job: Sendable {
-        case assets, overview, clients, notFound, exports, addresses
+        case assets, overview, clients, collections, notFound, exports, addresses
         case month(Int)
         /// Client pages, by their index in ``Report/clients``.
         case clientPages(Range<Int>)
@@ -51,7 +51,7 @@ public struct SiteBuilder: Sendable {
     /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
     func jobs(batch: Int = 64) -> [Job] {
         // The exports are one long job: first, so the other cores render pages meanwhile.
-        var jobs: [Job] = [.exports, .assets, .overview, .clients, .notFound]
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound]
         jobs += report.months.indices.map(Job.month)
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
         jobs += [.addresses]
@@ -65,6 +65,7 @@ public struct SiteBuilder: Sendable {
         case .overview:
             [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
         case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())]
+        case .collections: [collectionsPage()]
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)]
         case .clientPages(let range):

@@ -43,6 +43,10 @@ public enum TemplateVariables {
                 "label": nil, "month": nil, "href": nil,
                 "totals": TemplateScope(values: figures + ["first"]),
             ]),
+            "hasOverdue": nil,
+            "topOverdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateSet.overdueColumns),
+            ]),
             "topClients": TemplateScope([
                 "currency": nil,
                 "clients": TemplateScope(values: ["rank", "name", "number", "href", "invoiced", "paid", "outstanding"]),
@@ -71,7 +75,7 @@ public enum TemplateVariables {
         ]),
         "client": page([
             "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
-            "country": nil, "hasAddress": nil,
+            "country": nil, "hasAddress": nil, "statementHref": nil,
             "totals": TemplateScope(values: figures),
             "aging": aging,
             "monthly": TemplateScope([
@@ -83,6 +87,21 @@ public enum TemplateVariables {
             "hasCredits": nil, "credits": credits,
             "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
             "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+        ]),
+        "statement": page([
+            "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil,
+            "currencies": TemplateScope([
+                "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
+                "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+                "lines": TemplateScope(values: TemplateSet.statementLineColumns),
+            ]),
+        ]),
+        "collections": page([
+            "hasOverdue": nil, "hasDaysToPay": nil,
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateSet.overdueColumns)]),
+            "daysToPay": TemplateScope(values: TemplateSet.daysToPayColumns),
+            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateSet.dsoColumns)]),
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),
