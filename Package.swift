@@ -29,6 +29,8 @@ let package = Package(
         // Already dependencies of hummingbird; named so the CLI can import them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Stores on a PostgreSQL server (InvoicesPostgres).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
@@ -58,6 +60,17 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Stores on a PostgreSQL server: addresses (URLs, PG* variables, ~/.pgpass), the DDL, the one-transaction read
+        // into the same typed tables, and the writable store import uses.
+        .target(
+            name: "InvoicesPostgres",
+            dependencies: [
+                "InvoicesCore", "InvoicesStore", .product(name: "ObjectContexts", package: "ObjectContexts"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Pure value code: totals per client, currency and month; aging.
         .target(name: "InvoicesReport", dependencies: ["InvoicesCore"], swiftSettings: upcoming),
         // Markdown (the only importer of Ccmark), templates, escaping, the site writer.
@@ -73,7 +86,10 @@ let package = Package(
         // The build pipeline (load, totals, render, write) shared by the CLI's commands.
         .target(
             name: "InvoicesApp",
-            dependencies: ["InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", .product(name: "ObjectContexts", package: "ObjectContexts")],
+            dependencies: [
+                "InvoicesCore", "InvoicesStore", "InvoicesPostgres", "InvoicesReport", "InvoicesSite",
+                .product(name: "ObjectContexts", package: "ObjectContexts"),
+            ],
             swiftSettings: upcoming
         ),
         // Fixture builders shared by the test targets.
@@ -88,7 +104,7 @@ let package = Package(
             name: "InvoicesCLI",
             dependencies: [
                 "InvoicesCore", "InvoicesStore", "InvoicesReport", "InvoicesSite", "InvoicesApp", "InvoicesImport", "InvoicesServe",
-                "InvoicesPublish",
+                "InvoicesPublish", "InvoicesPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -139,6 +155,12 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // Publishing against real sshd and nginx on loopback (started and stopped by the tests).
+        // Stores on a real PostgreSQL server (Debian's postgresql), started on loopback and stopped by the tests.
+        .testTarget(
+            name: "InvoicesPostgresTests",
+            dependencies: ["InvoicesPostgres", "InvoicesStore", "InvoicesApp", "InvoicesTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "InvoicesPublishTests", dependencies: ["InvoicesPublish", "InvoicesTesting"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ internal import InvoicesReport
 public import InvoicesSite
 public import InvoicesStore
 public import InvoicesCore
+internal import InvoicesPostgres
 
 /// One build of a report site, phase by phase: load the store, compute the totals, render the pages, write them.
 ///
@@ -10,6 +11,7 @@ public import InvoicesCore
 public struct BuildPipeline: Sendable {
     /// What to build from and where to.
     public struct Configuration: Sendable {
+        /// A store file, or a PostgreSQL address (`postgres://…`; messages name it without its password).
         public var store: String
         public var templates: String?
         public var output: String
@@ -81,6 +83,11 @@ public struct BuildPipeline: Sendable {
         try await readBooks(observer: observer).1.value
     }
 
+    /// How messages name the store: its path, or its address without the password.
+    var storeName: String {
+        PostgresAddress.isAddress(configuration.store) ? PostgresAddress.redacted(configuration.store) : configuration.store
+    }
+
     /// Opens the store (its fetch is the load phase), then computes the figures in the contexts (the totals phase).
     func readBooks(observer: Observer?) async throws(BuildError) -> (Double, (value: BooksAndReport, seconds: Double)) {
         let clock = ContinuousClock()
@@ -88,7 +95,11 @@ public struct BuildPipeline: Sendable {
         observer?(.load, 0, 1, nil)
         let store: BooksStore
         do {
-            store = try BooksStore(path: configuration.store, coreDataMapping: configuration.coreDataMapping)
+            if PostgresAddress.isAddress(configuration.store) {
+                store = try await PostgresBooks.store(try PostgresAddress(configuration.store))
+            } else {
+                store = try BooksStore(path: configuration.store, coreDataMapping: configuration.coreDataMapping)
+            }
         } catch {
             throw BuildError(code: error.exitStatus, message: error.description, storeIssues: error)
         }
@@ -101,9 +112,9 @@ public struct BuildPipeline: Sendable {
         do {
             value = try await BooksAndReport.read(store: store, period: configuration.site.period)
         } catch let error as ReportError {
-            throw BuildError(code: .dataError, message: "\(configuration.store): \(error.description)")
+            throw BuildError(code: .dataError, message: "\(storeName): \(error.description)")
         } catch {
-            throw BuildError(code: .software, message: "\(configuration.store): the totals could not be computed: \(error)")
+            throw BuildError(code: .software, message: "\(storeName): the totals could not be computed: \(error)")
         }
         let totals = seconds(clock.now - start)
         let report = value.report

@@ -170,7 +170,8 @@ struct ResolvedProject: Sendable {
 
     /// The files and folders whose changes call for a rebuild.
     var inputs: [String] {
-        [config?.file, configuration.store, configuration.templates].compactMap { $0 }
+        // A PostgreSQL store has no file to watch: serve rebuilds on changes to the project file and templates.
+        [config?.file, configuration.isPostgres ? nil : configuration.store, configuration.templates].compactMap { $0 }
     }
 
     /// Lines for `--verbose`: where each setting came from.
@@ -178,7 +179,7 @@ struct ResolvedProject: Sendable {
         let c = configuration
         return """
             project file: \(config?.file ?? "(none)")
-            store: \(c.store)
+            store: \(c.displayStore)
             templates: \(c.templates ?? "(built-in)")
             output: \(c.output)
             title: \(c.site.title)

@@ -1,4 +1,5 @@
 import Foundation
+import InvoicesPostgres
 import Yams
 
 /// The settings of a report project, read from `invoices.yaml`.
@@ -48,7 +49,7 @@ struct ProjectConfig: Sendable, Equatable {
     /// A path value, resolved against the file's folder.
     func path(_ key: String) -> String? {
         guard let text = self[key] else { return nil }
-        if text.hasPrefix("/") { return text }
+        if text.hasPrefix("/") || PostgresAddress.isAddress(text) { return text }
         return folder.appendingPathComponent(text).standardizedFileURL.path
     }
 

@@ -59,7 +59,7 @@ extension InvoicesCommand {
                 return try finish(report)
             }
             let settings = resolved.configuration
-            report.store = settings.store
+            report.store = settings.displayStore
             report.templates = settings.templates
             // The build's own first phases, as a dry run: the same options, the same checks, nothing rendered.
             let pipeline = BuildPipeline(configuration: settings)
@@ -71,7 +71,7 @@ extension InvoicesCommand {
                     report.problems += issues.issues.map(CheckReport.Problem.init)
                     report.omitted += issues.total - issues.issues.count
                 } else if error.templateError == nil {
-                    report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.message))
+                    report.problems.append(.init(source: "store", kind: "totals", path: settings.displayStore, message: error.message))
                 }
                 if error.templateError != nil {
                     // The templates failed before the store was read: read it too, so one run lists everything.
@@ -84,7 +84,7 @@ extension InvoicesCommand {
                             report.problems += issues.issues.map(CheckReport.Problem.init)
                             report.omitted += issues.total - issues.issues.count
                         } else {
-                            report.problems.append(.init(source: "store", kind: "totals", path: settings.store, message: error.message))
+                            report.problems.append(.init(source: "store", kind: "totals", path: settings.displayStore, message: error.message))
                         }
                     }
                 }

@@ -14,10 +14,11 @@ struct InvoicesCommand: AsyncParsableCommand {
 
             Exit codes (sysexits): 0 success, 64 usage error (bad flag, no store named), 65 bad data (store rows, \
             templates, project file), 66 missing input (store, templates folder, project file), 70 internal error, \
-            73 cannot create output (including 'init' refusing to overwrite files without --force); 'publish': 69 server \
-            or ssh/rsync unavailable, 74 upload or server step failed.
+            73 cannot create output (including 'init' refusing to overwrite files without --force), 69 a server unavailable \
+            ('publish': the server, ssh, rsync; a PostgreSQL store's server), 74 upload or server step failed ('publish'), \
+            77 permission denied (a PostgreSQL server refused the login or the role's rights).
             """,
-        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self, Publish.self, Links.self],
+        subcommands: [Init.self, Build.self, Check.self, Serve.self, Sample.self, Import.self, Publish.self, Links.self, SchemaCommand.self],
         defaultSubcommand: Build.self
     )
 }

@@ -6,7 +6,8 @@
 /// | 64 | usage: a bad flag or option, no store named |
 /// | 65 | bad data: store rows, templates, the project file, import files |
 /// | 66 | an input is missing: the store, the templates folder, an import file |
-/// | 69 | a server or a program it needs (ssh, rsync) is unavailable (`publish`) |
+/// | 69 | a server or a program it needs is unavailable: `publish`'s server, ssh, rsync; a PostgreSQL store's server |
+/// | 77 | permission denied: a PostgreSQL server refused the login or the role's rights |
 /// | 70 | internal error |
 /// | 73 | cannot create or write the output (or the store, for `import`) |
 /// | 74 | an upload or a step on the server failed (`publish`) |
@@ -19,4 +20,5 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case software = 70
     case cannotCreate = 73
     case ioError = 74
+    case noPermission = 77
 }

@@ -36,27 +36,32 @@ public struct MoneyFormatter: Sendable {
         let pattern = patterns[amount.currency]
             ?? MoneyFormatter.pattern(for: amount.currency, localeIdentifier: localeIdentifier)
         let digits = amount.currency.minorUnitDigits
-        let magnitude = amount.minorUnits.magnitude
-        var divisor: UInt64 = 1
-        for _ in 0..<digits { divisor *= 10 }
-        let whole = String(magnitude / divisor)
-        var grouped = ""
-        if pattern.groupingSize > 0, whole.count > pattern.groupingSize {
-            let characters = Array(whole)
-            for (offset, character) in characters.enumerated() {
-                if offset > 0, (characters.count - offset) % pattern.groupingSize == 0 { grouped += pattern.grouping }
-                grouped.append(character)
+        // The magnitude's decimal digits, least significant first (UInt64.max has 20).
+        var magnitude = amount.minorUnits.magnitude
+        var decimal: [UInt8] = []
+        decimal.reserveCapacity(20)
+        repeat {
+            decimal.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        while decimal.count <= digits { decimal.append(UInt8(ascii: "0")) }
+        let negative = amount.minorUnits < 0
+        var output: [UInt8] = []
+        output.reserveCapacity(32)
+        output.append(contentsOf: negative ? pattern.negativePrefix.utf8 : pattern.positivePrefix.utf8)
+        let wholeDigits = decimal.count - digits
+        for offset in 0..<wholeDigits {
+            if offset > 0, pattern.groupingSize > 0, (wholeDigits - offset) % pattern.groupingSize == 0 {
+                output.append(contentsOf: pattern.grouping.utf8)
             }
-        } else {
-            grouped = whole
+            output.append(decimal[decimal.count - 1 - offset])
         }
         if digits > 0 {
-            let fraction = String(magnitude % divisor)
-            grouped += pattern.decimal + String(repeating: "0", count: digits - fraction.count) + fraction
+            output.append(contentsOf: pattern.decimal.utf8)
+            for offset in (0..<digits).reversed() { output.append(decimal[offset]) }
         }
-        return amount.minorUnits < 0
-            ? pattern.negativePrefix + grouped + pattern.negativeSuffix
-            : pattern.positivePrefix + grouped + pattern.positiveSuffix
+        output.append(contentsOf: negative ? pattern.negativeSuffix.utf8 : pattern.positiveSuffix.utf8)
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func pattern(for currency: CurrencyCode, localeIdentifier: String) -> Pattern {

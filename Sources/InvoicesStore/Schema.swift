@@ -13,15 +13,17 @@ public enum Schema {
         case key
         /// A 64-bit integer: amounts in minor units, row ids of other rows.
         case integer
-        /// UTF-8 text; dates are text `YYYY-MM-DD`.
+        /// UTF-8 text.
         case text
+        /// A calendar day: text `YYYY-MM-DD` in SQLite, `date` in PostgreSQL.
+        case date
 
         /// The SQLite spelling.
         public var sqlite: String {
             switch self {
             case .key: "INTEGER PRIMARY KEY"
             case .integer: "INTEGER"
-            case .text: "TEXT"
+            case .text, .date: "TEXT"
             }
         }
     }
@@ -37,6 +39,9 @@ public enum Schema {
             self.type = type
             self.constraints = constraints
         }
+
+        /// The name in snake_case (`clientId` is `client_id`): a PostgreSQL store's name, which needs no quotes.
+        public var snakeName: String { Schema.snakeCase(name) }
     }
 
     /// A table: its columns, in order, and the columns with a (non-unique) index.
@@ -70,9 +75,9 @@ public enum Schema {
         Column("amount", .integer, "NOT NULL CHECK (amount >= 0)"),
         Column("currency", .text, "NOT NULL CHECK (length(currency) = 3)"),
         Column("notes", .text, "NOT NULL DEFAULT ''"),
-        Column("issuedOn", .text, "NOT NULL"),
-        Column("dueOn", .text, "NOT NULL"),
-        Column("paidOn", .text),
+        Column("issuedOn", .date, "NOT NULL"),
+        Column("dueOn", .date, "NOT NULL"),
+        Column("paidOn", .date),
     ], indexed: ["clientId"])
 
     static let invoiceV2 = Table("invoice", [
@@ -83,18 +88,18 @@ public enum Schema {
         Column("net", .integer),
         Column("currency", .text, "NOT NULL CHECK (length(currency) = 3)"),
         Column("notes", .text, "NOT NULL DEFAULT ''"),
-        Column("issuedOn", .text, "NOT NULL"),
-        Column("dueOn", .text, "NOT NULL"),
+        Column("issuedOn", .date, "NOT NULL"),
+        Column("dueOn", .date, "NOT NULL"),
         Column("status", .text, "NOT NULL DEFAULT 'sent' CHECK (status IN ('draft', 'sent', 'void'))"),
         Column("kind", .text, "NOT NULL DEFAULT 'invoice' CHECK (kind IN ('invoice', 'credit'))"),
         Column("correctsId", .integer, "REFERENCES invoice(id)"),
-        Column("appliedOn", .text),
+        Column("appliedOn", .date),
     ], indexed: ["clientId"])
 
     static let payment = Table("payment", [
         Column("id", .key),
         Column("invoiceId", .integer, "NOT NULL REFERENCES invoice(id)"),
-        Column("paidOn", .text, "NOT NULL"),
+        Column("paidOn", .date, "NOT NULL"),
         Column("amount", .integer, "NOT NULL"),
         Column("currency", .text),
         Column("method", .text, "NOT NULL DEFAULT ''"),
@@ -104,7 +109,7 @@ public enum Schema {
     static let writeOff = Table("writeOff", [
         Column("id", .key),
         Column("invoiceId", .integer, "NOT NULL REFERENCES invoice(id)"),
-        Column("writtenOffOn", .text, "NOT NULL"),
+        Column("writtenOffOn", .date, "NOT NULL"),
         Column("amount", .integer, "NOT NULL CHECK (amount > 0)"),
         Column("reason", .text, "NOT NULL DEFAULT ''"),
     ], indexed: ["invoiceId"])
@@ -160,6 +165,15 @@ public enum Schema {
         PRAGMA user_version = 2;
         COMMIT;
         """
+
+    /// `name` in snake_case: `writeOff` is `write_off`, `clientId` is `client_id`.
+    public static func snakeCase(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
+        }
+        return result
+    }
 
     /// Columns the loader requires, per table, for a schema version.
     static func requiredColumns(version: Int) -> [(table: String, columns: [String])] {

@@ -18,8 +18,14 @@ public struct StoreIssue: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// What kind of issue this is; decides the severity and the exit code.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
-        /// The file does not exist (exit 66).
+        /// The file does not exist, or the server has no such database or no store tables in it (exit 66).
         case missing
+        /// The store's server cannot be reached, or went away while it was read (exit 69).
+        case unreachable
+        /// A server address that cannot be used as it is written: a bad URL, an unknown parameter or TLS mode (exit 64).
+        case badAddress
+        /// The server refused the login, or the role may not read the store's tables (exit 77).
+        case accessDenied
         /// The file is not a file, or cannot be read (permissions).
         case unreadable
         /// The file does not start with the SQLite header.
@@ -72,7 +78,15 @@ public struct StoreIssue: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The exit code of a command that stops on this issue.
-    public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .missing: .noInput
+        case .unreachable: .unavailable
+        case .accessDenied: .noPermission
+        case .badAddress: .usage
+        default: .dataError
+        }
+    }
 
     /// `path: table row column C: message`.
     public var description: String {
@@ -97,8 +111,11 @@ public struct StoreIssues: Error, Sendable, CustomStringConvertible {
         self.total = total ?? issues.count
     }
 
-    /// The exit code: 66 when the store is missing, else 65.
-    public var exitStatus: ExitStatus { issues.contains { $0.kind == .missing } ? .noInput : .dataError }
+    /// The exit code: 66 when the store is missing, 69 when its server is unreachable, 77 when access is refused,
+    /// else 65.
+    public var exitStatus: ExitStatus {
+        issues.lazy.map(\.exitStatus).first { $0 != .dataError } ?? .dataError
+    }
 
     public var description: String {
         var lines = issues.map(\.description)
@@ -111,6 +128,8 @@ public struct StoreIssues: Error, Sendable, CustomStringConvertible {
 public enum StoreFormat: Sendable, Equatable {
     /// The native schema (tables `client` and `invoice`, docs/store.md).
     case native
+    /// The same tables on a PostgreSQL server (docs/store.md).
+    case postgres
     /// The Invoices app's Core Data SQLite store (tables `Z_METADATA`, `Z_PRIMARYKEY`, `ZCLIENT`, `ZINVOICE`).
     case coreData
 }

@@ -41,18 +41,7 @@ struct StoreLoader: Sendable {
                     return try reader.read(db, loader: self)
                 }
                 let version = try checkSchema(db)
-                var problems = Problems(path: path, limit: issueLimit)
-                let (clients, clientIndexByID) = try loadClients(db, problems: &problems)
-                var (invoices, currencies, correctsIDs) = try loadInvoices(
-                    db, version: version, clientIndexByID: clientIndexByID, problems: &problems)
-                if version == 1 {
-                    if problems.total > 0 { throw problems.error }
-                    return Fetched(books: Books(clients: clients, invoices: invoices, currencies: currencies), format: .native)
-                }
-                let books = try loadV2Rows(
-                    db, clients: clients, invoices: &invoices, currencies: currencies, correctsIDs: correctsIDs, problems: &problems)
-                if problems.total > 0 { throw problems.error }
-                return Fetched(books: books, format: .native)
+                return Fetched(books: try loadBooks(db, version: version), format: .native)
             }
         } catch let error as StoreIssues {
             throw error

@@ -49,6 +49,11 @@ struct MoneyTests {
         #expect(formatter.string(for: Money(minorUnits: 123456789, currency: try CurrencyCode("USD"))) == "USD\u{A0}1,234,567.89")
         #expect(formatter.string(for: Money(minorUnits: 1000, currency: try CurrencyCode("JPY"))) == "JPY\u{A0}1,000")
         #expect(formatter.string(for: Money(minorUnits: 1, currency: try CurrencyCode("KWD"))) == "KWD\u{A0}0.001")
+        #expect(formatter.string(for: Money(minorUnits: -1, currency: try CurrencyCode("USD"))) == "-USD\u{A0}0.01")
+        #expect(formatter.string(for: Money(minorUnits: 0, currency: try CurrencyCode("JPY"))) == "JPY\u{A0}0")
+        #expect(formatter.string(for: Money(minorUnits: 100_000, currency: try CurrencyCode("USD"))) == "USD\u{A0}1,000.00")
+        #expect(formatter.string(for: Money(minorUnits: .min, currency: try CurrencyCode("USD"))) == "-USD\u{A0}92,233,720,368,547,758.08")
+        #expect(formatter.string(for: Money(minorUnits: .max, currency: try CurrencyCode("KWD"))) == "KWD\u{A0}9,223,372,036,854,775.807")
     }
 
     @Test(arguments: ["de_DE", "fr_FR", "en_US", "ja_JP"])
@@ -59,7 +64,7 @@ struct MoneyTests {
         foundation.locale = Locale(identifier: locale)
         foundation.numberStyle = .currency
         foundation.currencyCode = "EUR"
-        for minorUnits: Int64 in [0, 5, 123456, 100_000_000] {
+        for minorUnits: Int64 in [0, 5, 99, 100, 123456, 100_000_000, -5, -123456, -100_000_000, 1_234_567_890_123] {
             let expected = foundation.string(from: Decimal(minorUnits) / 100 as NSDecimalNumber)
             #expect(formatter.string(for: Money(minorUnits: minorUnits, currency: eur)) == expected)
         }

@@ -63,26 +63,39 @@ final class RowListRegistry {
 
     func placeholder(for list: RowList, template: Int) -> String {
         entries.append((list, template))
-        return line(entries.count - 1)
+        return String(decoding: line(entries.count - 1), as: UTF8.self)
     }
 
-    private func line(_ index: Int) -> String { "<div \(marker)=\"\(index)\">" }
+    private func line(_ index: Int) -> [UInt8] { Array("<div \(marker)=\"\(index)\">".utf8) }
 
-    /// The placeholder lines in `text`: each exactly once, alone on its line at the first column, and nothing else
-    /// that looks like one.
-    private func lines(in text: String) -> [Substring.Index]? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        var found: [Substring.Index?] = Array(repeating: nil, count: entries.count)
-        var index = 0
-        for line in lines {
-            if line.hasPrefix("<div \(marker)=") {
-                guard index < entries.count, line == self.line(index), found[index] == nil else { return nil }
-                found[index] = line.startIndex
-                index += 1
-            }
+    /// Where the line that starts at byte `start` of `text` ends: at the next line feed, or at the end. A line feed
+    /// right after a carriage return does not end a line: `"\r\n"` is one `Character`, and lines here are split as
+    /// the `Character`-level reading of the page splits them (the row path's proofs rely on it).
+    private static func lineEnd(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < text.count {
+            if text[index] == UInt8(ascii: "\n"), index == 0 || text[index - 1] != UInt8(ascii: "\r") { return index }
+            index += 1
         }
-        guard index == entries.count else { return nil }
-        return found.compactMap { $0 }
+        return index
+    }
+
+    /// The byte offsets of the placeholder lines in `text`: each exactly once, alone on its line at the first
+    /// column, and nothing else that looks like one.
+    private func lines(in text: UnsafeBufferPointer<UInt8>) -> [Int]? {
+        let prefix = Array("<div \(marker)=".utf8)
+        var found: [Int] = []
+        var start = 0
+        while start <= text.count {
+            let end = Self.lineEnd(in: text, from: start)
+            let line = UnsafeBufferPointer(rebasing: text[start..<end])
+            if line.starts(with: prefix) {
+                guard found.count < entries.count, line.elementsEqual(self.line(found.count)) else { return nil }
+                found.append(start)
+            }
+            start = end + 1
+        }
+        return found.count == entries.count ? found : nil
     }
 
     /// Whether every placeholder in `markdown` sits where the rows it stands for would come out of cmark unchanged.
@@ -92,33 +105,50 @@ final class RowListRegistry {
     /// HTML). After them cmark is either in an HTML block ended by a blank line, or in none: the line that follows
     /// must then be blank, the end, or a kind-6 tag too, so that both states read it the same.
     func placeholdersAreProvable(in markdown: String) -> Bool {
-        guard let starts = lines(in: markdown) else { return false }
-        for start in starts {
-            let rest = markdown[start...]
-            guard let end = rest.firstIndex(of: "\n") else { return false }
-            let next = markdown[markdown.index(after: end)...].prefix { $0 != "\n" }
-            let blank = next.allSatisfy { $0 == " " || $0 == "\t" }
-            guard blank || HTMLBlock.startsKind6(next) else { return false }
+        var markdown = markdown
+        return markdown.withUTF8 { text in
+            guard let starts = lines(in: text) else { return false }
+            for start in starts {
+                let end = Self.lineEnd(in: text, from: start)
+                guard end < text.count else { return false }
+                let next = text[(end + 1)..<Self.lineEnd(in: text, from: end + 1)]
+                let blank = next.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                guard blank || HTMLBlock.startsKind6(Substring(decoding: next, as: UTF8.self)) else { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// `html` with every placeholder line replaced by its rows; nil when a placeholder did not come out of cmark
     /// exactly as it went in.
     func substitute(in html: String, templates: [RowTemplate]) -> String? {
-        guard let starts = lines(in: html) else { return nil }
-        var output = ""
-        output.reserveCapacity(html.utf8.count * 2)
-        var position = html.startIndex
-        for (index, start) in starts.enumerated() {
-            guard let end = html[start...].firstIndex(of: "\n") else { return nil }
-            output += html[position..<start]
-            let (list, template) = entries[index]
-            for row in 0..<list.count { templates[template].render(into: &output) { list.cell(row, $0) } }
-            position = html.index(after: end)
+        var html = html
+        return html.withUTF8 { text -> String? in
+            guard let starts = lines(in: text) else { return nil }
+            var output: [UInt8] = []
+            output.reserveCapacity(text.count * 2)
+            var position = 0
+            for (index, start) in starts.enumerated() {
+                let end = Self.lineEnd(in: text, from: start)
+                guard end < text.count else { return nil }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position..<start]))
+                let (list, template) = entries[index]
+                // Each cell at most once per row, although a template may show it twice or test it in a section.
+                var cells = [String?](repeating: nil, count: list.columns.count)
+                for row in 0..<list.count {
+                    for column in cells.indices { cells[column] = nil }
+                    templates[template].render(into: &output) { column in
+                        if let cell = cells[column] { return cell }
+                        let cell = list.cell(row, column)
+                        cells[column] = cell
+                        return cell
+                    }
+                }
+                position = end + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position...]))
+            return String(decoding: output, as: UTF8.self)
         }
-        output += html[position...]
-        return output
     }
 }
 

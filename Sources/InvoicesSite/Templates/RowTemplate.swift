@@ -104,15 +104,22 @@ struct RowTemplate: Sendable {
         return states
     }
 
-    /// Appends the row whose column values `cell` gives to `output`.
-    func render(into output: inout String, _ cell: (Int) -> String) {
+    /// Appends the row whose column values `cell` gives to `output`, as UTF-8.
+    func render(into output: inout [UInt8], _ cell: (Int) -> String) {
         Self.render(parts, into: &output, cell)
     }
 
-    private static func render(_ parts: [Part], into output: inout String, _ cell: (Int) -> String) {
+    /// ``render(into:_:)`` into a string (tests and fuzzing).
+    func render(into output: inout String, _ cell: (Int) -> String) {
+        var bytes: [UInt8] = []
+        render(into: &bytes, cell)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func render(_ parts: [Part], into output: inout [UInt8], _ cell: (Int) -> String) {
         for part in parts {
             switch part {
-            case .text(let text): output += text
+            case .text(let text): output.append(contentsOf: text.utf8)
             case .escaped(let column): HTMLEscaping.append(cell(column), to: &output)
             case .section(let column, let inverted, let body):
                 if cell(column).isEmpty == inverted { render(body, into: &output, cell) }
@@ -153,19 +160,21 @@ enum HTMLBlock {
 
 /// HTML escaping for text and attribute values: `&`, `<`, `>`, `"` and `'`; NUL becomes U+FFFD.
 enum HTMLEscaping {
-    private static let needsEscape: [Bool] = (0..<256).map { [0x26, 0x3C, 0x3E, 0x22, 0x27, 0x00].contains($0) }
-
+    /// Appends `text` escaped to `output`.
     static func append(_ text: String, to output: inout String) {
-        if !text.utf8.contains(where: { needsEscape[Int($0)] }) {
-            output += text
-            return
-        }
+        var bytes: [UInt8] = []
+        append(text, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` escaped to `output`, as UTF-8.
+    static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() {
-                let replacement: String
-                switch byte {
+            for index in bytes.indices {
+                let replacement: StaticString
+                switch bytes[index] {
                 case UInt8(ascii: "&"): replacement = "&amp;"
                 case UInt8(ascii: "<"): replacement = "&lt;"
                 case UInt8(ascii: ">"): replacement = "&gt;"
@@ -174,15 +183,11 @@ enum HTMLEscaping {
                 case 0: replacement = "\u{FFFD}"
                 default: continue
                 }
-                if index > start { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) }
-                output += replacement
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
                 start = index + 1
             }
-            if start == 0 {
-                output += String(decoding: bytes, as: UTF8.self)
-            } else if start < bytes.count {
-                output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
-            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 }
