@@ -116,6 +116,14 @@ struct BooksV2SiteTests {
         #expect(try rows("C-5").dropLast().last == row("write-off", "2025-09-30", "Write-off INV-6", "uncollectable", "", "70.00", "0.00"))
     }
 
+    @Test func aWrongFiscalYearStartIsAUsageError() throws {
+        for value in ["13", "0", "April", "004"] {
+            let result = try CLI.run(["build", "--store", "x.sqlite", "--fiscal-year-start", value])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--fiscal-year-start '\(value)' is not a month"), "\(result.stderr)")
+        }
+    }
+
     @Test func aWrongBasisIsAUsageError() throws {
         let result = try CLI.run(["build", "--store", "x.sqlite", "--basis", "both"])
         #expect(result.status == 64)

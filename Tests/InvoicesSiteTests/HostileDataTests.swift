@@ -46,7 +46,7 @@ struct HostileDataTests {
     }
 
     /// A store with one client per hostile value (the value in every client field but the number), and
-    /// invoices whose identifier and notes hold the values, each with a payment and a write-off that hold it too.
+    /// invoices whose identifier and notes hold the values, each with a payment, a write-off and a tax that hold it too.
     static func store(at path: String, values: [String]) throws {
         var sql = "INSERT INTO client (id, number, name, email, street, city, zip, country) VALUES\n"
         sql += values.enumerated().map { index, value in
@@ -58,8 +58,8 @@ struct HostileDataTests {
             "(\(index + 1), \(literal("inv " + value)), \(index + 1), \(1000 + index), 'EUR', \(literal(value)), '2025-0\(index % 3 + 1)-10', '2025-04-01', NULL)"
         }.joined(separator: ",\n") + ";\n"
         try StoreFixture.make(at: path, sql: sql)
-        // Schema 2: a payment and a write-off per invoice, their method, reference and reason the value too (the
-        // statements show them).
+        // Schema 2: a payment, a write-off and a tax line per invoice, their method, reference, reason and tax name
+        // the value too (statements, and the tax summaries of the overview and the year and quarter pages show them).
         try StoreFixture.migrateToV2(path)
         var settlements = "INSERT INTO payment (invoiceId, paidOn, amount, method, reference) VALUES\n"
         settlements += values.enumerated().map { index, value in
@@ -67,6 +67,10 @@ struct HostileDataTests {
         }.joined(separator: ",\n") + ";\n"
         settlements += "INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) VALUES\n"
         settlements += values.enumerated().map { index, value in "(\(index + 1), '2025-03-20', 50, \(literal(value)))" }
+            .joined(separator: ",\n") + ";\n"
+        settlements += "UPDATE invoice SET net = amount - 10;\n"
+        settlements += "INSERT INTO taxLine (invoiceId, name, rate, net, amount) VALUES\n"
+        settlements += values.enumerated().map { index, value in "(\(index + 1), \(literal(value)), '20', NULL, 10)" }
             .joined(separator: ",\n") + ";\n"
         try StoreFixture.execute(path, settlements)
     }

@@ -100,7 +100,7 @@ struct RowDifferentialTests {
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
-        #expect(site.templates.rowTemplates.count == 7)
+        #expect(site.templates.rowTemplates.count == 8)
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)

@@ -24,7 +24,7 @@ extension SiteBuilder {
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
             "aging": report.currencies.map { agingRow($0.aging, $0.currency) },
             "charts": charts, "topClients": topClients(limit: 5),
-        ].merging(topOverdueContext()) { a, _ in a }.merging(creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
+        ].merging(topOverdueContext()) { a, _ in a }.merging(periodsContext()) { a, _ in a }.merging(creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
             .merging(taxesContext()) { a, _ in a }
     }
 

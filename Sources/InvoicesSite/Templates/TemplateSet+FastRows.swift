@@ -5,6 +5,7 @@ extension TemplateSet {
         "client": [(["invoices"], invoiceColumns), (["monthly", "months"], monthlyColumns)],
         "month": [(["currencies", "rows"], monthRowColumns)],
         "statement": [(["currencies", "lines"], statementLineColumns)],
+        "period": [(["taxes", "invoices"], taxInvoiceColumns)],
         "collections": [(["overdue", "clients"], overdueColumns), (["daysToPay"], daysToPayColumns), (["dso", "months"], dsoColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
@@ -13,6 +14,7 @@ extension TemplateSet {
     static let overdueColumns = ["name", "number", "href", "statementHref", "overdue", "outstanding", "invoices", "oldest"]
     static let daysToPayColumns = ["name", "number", "href", "settled", "median", "p90"]
     static let dsoColumns = ["label", "href", "invoiced", "outstanding", "dso"]
+    static let taxInvoiceColumns = ["identifier", "issued", "client", "href", "accrualNet", "accrualTax", "cashNet", "cashTax"]
     static let statementLineColumns = ["date", "kind", "type", "document", "detail", "charge", "credit", "balance"]
 
     /// The marker of the placeholders rows are rendered into after cmark.

@@ -28,6 +28,8 @@ public enum TemplateVariables {
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
     static let link = TemplateScope(values: ["label", "href"])
+    /// A tax figure on both bases.
+    static let taxBases = ["accrualNet", "accrualTax", "cashNet", "cashTax"]
 
     /// The scope of each page template, by template name (file name without extension).
     public static let pages: [String: TemplateScope] = [
@@ -43,6 +45,7 @@ public enum TemplateVariables {
                 "label": nil, "month": nil, "href": nil,
                 "totals": TemplateScope(values: figures + ["first"]),
             ]),
+            "fiscalYearStart": nil, "years": link, "quarters": link,
             "hasOverdue": nil,
             "topOverdue": TemplateScope([
                 "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateSet.overdueColumns),
@@ -96,6 +99,15 @@ public enum TemplateVariables {
                 "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
                 "lines": TemplateScope(values: TemplateSet.statementLineColumns),
             ]),
+        ]),
+        "period": page([
+            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil,
+            "totals": TemplateScope(values: figures),
+            "months": link,
+            "taxes": TemplateScope(
+                values: ["currency", "tax", "rate", "anchor"] + taxBases
+            ).adding(["invoices": TemplateScope(values: TemplateSet.taxInvoiceColumns)]),
+            "previous": link, "next": link,
         ]),
         "collections": page([
             "hasOverdue": nil, "hasDaysToPay": nil,
