@@ -23,8 +23,7 @@ extension SiteBuilder {
         var years: [FiscalPeriod] = []
         var quarters: [FiscalPeriod] = []
         for (offset, month) in report.months.enumerated() {
-            let year = month.month >= start ? month.year : month.year - 1
-            let quarter = (month.month - start + 12) % 12 / 3 + 1
+            let (year, quarter) = month.fiscal(startingIn: start)
             let yearLabel = start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
