@@ -61,6 +61,9 @@ BENCH_RUNS ?= 5
 bench: build
 	@command -v hugo >/dev/null && command -v cmark >/dev/null && command -v sqlite3 >/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq hugo cmark sqlite3 >/dev/null; }
+	@[ -d /usr/lib/postgresql ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ echo "Installing postgresql (the PostgreSQL line of the benchmark)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
 	python3 scripts/bench.py --sizes $(BENCH_SIZES) --runs $(BENCH_RUNS)
 
 clean:
@@ -75,6 +78,6 @@ fuzz: setup
 # leaks reported are XCTest's own (XCTMain's suite objects, never freed before exit), not the product's.
 # Skipped there: the size-doubling timings (wall-clock ratios mean nothing under ASan) and the suites that drive
 # real servers (publish over sshd/nginx, serve, PostgreSQL), which run in `make test`.
-ASAN_SKIP := PathologicalSizeTests|PublishOverSSHTests|PublishLocalTests|SiteServerTests|PostgresStoreTests|PostgresConsistencyTests
+ASAN_SKIP := PathologicalSizeTests|PublishOverSSHTests|PublishLocalTests|SiteServerTests|PostgresStoreTests|PostgresConsistencyTests|PostgresImportTests
 sanitize: setup
 	ASAN_OPTIONS=detect_leaks=0 TZ=$(TEST_TZ) $(SWIFT) test --sanitize=address --scratch-path .build-asan --skip '$(ASAN_SKIP)'

@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "InvoicesImport",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", .product(name: "ObjectContexts", package: "ObjectContexts"),
+                "InvoicesCore", "InvoicesStore", "InvoicesPostgres", .product(name: "ObjectContexts", package: "ObjectContexts"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """Benchmarks `invoices build` against the references on the same data, in the same run.
 
+Beside each SQLite build, the same store copied to a PostgreSQL server on loopback (initdb in a temporary folder,
+stopped afterwards) is built with `--store postgres://…` (issue 19: within 1.5x the time and 10% of the peak).
+
 References: sqlite3's GROUP BY over the invoices and a full scan (the floor for reading the store), cmark
 rendering the Markdown the tool renders (the floor for rendering), and Hugo building the equivalent pages.
 Prints a table of median wall times, peak memory and ratios. Usage:
 
-    scripts/bench.py [--sizes tiny,S,L] [--runs N] [--data bench-data]
+    scripts/bench.py [--sizes tiny,S,L] [--runs N] [--data bench-data] [--no-hugo] [--no-postgres]
 
 Stores are generated with `invoices sample` and cached in the data folder between runs.
 """
 import argparse
+import glob
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -20,7 +25,52 @@ import tempfile
 
 SIZES = {"tiny": (50, 5_000), "S": (2_000, 200_000), "M": (10_000, 1_000_000), "L": (20_000, 2_000_000)}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-INVOICES = os.path.join(ROOT, ".build/release/invoices")
+INVOICES = os.environ.get("INVOICES", os.path.join(ROOT, ".build/release/invoices"))
+
+
+class LoopbackPostgres:
+    """A PostgreSQL cluster from Debian's packages in a temporary folder on a free 127.0.0.1 port, as the tests start
+    one: run as `postgres` (the server refuses root), trust logins on loopback only, stopped by `stop()`."""
+
+    def __init__(self):
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not bins:
+            raise FileNotFoundError("PostgreSQL is not installed (make test-deps)")
+        self.bin = os.path.dirname(bins[-1])
+        self.folder = tempfile.mkdtemp(prefix="bench-pg-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        if os.getuid() == 0:
+            subprocess.run(["chown", "-R", "postgres:", self.folder], check=True)
+        self._run(f"{self.bin}/initdb -D {self.folder}/data -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null")
+        self._run(f"{self.bin}/pg_ctl -D {self.folder}/data -l {self.folder}/server.log -w "
+                  f"-o '-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off' start "
+                  f"</dev/null >/dev/null 2>&1")
+
+    def _run(self, command):
+        if os.getuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", "sh", "-c", command]
+        subprocess.run(command, shell=isinstance(command, str), check=True)
+
+    def url(self, database):
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}?sslmode=disable"
+
+    def store(self, name, sqlite_store):
+        """A database `name` with the store's tables and the rows of `sqlite_store` (copied by `invoices import`)."""
+        psql = [f"{self.bin}/psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        subprocess.run(psql + ["-c", f"CREATE DATABASE {name}"], check=True)
+        schema = subprocess.run([INVOICES, "schema", "--postgres"], check=True, capture_output=True, text=True).stdout
+        subprocess.run(psql + ["-d", name, "-v", "ON_ERROR_STOP=1"], input=schema, text=True, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([INVOICES, "import", "--quiet", "--store", self.url(name), sqlite_store], check=True)
+        subprocess.run(psql + ["-d", name, "-c", "VACUUM ANALYZE"], check=True)
+        return self.url(name)
+
+    def stop(self):
+        try:
+            self._run(f"{self.bin}/pg_ctl -D {self.folder}/data -m fast -w stop >/dev/null 2>&1")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def timed(command, runs, cwd=None, shell=False, after=None, before=None):
@@ -54,9 +104,20 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--data", default=os.path.join(ROOT, "bench-data"))
     parser.add_argument("--no-hugo", action="store_true")
+    parser.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.data, exist_ok=True)
     rows = []
+    server = None if args.no_postgres else LoopbackPostgres()
+    try:
+        run_sizes(args, rows, server)
+    finally:
+        if server:
+            server.stop()
+    report(rows)
+
+
+def run_sizes(args, rows, server):
     for size in args.sizes.split(","):
         clients, invoices = SIZES[size]
         store = os.path.join(args.data, f"{size}.sqlite")
@@ -105,6 +166,11 @@ def main():
         scan, scan_mb, _ = timed(f"sqlite3 {store} 'SELECT * FROM invoice;' > /dev/null", args.runs, shell=True)
         md_bytes = sum(os.path.getsize(os.path.join(d, n)) for d, _, names in os.walk(markdown) for n in names)
         cmark, cmark_mb, _ = timed(f"find {markdown} -name '*.md' -print0 | xargs -0 cat | cmark > /dev/null", args.runs, shell=True)
+        # The same books from PostgreSQL on loopback, full builds, beside the SQLite ones.
+        postgres = postgres_mb = None
+        if server:
+            url = server.store(f"bench_{size.lower()}", store)
+            postgres, postgres_mb, _ = timed([INVOICES, "build", "--full", "--store", url, "--output", site, "--quiet"], args.runs)
         hugo = hugo_mb = None
         if not args.no_hugo:
             hugo_dir = os.path.join(work, "hugo")
@@ -114,9 +180,12 @@ def main():
         rows.append(dict(unchanged=unchanged, unchanged_mb=unchanged_mb, one_invoice=one_invoice, one_invoice_mb=one_invoice_mb,
                          template=template, template_mb=template_mb))
         rows[-1].update(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
-                         phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb))
+                         phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb,
+                         postgres=postgres, postgres_mb=postgres_mb))
         shutil.rmtree(work, ignore_errors=True)
 
+
+def report(rows):
     print()
     print(f"{'size':5} {'invoices':>9} {'pages':>6} | {'invoices build':>15} {'peak':>8} | {'sqlite GROUP BY':>15} {'sqlite scan':>11} "
           f"{'cmark':>7} {'(MB md)':>8} {'hugo':>7} | {'vs scan+cmark':>13} {'vs GROUP BY':>11} {'hugo/ours':>9}")
@@ -143,6 +212,13 @@ def main():
     for r in rows:
         print(f"  {r['size']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["phases"].items()))
     print()
+    if any(r["postgres"] is not None for r in rows):
+        print("the same books from PostgreSQL on loopback (full builds; target: at most 1.5x the time, peak within 10%):")
+        for r in rows:
+            if r["postgres"] is not None:
+                print(f"  {r['size']}: PostgreSQL {r['postgres']:.2f}s {r['postgres_mb']:.0f}MB, SQLite {r['ours']:.2f}s {r['ours_mb']:.0f}MB: "
+                      f"{r['postgres'] / r['ours']:.2f}x the time, peak {100 * (r['postgres_mb'] / r['ours_mb'] - 1):+.0f}%")
+        print()
     print("the store read through the contexts (load: the store's fetch; totals: the child context's figures):")
     for r in rows:
         both = r["phases"]["load+totals"]

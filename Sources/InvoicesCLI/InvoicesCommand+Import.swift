@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import InvoicesImport
+import InvoicesPostgres
 
 extension InvoicesCommand {
     struct Import: ParsableCommand {
@@ -16,10 +17,19 @@ extension InvoicesCommand {
                   invoices import --store books.sqlite clients.csv invoices.csv
                   invoices import --store books.sqlite --default-terms 14 fb-clients.csv fb-invoices.csv
                   invoices import --store books.sqlite --date-format dd/MM/yyyy zoho-invoices.csv
+                  invoices import --store "postgres://clerk@db.example/books?sslmode=verify-full" clients.csv invoices.csv
+                  invoices import --store "postgres://clerk@db.example/books" books.sqlite
+
+                A SQLite store as the one file, with a postgres:// store, is copied to the server with its ids (a \
+                version 1 store as version 2); copying it again changes nothing.
+
+                A PostgreSQL store is written in one SERIALIZABLE transaction; when concurrent writers make the server \
+                abort it, it runs again (5 attempts in all), then exits 75. Its server unreachable: 69; login or \
+                rights refused: 77; no database or no store tables: 66 (docs/store.md).
                 """
         )
 
-        @Option(help: "The store (SQLite file) to write; it is created when it does not exist.")
+        @Option(help: "The store to write: a SQLite file (created when it does not exist) or a postgres:// address.")
         var store: String
 
         @Option(help: "The format of every file, instead of detecting it from the header row.")
@@ -52,7 +62,18 @@ extension InvoicesCommand {
         }
 
         func run() throws {
+            let name = PostgresAddress.isAddress(store) ? PostgresAddress.redacted(store) : store
             let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
+            if PostgresAddress.isAddress(store), files.count == 1, ImportWriter.isSQLiteFile(files[0]) {
+                do {
+                    let summary = try ImportWriter.copy(storeAt: files[0], to: store)
+                    if !quiet { print("Copied \(files[0]) into \(name): \(summary)") }
+                } catch {
+                    printError(error.description)
+                    throw ExitCode(error.exitStatus)
+                }
+                return
+            }
             do {
                 // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
                 let batch = try ImportReader(options: options).batch(from: files)
@@ -60,11 +81,11 @@ extension InvoicesCommand {
                 if !quiet {
                     let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
-                    print("Imported into \(store): \(summary)\(note)")
+                    print("Imported into \(name): \(summary)\(note)")
                 }
             } catch {
                 printError(error.description)
-                if error.kind == .badData { printError("nothing was written to \(store)") }
+                if error.kind == .badData { printError("nothing was written to \(name)") }
                 throw ExitCode(error.exitStatus)
             }
         }

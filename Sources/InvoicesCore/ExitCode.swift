@@ -11,6 +11,7 @@
 /// | 70 | internal error |
 /// | 73 | cannot create or write the output (or the store, for `import`) |
 /// | 74 | an upload or a step on the server failed (`publish`) |
+/// | 75 | try again later: concurrent writers made a PostgreSQL import give up after its retries |
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     case usage = 64
@@ -20,5 +21,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case software = 70
     case cannotCreate = 73
     case ioError = 74
+    case tempFail = 75
     case noPermission = 77
 }

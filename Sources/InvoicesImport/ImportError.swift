@@ -37,6 +37,9 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case badData
         /// The store cannot be created or written (exit 73).
         case cannotWrite
+        /// A PostgreSQL store's server: unreachable (69), login or rights refused (77), no database (66), or busy
+        /// with concurrent writers after every retry (75).
+        case server(ExitStatus)
     }
 
     /// The exit code of an import that stops on this error.
@@ -46,6 +49,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         case .missingInput: .noInput
         case .badData: .dataError
         case .cannotWrite: .cannotCreate
+        case .server(let status): status
         }
     }
 

@@ -44,16 +44,21 @@ public enum PostgresBooks {
                 PostgresQuery(unsafeSQL: "SELECT \(PostgresSchema.selection(table)) FROM \(Schema.snakeCase(table)) ORDER BY \(orderBy)"),
                 logger: logger)
         }
-        for try await row in try await select("client", orderBy: "number COLLATE \"C\", id") {
-            tables.addClient(BinaryColumns(row.makeRandomAccess()))
+        // Each row's cells are read once into one reused array (no random-access row per row).
+        var cells: [PostgresCell] = []
+        func columns(_ row: PostgresRow) -> BinaryColumns {
+            cells.removeAll(keepingCapacity: true)
+            cells.append(contentsOf: row)
+            return BinaryColumns(cells)
         }
+        for try await row in try await select("client", orderBy: "number COLLATE \"C\", id") { tables.addClient(columns(row)) }
         for try await count in try await connection.query("SELECT count(*) FROM invoice", logger: logger).decode(Int64.self) {
             tables.reserveInvoices(Int(count))
         }
-        for try await row in try await select("invoice") { tables.addInvoice(BinaryColumns(row.makeRandomAccess())) }
-        for try await row in try await select("payment") { tables.addPayment(BinaryColumns(row.makeRandomAccess())) }
-        for try await row in try await select("writeOff") { tables.addWriteOff(BinaryColumns(row.makeRandomAccess())) }
-        for try await row in try await select("taxLine") { tables.addTaxLine(BinaryColumns(row.makeRandomAccess())) }
+        for try await row in try await select("invoice") { tables.addInvoice(columns(row)) }
+        for try await row in try await select("payment") { tables.addPayment(columns(row)) }
+        for try await row in try await select("writeOff") { tables.addWriteOff(columns(row)) }
+        for try await row in try await select("taxLine") { tables.addTaxLine(columns(row)) }
         return try tables.books()
     }
 
@@ -88,9 +93,9 @@ public enum PostgresBooks {
 
 /// A binary data row's columns: integers, text and dates read from their wire bytes.
 struct BinaryColumns: StoreRowColumns {
-    let row: PostgresRandomAccessRow
+    let row: [PostgresCell]
 
-    init(_ row: PostgresRandomAccessRow) { self.row = row }
+    init(_ cells: [PostgresCell]) { row = cells }
 
     /// Days from 1970-01-01 (``InvoicesCore/CalendarDate/dayNumber``) to PostgreSQL's epoch, 2000-01-01.
     static let epochOffset: Int32 = 10957

@@ -136,43 +136,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return permanent
     }
 
-    /// The invoice columns a v2 store keeps in the invoice table: identifier ... dueOn, status, net.
+    /// The invoice columns a v2 store keeps in the invoice table (``StoreWrites/invoiceColumns``).
     static func invoiceColumnsV2(_ attributes: [Value]) -> [(any DatabaseValueConvertible)?] {
-        typealias Attribute = InvoicesModel.InvoiceAttribute
-        let columns = invoiceColumns(attributes)
-        return Array(columns.prefix(6)) + [columns[Attribute.status.rawValue] ?? "sent", columns[Attribute.net.rawValue]]
+        StoreWrites.invoice(attributes).map(databaseValue)
     }
 
-    /// A v2 store keeps payments, write-offs and tax lines apart; the model's attributes state them as an import
-    /// does (docs/import.md): `received` to date as one payment on `receivedOn`, else paid in full on `paidOn`;
-    /// `writtenOff` on `writtenOffOn`; one tax line.
+    /// The invoice's payment, write-off and tax-line rows (``StoreWrites/details(_:)``).
     static func writeDetails(_ db: Database, invoice: Int64, _ attributes: [Value]) throws {
-        typealias Attribute = InvoicesModel.InvoiceAttribute
-        func integer(_ attribute: Attribute) -> Int64? {
-            if case .integer(let value) = attributes[attribute.rawValue] { return value }
-            return nil
-        }
-        func text(_ attribute: Attribute) -> String {
-            if case .text(let value) = attributes[attribute.rawValue] { return value }
-            return ""
-        }
-        func day(_ value: Int64) -> String { CalendarDate(dayNumber: Int32(clamping: value)).description }
-        let amount = integer(.amount) ?? 0
-        if let received = integer(.received) {
-            if received != 0, let on = integer(.receivedOn) ?? integer(.paidOn) {
-                try db.execute(sql: "INSERT INTO payment (invoiceId, paidOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(on), received])
-            }
-        } else if let paid = integer(.paidOn), amount != 0 {
-            try db.execute(sql: "INSERT INTO payment (invoiceId, paidOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(paid), amount])
-        }
-        if let writtenOff = integer(.writtenOff), let on = integer(.writtenOffOn) {
+        for row in StoreWrites.details(attributes) {
             try db.execute(
-                sql: "INSERT INTO writeOff (invoiceId, writtenOffOn, amount) VALUES (?, ?, ?)", arguments: [invoice, day(on), writtenOff])
-        }
-        if let tax = integer(.taxAmount) {
-            try db.execute(
-                sql: "INSERT INTO taxLine (invoiceId, name, rate, amount) VALUES (?, ?, ?, ?)",
-                arguments: [invoice, text(.taxName), text(.taxRate), tax])
+                sql: "INSERT INTO \(row.table) (invoiceId, \(row.columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: row.columns.count)))",
+                arguments: StatementArguments([invoice] + row.values.map(databaseValue)))
         }
     }
 

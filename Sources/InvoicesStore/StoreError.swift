@@ -26,6 +26,8 @@ public struct StoreIssue: Error, Sendable, Equatable, CustomStringConvertible {
         case badAddress
         /// The server refused the login, or the role may not read the store's tables (exit 77).
         case accessDenied
+        /// Concurrent writers kept aborting a write transaction (serialization failures) after every retry (exit 75).
+        case busy
         /// The file is not a file, or cannot be read (permissions).
         case unreadable
         /// The file does not start with the SQLite header.
@@ -84,6 +86,7 @@ public struct StoreIssue: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable: .unavailable
         case .accessDenied: .noPermission
         case .badAddress: .usage
+        case .busy: .tempFail
         default: .dataError
         }
     }

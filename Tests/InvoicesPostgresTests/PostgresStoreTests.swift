@@ -54,22 +54,28 @@ struct PostgresStoreTests {
         for store in [sample, small, cases] {
             let (server, database) = try Self.serverWithStore(store)
             defer { server.stop() }
-            let fromSQLite = folder.url.appendingPathComponent("sqlite-site")
-            let fromPostgres = folder.url.appendingPathComponent("postgres-site")
-            let a = try CLI.run(["build", "--store", store, "--output", fromSQLite.path, "--base-url", "https://r.example/"], environment: server.environment)
-            let b = try CLI.run(
-                ["build", "--store", server.url(database), "--output", fromPostgres.path, "--base-url", "https://r.example/"],
-                environment: server.environment)
-            #expect(a.status == 0, "\(a.stderr)")
-            #expect(b.status == 0, "\(b.stderr)")
-            let sqliteFiles = try Self.files(fromSQLite), postgresFiles = try Self.files(fromPostgres)
-            #expect(sqliteFiles.count > 10)
-            #expect(sqliteFiles.keys.sorted() == postgresFiles.keys.sorted())
-            for (path, bytes) in sqliteFiles { #expect(postgresFiles[path] == bytes, "\(path) differs") }
-            #expect(!(a.stdout + a.stderr + b.stdout + b.stderr).contains(server.password))
+            try Self.expectSameSites(from: store, and: server.url(database), server: server, in: folder)
+        }
+    }
+
+    /// Builds the SQLite store at `store` and the server's store at `url`, and expects the same files, byte for byte,
+    /// and no password in any output.
+    static func expectSameSites(from store: String, and url: String, server: LoopbackPostgres, in folder: TemporaryFolder) throws {
+        let fromSQLite = folder.url.appendingPathComponent("sqlite-site")
+        let fromPostgres = folder.url.appendingPathComponent("postgres-site")
+        defer {
             try? FileManager.default.removeItem(at: fromSQLite)
             try? FileManager.default.removeItem(at: fromPostgres)
         }
+        let a = try CLI.run(["build", "--store", store, "--output", fromSQLite.path, "--base-url", "https://r.example/"], environment: server.environment)
+        let b = try CLI.run(["build", "--store", url, "--output", fromPostgres.path, "--base-url", "https://r.example/"], environment: server.environment)
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(b.status == 0, "\(b.stderr)")
+        let sqliteFiles = try Self.files(fromSQLite), postgresFiles = try Self.files(fromPostgres)
+        #expect(sqliteFiles.count > 10)
+        #expect(sqliteFiles.keys.sorted() == postgresFiles.keys.sorted())
+        for (path, bytes) in sqliteFiles { #expect(postgresFiles[path] == bytes, "\(path) differs") }
+        #expect(!(a.stdout + a.stderr + b.stdout + b.stderr).contains(server.password))
     }
 
     @Test func aStoreOfAnotherVersionOrWithoutTablesOrDatabaseIsRefused() throws {

@@ -1,0 +1,243 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesStore
+internal import Logging
+public import ObjectContexts
+internal import PostgresNIO
+
+/// A writable ``ObjectContexts/PersistentStore`` on a PostgreSQL store, inside one `SERIALIZABLE` transaction: the
+/// root of the context tree an import writes through, as ``InvoicesStore/SQLiteStore`` is for a file.
+///
+/// ``serializable(_:attempts:_:)`` opens the transaction, reads the books in it (through the same checks as a
+/// build), hands the store to its body and commits; ``save(_:)`` writes the root context's changes in that
+/// transaction (clients before the invoices that refer to them; `RETURNING id` gives the permanent IDs). Nothing is
+/// visible to others before the commit, and a failure rolls everything back. When PostgreSQL aborts the transaction
+/// because a concurrent one wrote what it read (SQLSTATE 40001 or 40P01), the whole body runs again on a fresh
+/// snapshot, a bounded number of times.
+///
+/// The store's methods are synchronous (as the contexts call them); they wait for the server on the calling thread,
+/// so call them from a thread of your own (the CLI's main thread, a context's queue), never from Swift concurrency's
+/// cooperative pool.
+public final class PostgresStore: PersistentStore, @unchecked Sendable {
+    // @unchecked Sendable: `saved` is only read or written while holding `lock`; everything else is immutable.
+    public var model: ObjectModel { InvoicesModel.model }
+    public var isReadOnly: Bool { false }
+    let address: PostgresAddress
+    let connection: PostgresConnection
+    private let rowsStore: BooksStore
+    private let lock = NSLock()
+    private var saved = false
+
+    init(address: PostgresAddress, connection: PostgresConnection, books: Books) {
+        self.address = address
+        self.connection = connection
+        rowsStore = BooksStore(books: books, format: .postgres)
+    }
+
+    /// The store's schema version (always the current one on a server).
+    public var schemaVersion: Int { rowsStore.books.schemaVersion }
+
+    public func rows(of entity: String) throws -> any RowCollection { try rowsStore.rows(of: entity) }
+
+    public func row(for id: ObjectID) throws -> StoredRow? { try rowsStore.row(for: id) }
+
+    public func primaryKeys(of entity: String, relationship: Int, referencing primaryKey: Int64) throws -> [Int64] {
+        try rowsStore.primaryKeys(of: entity, relationship: relationship, referencing: primaryKey)
+    }
+
+    /// Writes `changes` in the store's transaction. A store saves once: the rows it serves are the transaction's
+    /// snapshot, at version 1.
+    public func save(_ changes: StoreChanges) throws -> [ObjectID: ObjectID] {
+        let stale = try lock.withLock {
+            try (changes.updated.map { ($0.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) })
+                .filter { id, expected in try saved || expected != 1 || rowsStore.row(for: id) == nil }
+                .map(\.0)
+        }
+        if !stale.isEmpty { throw StoreConflictError(objectIDs: stale) }
+        let connection = connection
+        let permanent = try Self.wait { try await Self.write(changes, on: connection) }
+        lock.withLock { saved = true }
+        return permanent
+    }
+
+    private static func write(_ changes: StoreChanges, on connection: PostgresConnection) async throws -> [ObjectID: ObjectID] {
+        var permanent: [ObjectID: ObjectID] = [:]
+        func clientKey(_ values: RowValues) throws -> Value {
+            guard let target = values.relationships[InvoicesModel.invoiceClientRelationship],
+                let key = (permanent[target] ?? target).primaryKey
+            else { throw ContextError(.typeMismatch, "an invoice without a saved client cannot be written") }
+            return .integer(key)
+        }
+        // Clients first (invoices refer to them), each in insertion order, so the same import gives the same row
+        // ids on every run.
+        for write in changes.inserted.sorted(by: { $0.objectID < $1.objectID }) {
+            let key: Int64
+            switch write.objectID.entityName {
+            case "Client":
+                key = try await insert(connection, "client", StoreWrites.clientColumns, write.values.attributes)
+            case "Invoice":
+                key = try await insert(
+                    connection, "invoice", StoreWrites.invoiceColumns + ["clientId"],
+                    StoreWrites.invoice(write.values.attributes) + [try clientKey(write.values)])
+                try await writeDetails(connection, invoice: key, write.values.attributes)
+            default:
+                throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
+            }
+            permanent[write.objectID] = ObjectID(entityName: write.objectID.entityName, primaryKey: key)
+        }
+        for write in changes.updated.sorted(by: { $0.objectID < $1.objectID }) {
+            guard let key = write.objectID.primaryKey else { continue }
+            switch write.objectID.entityName {
+            case "Client":
+                try await update(connection, "client", key, StoreWrites.clientColumns, write.values.attributes)
+            case "Invoice":
+                try await update(
+                    connection, "invoice", key, StoreWrites.invoiceColumns + ["clientId"],
+                    StoreWrites.invoice(write.values.attributes) + [try clientKey(write.values)])
+                try await deleteDetails(connection, invoice: key)
+                try await writeDetails(connection, invoice: key, write.values.attributes)
+            default:
+                throw ContextError(.unknownEntity, "the store has no entity '\(write.objectID.entityName)'")
+            }
+        }
+        // Invoices before the clients they refer to.
+        for deletion in changes.deleted.sorted(by: { $0.objectID.entityName > $1.objectID.entityName }) {
+            guard let key = deletion.objectID.primaryKey else { continue }
+            let table = deletion.objectID.entityName == "Client" ? "client" : "invoice"
+            if table == "invoice" { try await deleteDetails(connection, invoice: key) }
+            try await run(connection, "DELETE FROM \(table) WHERE id = $1", [.integer(key)])
+        }
+        return permanent
+    }
+
+    private static func writeDetails(_ connection: PostgresConnection, invoice: Int64, _ attributes: [Value]) async throws {
+        for row in StoreWrites.details(attributes) {
+            _ = try await insert(connection, row.table, ["invoiceId"] + row.columns, [.integer(invoice)] + row.values)
+        }
+    }
+
+    private static func deleteDetails(_ connection: PostgresConnection, invoice: Int64) async throws {
+        for table in ["payment", "writeOff", "taxLine"] {
+            try await run(connection, "DELETE FROM \(Schema.snakeCase(table)) WHERE invoice_id = $1", [.integer(invoice)])
+        }
+    }
+
+    /// Inserts one row (SQLite names) and returns its id.
+    private static func insert(_ connection: PostgresConnection, _ table: String, _ columns: [String], _ values: [Value]) async throws -> Int64 {
+        let placeholders = columns.indices.map { parameter(table, columns[$0], $0 + 1) }
+        let sql = "INSERT INTO \(Schema.snakeCase(table)) (\(columns.map(Schema.snakeCase).joined(separator: ", "))) "
+            + "VALUES (\(placeholders.joined(separator: ", "))) RETURNING id"
+        var id: Int64 = 0
+        for try await key in try await connection.query(query(sql, values), logger: PostgresSession.logger).decode(Int64.self) { id = key }
+        return id
+    }
+
+    private static func update(
+        _ connection: PostgresConnection, _ table: String, _ key: Int64, _ columns: [String], _ values: [Value]
+    ) async throws {
+        let assignments = columns.indices.map { "\(Schema.snakeCase(columns[$0])) = \(parameter(table, columns[$0], $0 + 1))" }
+        try await run(
+            connection, "UPDATE \(Schema.snakeCase(table)) SET \(assignments.joined(separator: ", ")) WHERE id = $\(columns.count + 1)",
+            values + [.integer(key)])
+    }
+
+    private static func run(_ connection: PostgresConnection, _ sql: String, _ values: [Value]) async throws {
+        _ = try await connection.query(query(sql, values), logger: PostgresSession.logger).collect()
+    }
+
+    /// `$n`, cast to `date` for a date column (days travel as `YYYY-MM-DD` text).
+    private static func parameter(_ table: String, _ column: String, _ number: Int) -> String {
+        let type = Schema.tables(version: Schema.version).first { $0.name == table }?.columns.first { $0.name == column }?.type
+        return type == .date ? "$\(number)::date" : "$\(number)"
+    }
+
+    private static func query(_ sql: String, _ values: [Value]) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let number): bindings.append(number)
+            case .double(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    // MARK: - The transaction
+
+    /// Runs `body` with the store at `address` inside one `SERIALIZABLE` transaction and commits; on a
+    /// serialization failure (SQLSTATE 40001, 40P01) rolls back, waits a little and runs it again on a fresh
+    /// snapshot, up to `attempts` times in all.
+    /// - Throws: ``InvoicesStore/StoreIssues`` for the server and the store (exit 69, 77, 66, 65; 75 when every
+    ///   attempt was aborted), or what `body` throws. Nothing is written unless `body` returns and the commit
+    ///   succeeds.
+    public static func serializable<T: Sendable>(
+        _ address: PostgresAddress, attempts: Int = 5, _ body: (PostgresStore) throws -> T
+    ) throws -> T {
+        let session = try wait { () async throws(StoreIssues) in try await PostgresSession.connect(address) }
+        let connection = session.connection
+        defer { try? wait { try await connection.close().get() } }
+        for attempt in 1...max(attempts, 1) {
+            do {
+                let books = try wait {
+                    _ = try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: PostgresSession.logger).collect()
+                    return try await PostgresBooks.read(connection, address: address, issueLimit: 100)
+                }
+                let value = try body(PostgresStore(address: address, connection: connection, books: books))
+                try wait { _ = try await connection.query("COMMIT", logger: PostgresSession.logger).collect() }
+                return value
+            } catch {
+                try? wait { _ = try await connection.query("ROLLBACK", logger: PostgresSession.logger).collect() }
+                guard isSerializationFailure(error) else {
+                    if error is StoreIssues || !(error is PSQLError) { throw error }
+                    throw StoreIssues([PostgresSession.issue(for: error, address: address)])
+                }
+                if attempt < attempts {
+                    // 20, 40, 80 … ms, with jitter so two retrying writers do not meet again.
+                    Thread.sleep(forTimeInterval: Double(20 << (attempt - 1)) / 1000 * Double.random(in: 0.5...1.5))
+                }
+            }
+        }
+        throw StoreIssues([
+            StoreIssue(
+                kind: .busy, path: address.description,
+                message: "concurrent writers aborted the transaction \(attempts) times (serialization failures); nothing was written, run it again")
+        ])
+    }
+
+    /// Whether `error` (or the error a context wrapped it in) is PostgreSQL's "could not serialize access" or a
+    /// deadlock: the transaction may succeed when run again.
+    static func isSerializationFailure(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    /// Runs `body` on Swift concurrency and waits for it on this thread.
+    static func wait<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
+        let box = ResultBox<T, E>()
+        Task {
+            let result: Result<T, E>
+            do throws(E) { result = .success(try await body()) } catch { result = .failure(error) }
+            box.set(result)
+        }
+        return try box.wait().get()
+    }
+}
+
+/// A result handed from a task to a waiting thread.
+private final class ResultBox<T: Sendable, E: Error>: @unchecked Sendable {
+    // @unchecked Sendable: `result` is written once before `semaphore` is signalled and read after the wait.
+    private var result: Result<T, E>?
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func set(_ result: Result<T, E>) {
+        self.result = result
+        semaphore.signal()
+    }
+
+    func wait() -> Result<T, E> {
+        semaphore.wait()
+        return result!
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// `invoices import --store postgres://…` against a real server: one SERIALIZABLE transaction, all or nothing,
+/// concurrent imports retried until both land.
+@Suite(.serialized)
+struct PostgresImportTests {
+    /// Native CSV files: `clients` clients numbered `prefix-N`, each with `perClient` invoices.
+    static func files(in folder: TemporaryFolder, prefix: String, clients: Int, perClient: Int) throws -> [String] {
+        var clientRows = ["number,name,email,street,city,zip,country"]
+        var invoiceRows = ["identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn,notes"]
+        for client in 1...clients {
+            clientRows.append("\(prefix)-\(client),Client \(prefix) \(client),,,,,")
+            for invoice in 1...perClient {
+                let paid = invoice % 2 == 0 ? "2025-03-10" : ""
+                invoiceRows.append("\(prefix)-\(client)-\(invoice),\(prefix)-\(client),\(100 * invoice).25,EUR,2025-03-01,2025-03-31,\(paid),")
+            }
+        }
+        let clientsFile = folder.path("\(prefix)-clients.csv"), invoicesFile = folder.path("\(prefix)-invoices.csv")
+        try (clientRows.joined(separator: "\n") + "\n").write(toFile: clientsFile, atomically: true, encoding: .utf8)
+        try (invoiceRows.joined(separator: "\n") + "\n").write(toFile: invoicesFile, atomically: true, encoding: .utf8)
+        return [clientsFile, invoicesFile]
+    }
+
+    /// Every row of every store table, as psql prints it: what "unchanged" means on the server.
+    static func dump(_ server: LoopbackPostgres, _ database: String) throws -> String {
+        try Schema.tables(version: Schema.version).map { table in
+            try server.psql("SELECT * FROM \(Schema.snakeCase(table.name)) ORDER BY id;", database: database)
+        }.joined(separator: "--\n")
+    }
+
+    static func count(_ server: LoopbackPostgres, _ database: String, _ table: String) throws -> Int {
+        Int(try server.psql("SELECT count(*) FROM \(table);", database: database).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test func twoConcurrentImportsBothLandAndAnotherRunChangesNothing() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (server, database) = try PostgresStoreTests.serverWithStore()
+        defer { server.stop() }
+        let a = try Self.files(in: folder, prefix: "A", clients: 150, perClient: 4)
+        let b = try Self.files(in: folder, prefix: "B", clients: 150, perClient: 4)
+        let url = server.url(database), environment = server.environment
+        let first = Task.detached { try CLI.run(["import", "--store", url] + a, environment: environment) }
+        let second = Task.detached { try CLI.run(["import", "--store", url] + b, environment: environment) }
+        let (resultA, resultB) = (try await first.value, try await second.value)
+        for result in [resultA, resultB] {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("clients: 150 added, 0 updated, 0 unchanged; invoices: 600 added, 0 updated, 0 unchanged"), "\(result.stdout)")
+            #expect(!(result.stdout + result.stderr).contains(server.password))
+        }
+        #expect(try Self.count(server, database, "client") == 300)
+        #expect(try Self.count(server, database, "invoice") == 1200)
+        // A paid date is one payment of the whole amount, as in a SQLite store.
+        #expect(try Self.count(server, database, "payment") == 600)
+
+        let before = try Self.dump(server, database)
+        let again = try CLI.run(["import", "--store", url] + a, environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("clients: 0 added, 0 updated, 150 unchanged; invoices: 0 added, 0 updated, 600 unchanged"), "\(again.stdout)")
+        #expect(try Self.dump(server, database) == before)
+
+        // The server's books build.
+        let build = try CLI.run(["build", "--store", url, "--output", folder.path("site"), "--quiet"], environment: environment)
+        #expect(build.status == 0, "\(build.stderr)")
+    }
+
+    @Test func anImportThatFailsMidwayLeavesTheServerAsItWas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small.sqlite")
+        try StoreFixture.make(at: small, sql: StoreFixture.small)
+        try StoreFixture.migrateToV2(small)
+        let (server, database) = try PostgresStoreTests.serverWithStore(small)
+        defer { server.stop() }
+        // The server refuses one invoice of the batch, after its clients and earlier invoices were inserted.
+        try server.psql(
+            """
+            CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN
+              IF NEW.identifier = 'C-7-2' THEN RAISE EXCEPTION 'refused by the test''s trigger'; END IF;
+              RETURN NEW;
+            END $$ LANGUAGE plpgsql;
+            CREATE TRIGGER refuse BEFORE INSERT ON invoice FOR EACH ROW EXECUTE FUNCTION refuse();
+            """, database: database)
+        let before = try Self.dump(server, database)
+        let files = try Self.files(in: folder, prefix: "C", clients: 10, perClient: 3)
+        let address = server.url(database).replacingOccurrences(of: "postgres@", with: "postgres:\(server.password)@")
+        let result = try CLI.run(["import", "--store", address] + files, environment: ProcessInfo.processInfo.environment)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("refused by the test's trigger"), "\(result.stderr)")
+        #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains(server.password))
+        #expect(try Self.dump(server, database) == before)
+        #expect(try Self.count(server, database, "client") == 2)
+    }
+
+    @Test func aSQLiteStoreIsCopiedWithItsIdsAndASecondCopyChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = folder.path("sample.sqlite")
+        #expect(try CLI.run(["sample", "--clients", "30", "--invoices", "700", "--seed", "3", "--output", sample]).status == 0)
+        let (server, database) = try PostgresStoreTests.serverWithStore()
+        defer { server.stop() }
+        let url = server.url(database)
+        let first = try CLI.run(["import", "--store", url, sample], environment: server.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Copied \(sample) into \(url): client: 30 added, 0 updated, 0 unchanged; invoice: "), "\(first.stdout)")
+        try PostgresStoreTests.expectSameSites(from: sample, and: url, server: server, in: folder)
+
+        let before = try Self.dump(server, database)
+        let again = try CLI.run(["import", "--store", url, sample], environment: server.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("client: 0 added, 0 updated, 30 unchanged; invoice: 0 added, 0 updated, "), "\(again.stdout)")
+        #expect(!again.stdout.contains("1 added") && !again.stdout.contains(" updated, 0 unchanged"), "\(again.stdout)")
+        #expect(try Self.dump(server, database) == before)
+        // The sequences are past the copied ids: a row added on the server gets a new id.
+        try server.psql("INSERT INTO client (number, name) VALUES ('NEW-1', 'Added later');", database: database)
+
+        // A version 1 store is copied as its migration to version 2 would read.
+        let v1 = folder.path("v1.sqlite"), migrated = folder.path("migrated.sqlite")
+        try StoreFixture.make(at: v1, sql: StoreFixture.small)
+        try FileManager.default.copyItem(atPath: v1, toPath: migrated)
+        try StoreFixture.migrateToV2(migrated)
+        let other = try server.makeDatabase()
+        try server.psql(try CLI.run(["schema", "--postgres"]).stdout, database: other)
+        let copied = try CLI.run(["import", "--store", server.url(other), v1], environment: server.environment)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        try PostgresStoreTests.expectSameSites(from: migrated, and: server.url(other), server: server, in: folder)
+
+        // A store with invalid rows is not copied.
+        let broken = folder.path("broken.sqlite")
+        try StoreFixture.make(at: broken, sql: "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'A');\n"
+            + "INSERT INTO invoice (id, identifier, clientId, amount, currency, issuedOn, dueOn) VALUES (1, 'I-1', 1, 100, 'XYZ', '2025-01-01', '2025-01-31');")
+        let refused = try CLI.run(["import", "--store", server.url(other), broken], environment: server.environment)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("nothing was copied"), "\(refused.stderr)")
+    }
+}
