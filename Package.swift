@@ -142,7 +142,7 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting"], swiftSettings: upcoming),
+        .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting", "InvoicesCore"], swiftSettings: upcoming),
         // `serve`'s routes in process, through HummingbirdTesting (no socket, no binary).
         .testTarget(
             name: "InvoicesServeTests",

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Screenshots of the demo site (overview, a month, a client) at desktop (1280 px) and phone (390 px) widths,
-# with headless Chromium (Debian package `chromium`, installed if missing).
+# Screenshots of the demo site (overview, a month, a client, a statement) at desktop (1280 px) and phone (390 px)
+# widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
+# missing): statement-a4-1.png, statement-letter-1.png...
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +14,9 @@ if [ -z "$browser" ]; then
     $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
     browser=$(command -v chromium)
 fi
+if ! command -v pdftoppm >/dev/null; then
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
+fi
 if [ -z "$site" ]; then
     swift build --product invoices >/dev/null
     site=.build/screenshots-site
@@ -21,9 +26,11 @@ fi
 mkdir -p "$out"
 month=$(ls "$site"/months | sort | tail -n 2 | head -n 1)
 client=$(ls "$site"/clients | sort | head -n 1)
+# The statement with the most currencies (page breaks between them), the first such by name.
+statement=$(cd "$site/statements" && grep -c '<section class="statement">' -- *.html | sort -t: -k2,2nr -k1,1 | head -n 1 | cut -d: -f1)
 profile=$(mktemp -d)
-trap 'rm -rf "$profile"' EXIT
-for page in "index.html:overview" "months/$month:month" "clients/$client:client"; do
+trap 'rm -rf "$profile" "$site"/statements/.print-*.html' EXIT
+for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$statement:statement"; do
     path=${page%%:*}; name=${page##*:}
     for size in "1280,2400:desktop" "390,2400:phone"; do
         window=${size%%:*}; label=${size##*:}
@@ -31,4 +38,17 @@ for page in "index.html:overview" "months/$month:month" "clients/$client:client"
             --window-size="$window" --screenshot="$out/$name-$label.png" "file://$(realpath "$site/$path")" 2>/dev/null
         echo "$out/$name-$label.png"
     done
+done
+
+# The statement on paper: a copy beside it (so its style sheet loads) that asks for the paper size, printed without
+# the browser's header and footer, then one PNG per page.
+for paper in A4 Letter; do
+    label=$(echo "$paper" | tr 'A-Z' 'a-z')
+    copy="$site/statements/.print-$label.html"
+    sed "s|</head>|<style>@page { size: $paper; }</style></head>|" "$site/statements/$statement" > "$copy"
+    rm -f "$out/statement-$label"-*.png
+    "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$profile" --no-pdf-header-footer \
+        --print-to-pdf="$out/statement-$label.pdf" "file://$(realpath "$copy")" 2>/dev/null
+    pdftoppm -png -r 60 "$out/statement-$label.pdf" "$out/statement-$label"
+    ls "$out/statement-$label"-*.png
 done

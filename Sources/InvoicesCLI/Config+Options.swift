@@ -31,6 +31,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The basis of the overview's tax summary: 'accrual' (by issue date; the default) or 'cash' (by payment date). The exports carry both.")
     var basis: String?
 
+    @Option(help: "The month the fiscal year starts in, 01 to 12: quarter and year pages follow it. Default: 01.")
+    var fiscalYearStart: String?
+
     @Option(help: "The report's title. Default: Invoices report.")
     var title: String?
 
@@ -81,6 +84,9 @@ struct ProjectOptions: ParsableArguments {
         }
         if let asOf, AsOfPolicy(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30, or 'today', 'end-of-period'")
+        }
+        if let fiscalYearStart, SiteOptions.fiscalYearStart(fiscalYearStart) == nil {
+            throw ValidationError("--fiscal-year-start '\(fiscalYearStart)' is not a month; expected 01 to 12, e.g. 04 for a year from April")
         }
         if let basis, TaxBasis(rawValue: basis) == nil {
             throw ValidationError("--basis '\(basis)' is not a tax basis; expected 'accrual' or 'cash'")
@@ -140,6 +146,7 @@ struct ProjectOptions: ParsableArguments {
             period: period, baseURL: baseURL)
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
+        site.fiscalYearStart = (fiscalYearStart ?? config?["fiscal_year_start"]).flatMap(SiteOptions.fiscalYearStart) ?? 1
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
         if let key = try loadClientLinkKey(config: config) {

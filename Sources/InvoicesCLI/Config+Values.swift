@@ -2,6 +2,7 @@ import Foundation
 import InvoicesCore
 import InvoicesStore
 import InvoicesReport
+import InvoicesSite
 
 /// The values `month`, `as_of` and `base_url` accept, in the project file and as flags.
 enum ConfigCheck {
@@ -16,6 +17,9 @@ enum ConfigCheck {
                 ? "as_of '\(value)' is not a date; expected YYYY-MM-DD (e.g. 2025-06-30), 'end-of-period' or 'today'" : nil
         case "basis":
             return TaxBasis(rawValue: value) == nil ? "basis '\(value)' is not a tax basis; expected accrual or cash" : nil
+        case "fiscal_year_start":
+            return SiteOptions.fiscalYearStart(value) == nil
+                ? "fiscal_year_start '\(value)' is not a month; expected 01 to 12 (e.g. 04 for a year from April)" : nil
         case "base_url":
             guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
                 return "base_url '\(value)' is not an absolute http(s) URL; expected e.g. https://example.com/reports/"
@@ -127,7 +131,8 @@ extension ProjectConfig {
         # the sitemap and canonical links; pages link to each other relatively and work without it).
         base_url: ~
         # The locale amounts are formatted for, which also decides how currencies are shown (symbol or code,
-        # separators), e.g. de_DE or en_GB. en_US_POSIX gives stable output: 1,234.50 EUR.
+        # separators), e.g. de_DE (1.234,50 €) or en_GB (€1,234.50). en_US_POSIX, the default, spells the
+        # currency code out and gives the same output on every machine: EUR 1,234.50.
         locale: en_US_POSIX
         # Which month to report: YYYY-MM, previous (last month, for a run early in the next month),
         # current, or all (every month in the store; the default).
@@ -135,6 +140,9 @@ extension ProjectConfig {
         # The date outstanding and overdue amounts are measured at: end-of-period (the last day of the latest
         # month reported; the same store always gives the same site), today, or a date YYYY-MM-DD.
         as_of: end-of-period
+        # The month the fiscal year starts in, 01 to 12 (e.g. 04 for April to March): the quarter and year pages,
+        # and their tax summaries, follow it. A fiscal year is named by the calendar year it starts in.
+        fiscal_year_start: 01
 
         """
 }

@@ -21,6 +21,8 @@ struct ProjectConfig: Sendable, Equatable {
         "title", "store", "templates", "output", "base_url", "locale", "month", "as_of", "public", "build_id", "client_links",
         // The basis of the overview's tax summary: accrual (default) or cash.
         "basis",
+        // The month the fiscal year starts in, 01 to 12: quarter and year pages.
+        "fiscal_year_start",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish",

@@ -24,9 +24,9 @@ public struct ReportExports: Sendable {
     public static let paymentsColumns = [
         "invoice", "client_number", "client_name", "currency", "date", "amount", "kind", "method", "reference",
     ]
-    /// The columns of `taxes.csv`, in order.
+    /// The columns of `taxes.csv`, in order (the fiscal year and quarter of the month last).
     public static let taxesColumns = [
-        "currency", "tax", "rate", "month", "accrual_net", "accrual_tax", "cash_net", "cash_tax",
+        "currency", "tax", "rate", "month", "accrual_net", "accrual_tax", "cash_net", "cash_tax", "fiscal_year", "fiscal_quarter",
     ]
     /// The columns of `aging.csv`, in order.
     public static let agingColumns = [
@@ -38,11 +38,14 @@ public struct ReportExports: Sendable {
     public let report: Report
     /// Totals converted into a base currency, when exchange rates were given.
     public let conversion: ConvertedTotals?
+    /// The month (1–12) fiscal years start in: `taxes.csv`'s `fiscal_year` and `fiscal_quarter`.
+    public let fiscalYearStart: Int
 
-    public init(books: Books, report: Report, conversion: ConvertedTotals? = nil) {
+    public init(books: Books, report: Report, conversion: ConvertedTotals? = nil, fiscalYearStart: Int = 1) {
         self.books = books
         self.report = report
         self.conversion = conversion
+        self.fiscalYearStart = fiscalYearStart
     }
 
     /// `totals.csv`: one row per client, currency and month in which the client has an invoice issued, an invoice
@@ -106,18 +109,20 @@ public struct ReportExports: Sendable {
         return csv.text
     }
 
-    /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases.
+    /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases, and the
+    /// fiscal year and quarter the month falls in.
     public func taxesCSV() -> String {
         var csv = CSVWriter(header: Self.taxesColumns)
         for totals in report.taxes {
             let tax = books.taxes[totals.taxIndex]
             let digits = totals.currency.minorUnitDigits
             for (offset, figures) in totals.months.enumerated() where figures.isActive {
+                let fiscal = report.months[offset].fiscal(startingIn: fiscalYearStart)
                 csv.append(
                     [totals.currency.code, tax.name, tax.percent, report.months[offset].description]
                         + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
                             Money.decimalString($0, digits: digits)
-                        })
+                        } + [String(fiscal.year), "Q\(fiscal.quarter)"])
             }
         }
         return csv.text

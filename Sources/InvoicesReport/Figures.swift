@@ -46,6 +46,28 @@ public struct Figures: Sendable, Hashable {
         self.invoices = invoices
     }
 
+    /// The figures of consecutive months taken together (a quarter, a year): the flows (invoiced, paid, credited,
+    /// written off, invoices) added, the balances (outstanding, overdue, credit) those at the last month's end; nil
+    /// when a sum does not fit in 64-bit minor units, or for no months.
+    public static func spanning(_ months: ArraySlice<Figures>) -> Figures? {
+        guard var total = months.last else { return nil }
+        total.invoiced = 0
+        total.net = 0
+        total.tax = 0
+        total.paid = 0
+        total.credited = 0
+        total.writtenOff = 0
+        total.invoices = 0
+        for month in months {
+            guard checkedAdd(&total.invoiced, month.invoiced), checkedAdd(&total.net, month.net), checkedAdd(&total.tax, month.tax),
+                checkedAdd(&total.paid, month.paid), checkedAdd(&total.credited, month.credited),
+                checkedAdd(&total.writtenOff, month.writtenOff)
+            else { return nil }
+            total.invoices += month.invoices
+        }
+        return total
+    }
+
     /// Whether anything happened: an invoice issued, a payment, a credit or write-off, or a balance either way.
     public var isActive: Bool {
         invoices > 0 || paid != 0 || outstanding != 0 || credited != 0 || writtenOff != 0 || credit != 0
@@ -67,6 +89,13 @@ public struct TaxFigures: Sendable, Hashable {
         self.accrualTax = accrualTax
         self.cashNet = cashNet
         self.cashTax = cashTax
+    }
+
+    /// The taxes of consecutive months taken together; nil when a sum does not fit in 64-bit minor units.
+    public static func spanning(_ months: ArraySlice<TaxFigures>) -> TaxFigures? {
+        var total = TaxFigures()
+        for month in months { guard total.add(month) else { return nil } }
+        return total
     }
 
     /// Whether anything was taxed on either basis.
@@ -143,4 +172,55 @@ func checkedAdd(_ a: inout Int64, _ b: Int64) -> Bool {
     let (sum, overflow) = a.addingReportingOverflow(b)
     a = sum
     return !overflow
+}
+
+/// A currency and a tax (index in ``Books/taxes``): the key of a tax summary row.
+public struct TaxKey: Sendable, Hashable {
+    public var currency: CurrencyCode
+    public var taxIndex: Int
+
+    public init(currency: CurrencyCode, taxIndex: Int) {
+        self.currency = currency
+        self.taxIndex = taxIndex
+    }
+}
+
+/// One invoice's (or credit note's) part of a tax summary row: the invoice behind the figures.
+public struct TaxSource: Sendable, Equatable {
+    /// Index in ``Books/invoices``.
+    public var invoiceIndex: Int
+    public var figures: TaxFigures
+}
+
+extension Report {
+    /// The invoices behind the taxes of the days `from...to`, per currency and tax, in invoice order: on the accrual
+    /// basis each sent invoice issued in those days with its tax line (a credit note's subtracted), on the cash basis
+    /// each payment's proportional share of the line (rounded half to even per payment), as ``Report/taxes`` counts
+    /// them. The sums of a row's sources are its figures over those days.
+    public static func taxSources(in books: Books, from: CalendarDate, to: CalendarDate) -> [TaxKey: [TaxSource]] {
+        var sources: [TaxKey: [TaxSource]] = [:]
+        for line in books.taxLines {
+            let index = Int(line.invoiceIndex)
+            let invoice = books.invoices[index]
+            guard invoice.counts else { continue }
+            var figures = TaxFigures()
+            if invoice.issued >= from, invoice.issued <= to {
+                let sign: Int64 = invoice.kind == .invoice ? 1 : -1
+                figures.accrualNet = sign &* line.net
+                figures.accrualTax = sign &* line.amount
+            }
+            var payment = first(of: index, in: books.payments, \.invoiceIndex)
+            while payment < books.payments.count, books.payments[payment].invoiceIndex == line.invoiceIndex {
+                let paid = books.payments[payment]
+                payment += 1
+                guard paid.date >= from, paid.date <= to else { continue }
+                figures.cashNet &+= proportionalShare(paid.amount, part: line.net, whole: invoice.amount)
+                figures.cashTax &+= proportionalShare(paid.amount, part: line.amount, whole: invoice.amount)
+            }
+            guard figures.isActive || (invoice.issued >= from && invoice.issued <= to) else { continue }
+            let key = TaxKey(currency: books.currencies[Int(invoice.currencyIndex)], taxIndex: Int(line.taxIndex))
+            sources[key, default: []].append(TaxSource(invoiceIndex: index, figures: figures))
+        }
+        return sources
+    }
 }

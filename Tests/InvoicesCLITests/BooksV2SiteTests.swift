@@ -63,6 +63,67 @@ struct BooksV2SiteTests {
         #expect(draft.contains("<td>draft</td>"))
     }
 
+    /// Statements of the hand-computed cases: every line, its running balance, and the closing balance.
+    @Test func statementsListEveryLineWithARunningBalance() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
+        let result = try CLI.run(["build", "--store", folder.path("v2.sqlite"), "--output", folder.path("site")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let statements = folder.path("site/statements")
+        let files = try FileManager.default.contentsOfDirectory(atPath: statements)
+        func rows(_ number: String) throws -> [String] {
+            let file = try #require(files.first { $0.hasPrefix(number.lowercased() + "-") })
+            let html = try String(contentsOfFile: statements + "/" + file, encoding: .utf8)
+            return html.split(separator: "\n").filter { $0.hasPrefix("<tr class=") }.map(String.init)
+        }
+        func cell(_ text: String) -> String {
+            text.isEmpty ? "" : text.hasPrefix("-") ? "-EUR\u{A0}" + text.dropFirst() : "EUR\u{A0}" + text
+        }
+        func row(_ kind: String, _ date: String, _ document: String, _ detail: String, _ charge: String, _ credit: String, _ balance: String) -> String {
+            "<tr class=\"\(kind)\"><td>\(date)</td><th scope=\"row\">\(document)</th><td>\(detail)</td>"
+                + "<td class=\"num\">\(cell(charge))</td><td class=\"num\">\(cell(credit))</td><td class=\"num\">\(cell(balance))</td></tr>"
+        }
+        let opening = "<tr class=\"opening\"><td>2025-01-01</td><th scope=\"row\" colspan=\"4\">Opening balance</th><td class=\"num\">EUR\u{A0}0.00</td></tr>"
+        func closing(_ charges: String, _ credits: String, _ balance: String) -> String {
+            "<tr class=\"closing\"><td>2025-09-30</td><th scope=\"row\" colspan=\"2\">Closing balance</th><td class=\"num\">\(cell(charges))</td>"
+                + "<td class=\"num\">\(cell(credits))</td><td class=\"num\">\(cell(balance))</td></tr>"
+        }
+        // A refund after a payment in full: the balance goes back up.
+        #expect(try rows("C-3") == [
+            opening,
+            row("invoice", "2025-05-01", "Invoice INV-4", "due 2025-05-31", "200.00", "", "200.00"),
+            row("payment", "2025-05-05", "Payment INV-4", "", "", "200.00", "0.00"),
+            row("refund", "2025-05-20", "Refund INV-4", "bank transfer REFUND-4", "50.00", "", "50.00"),
+            closing("250.00", "200.00", "50.00"),
+        ])
+        // A credit note (its application moves credit between the client's invoices: no line), then the rest paid.
+        #expect(try rows("C-2") == [
+            opening,
+            row("invoice", "2025-03-01", "Invoice INV-2", "due 2025-03-15", "500.00", "", "500.00"),
+            row("credit-note", "2025-03-10", "Credit note CN-1", "for INV-2", "", "100.00", "400.00"),
+            row("payment", "2025-04-20", "Payment INV-2", "card", "", "400.00", "0.00"),
+            closing("500.00", "500.00", "0.00"),
+        ])
+        // A payment of a void invoice is the client's credit: a negative closing balance.
+        #expect(try rows("C-6") == [
+            opening,
+            row("payment", "2025-08-05", "Payment INV-7", "", "", "100.00", "-100.00"),
+            closing("0.00", "100.00", "-100.00"),
+        ])
+        // A write-off of what was left.
+        #expect(try rows("C-5").last == closing("100.00", "100.00", "0.00"))
+        #expect(try rows("C-5").dropLast().last == row("write-off", "2025-09-30", "Write-off INV-6", "uncollectable", "", "70.00", "0.00"))
+    }
+
+    @Test func aWrongFiscalYearStartIsAUsageError() throws {
+        for value in ["13", "0", "April", "004"] {
+            let result = try CLI.run(["build", "--store", "x.sqlite", "--fiscal-year-start", value])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--fiscal-year-start '\(value)' is not a month"), "\(result.stderr)")
+        }
+    }
+
     @Test func aWrongBasisIsAUsageError() throws {
         let result = try CLI.run(["build", "--store", "x.sqlite", "--basis", "both"])
         #expect(result.status == 64)

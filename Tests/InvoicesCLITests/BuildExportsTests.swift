@@ -20,7 +20,7 @@ struct BuildExportsTests {
         let payments = try String(contentsOfFile: folder.path("site/payments.csv"), encoding: .utf8)
         #expect(payments.hasPrefix("invoice,client_number,client_name,currency,date,amount,kind,method,reference\r\n"))
         let taxes = try String(contentsOfFile: folder.path("site/taxes.csv"), encoding: .utf8)
-        #expect(taxes.hasPrefix("currency,tax,rate,month,accrual_net,accrual_tax,cash_net,cash_tax\r\n") && taxes.contains(",VAT,20,"))
+        #expect(taxes.hasPrefix("currency,tax,rate,month,accrual_net,accrual_tax,cash_net,cash_tax,fiscal_year,fiscal_quarter\r\n") && taxes.contains(",VAT,20,"))
         let aging = try String(contentsOfFile: folder.path("site/aging.csv"), encoding: .utf8)
         #expect(aging.hasPrefix("client_number,client_name,currency,as_of,not_due,days_1_30,days_31_60,days_61_90,days_over_90\r\n"))
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("site/report.json")))

@@ -6,7 +6,8 @@
 /// of output is a problem; no problem lines means the check passed.
 ///
 /// Checks:
-/// - both sites have the same files, except for the names of client pages (`clients/<slug>.html`);
+/// - both sites have the same files, except for the names of client pages and statements (`clients/<slug>.html`,
+///   `statements/<slug>.html`);
 /// - every page has the same elements, in order, with the same attributes and attribute values as the page of
 ///   the plain site (client pages are compared as a multiset, since their order differs); a link to a client
 ///   page counts as `CLIENT` and a `mailto:` link as `MAILTO` before comparing;
@@ -86,7 +87,7 @@ def parse(data):
 def norm(s):
     return s.replace('\0', '\ufffd').replace('\r\n', '\n').replace('\r', '\n')
 
-CLIENT_LINK = re.compile(r'^(\.\./)?clients/[a-z0-9-]+\.html$')
+CLIENT_LINK = re.compile(r'^(\.\./)?(clients|statements)/[a-z0-9-]+\.html$')
 
 def skeleton(root):
     out = []
@@ -122,19 +123,24 @@ plain, hostile = pages(plain_site), pages(hostile_site)
 def is_client_page(p):
     return p.startswith('clients/')
 
-if sorted(p for p in plain if not is_client_page(p)) != sorted(p for p in hostile if not is_client_page(p)):
+# Pages named by a client's slug: its page and its statement.
+def is_slug_page(p):
+    return p.startswith('clients/') or p.startswith('statements/')
+
+if sorted(p for p in plain if not is_slug_page(p)) != sorted(p for p in hostile if not is_slug_page(p)):
     problems.append('different files: %s vs %s' % (sorted(plain), sorted(hostile)))
-plain_clients = sorted(repr(skeleton(plain[p])) for p in plain if is_client_page(p))
-hostile_clients = sorted(repr(skeleton(hostile[p])) for p in hostile if is_client_page(p))
-if len(plain_clients) != len(hostile_clients):
-    problems.append('%d client pages, expected %d' % (len(hostile_clients), len(plain_clients)))
-elif plain_clients != hostile_clients:
-    for a, b in zip(plain_clients, hostile_clients):
-        if a != b:
-            problems.append('a client page has other elements than the plain one:\n  plain:   %s\n  hostile: %s' % (a[:3000], b[:3000]))
-            break
+for folder in ('clients/', 'statements/'):
+    plain_clients = sorted(repr(skeleton(plain[p])) for p in plain if p.startswith(folder))
+    hostile_clients = sorted(repr(skeleton(hostile[p])) for p in hostile if p.startswith(folder))
+    if len(plain_clients) != len(hostile_clients):
+        problems.append('%d pages in %s, expected %d' % (len(hostile_clients), folder, len(plain_clients)))
+    elif plain_clients != hostile_clients:
+        for a, b in zip(plain_clients, hostile_clients):
+            if a != b:
+                problems.append('a page in %s has other elements than the plain one:\n  plain:   %s\n  hostile: %s' % (folder, a[:3000], b[:3000]))
+                break
 for p in sorted(plain):
-    if plain[p] is None or is_client_page(p) or p not in hostile:
+    if plain[p] is None or is_slug_page(p) or p not in hostile:
         continue
     a, b = skeleton(plain[p]), skeleton(hostile[p])
     if a != b:
@@ -230,6 +236,13 @@ for c in clients:
         problems.append('client %s: not in clients.html as (number, name)' % label)
     if name not in month_names:
         problems.append('client %s: not linked by name from the month page' % label)
+    statements = [r for p, r in hostile.items() if p.startswith('statements/') and r is not None
+                  and [norm(h.text()) for h in find(r, 'h1')] == ['Statement for ' + name]]
+    if len(statements) != 1:
+        problems.append('client %s: %d statements whose h1 reads back as the name' % (label, len(statements)))
+    else:
+        rows_ids = [th.text() for tr in find(statements[0], 'tr', **{'class': 'invoice'}) for th in find(tr, 'th', scope='row')]
+        expect_equal('client %s statement line' % label, rows_ids, ['Invoice ' + norm(c['identifier'])])
 for line in problems:
     print(line.replace('\n', '\\n') if len(problems) > 1 else line)
 """#

@@ -141,6 +141,9 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild(["--title", "Another title", "--base-url", "https://example.com/r/"])
         try project.expectSameAsFullBuild(["--title", "Another title", "--as-of", "2024-02-10"])
         try project.expectSameAsFullBuild(["--month", "2024-03"])
+        // Other fiscal years: other quarter and year pages, and none of the previous build's left behind.
+        try project.expectSameAsFullBuild(["--fiscal-year-start", "04"])
+        try project.expectSameAsFullBuild([])
     }
 
     @Test func aDamagedOrEditedFileIsRenderedAgain() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import InvoicesCore
 import InvoicesTesting
 import Testing
 
@@ -11,6 +12,20 @@ struct ProjectCommandTests {
         let result = try CLI.run(["init", folder.path("report"), "--clients", "6", "--invoices", "120"])
         #expect(result.status == 0, "\(result.stderr)")
         return folder
+    }
+
+    /// The project file's locale comment shows what the formatter gives for each example locale.
+    @Test func theLocaleCommentShowsTheFormatsTheToolWrites() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let yaml = try String(contentsOfFile: folder.path("report/invoices.yaml"), encoding: .utf8)
+        let euro = try CurrencyCode("EUR")
+        for (locale, pattern) in [("de_DE", "de_DE (%@)"), ("en_GB", "en_GB (%@)"), ("en_US_POSIX", "every machine: %@.")] {
+            let formatted = MoneyFormatter(localeIdentifier: locale, currencies: [euro])
+                .string(for: Money(minorUnits: 123_450, currency: euro)).replacingOccurrences(of: "\u{A0}", with: " ")
+            let expected = pattern.replacingOccurrences(of: "%@", with: formatted)
+            #expect(yaml.contains(expected), "invoices.yaml should say \(expected)")
+        }
     }
 
     @Test func initCreatesAProjectAndPrintsTheNextCommand() throws {

@@ -72,7 +72,7 @@ struct ReliabilityTests {
         let disk = folder.path("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         let output = disk + "/site"
-        let mounted = shell("mount -t tmpfs -o size=256k tmpfs '\(disk)'") == 0
+        let mounted = shell("mount -t tmpfs -o size=512k tmpfs '\(disk)'") == 0
         defer { if mounted { _ = shell("umount '\(disk)'") } }
         // A small site that fits.
         let small = folder.path("small.sqlite")

@@ -72,14 +72,17 @@ struct PostgresConsistencyTests {
         let before = try PostgresStoreTests.files(site)
 
         // Another session holds a lock the build's read of the invoices waits for; the server is killed while it waits.
+        // The lock is held far longer than the wait below can take on a loaded machine, so the build is still waiting
+        // when the server goes.
         let locked = system(
             "PGPASSWORD='\(server.password)' \(server.bin)/psql -X -q -h 127.0.0.1 -p \(server.port) -U postgres -d \(database) "
-                + "-c 'BEGIN; LOCK TABLE invoice IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60);' > /dev/null 2>&1 &")
+                + "-c 'BEGIN; LOCK TABLE invoice IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(900);' > /dev/null 2>&1 &")
         #expect(locked == 0)
         let environment = server.environment, url = server.url(database)
         let build = Task.detached { try CLI.run(["build", "--store", url, "--output", site.path], environment: environment) }
         var waiting = false
-        for _ in 0..<200 where !waiting {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while !waiting, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
             let count = try server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = '\(database)';")
             waiting = count.trimmingCharacters(in: .whitespacesAndNewlines) == "1"

@@ -251,6 +251,16 @@ struct ExportsTests {
             }
             #expect(sums == [totals.period.accrualNet, totals.period.accrualTax, totals.period.cashNet, totals.period.cashTax])
         }
+        // Each month's fiscal year and quarter: by the calendar, and with years from April.
+        #expect(taxes.allSatisfy { row in
+            let (year, month) = (Int(row[3].prefix(4))!, Int(row[3].suffix(2))!)
+            return row[8] == String(year) && row[9] == "Q\((month - 1) / 3 + 1)"
+        })
+        let april = try RFC4180.records(ReportExports(books: books, report: report, fiscalYearStart: 4).taxesCSV()).dropFirst()
+        #expect(april.allSatisfy { row in
+            let (year, month) = (Int(row[3].prefix(4))!, Int(row[3].suffix(2))!)
+            return row[8] == String(month >= 4 ? year : year - 1) && row[9] == "Q\((month + 8) % 12 / 3 + 1)"
+        })
         let json = try #require(try JSONSerialization.jsonObject(with: exports.json()) as? [String: Any])
         #expect((json["taxes"] as? [[String: Any]])?.count == report.taxes.count)
     }

@@ -46,7 +46,7 @@ struct HostileDataTests {
     }
 
     /// A store with one client per hostile value (the value in every client field but the number), and
-    /// invoices whose identifier and notes hold the values.
+    /// invoices whose identifier and notes hold the values, each with a payment, a write-off and a tax that hold it too.
     static func store(at path: String, values: [String]) throws {
         var sql = "INSERT INTO client (id, number, name, email, street, city, zip, country) VALUES\n"
         sql += values.enumerated().map { index, value in
@@ -58,6 +58,21 @@ struct HostileDataTests {
             "(\(index + 1), \(literal("inv " + value)), \(index + 1), \(1000 + index), 'EUR', \(literal(value)), '2025-0\(index % 3 + 1)-10', '2025-04-01', NULL)"
         }.joined(separator: ",\n") + ";\n"
         try StoreFixture.make(at: path, sql: sql)
+        // Schema 2: a payment, a write-off and a tax line per invoice, their method, reference, reason and tax name
+        // the value too (statements, and the tax summaries of the overview and the year and quarter pages show them).
+        try StoreFixture.migrateToV2(path)
+        var settlements = "INSERT INTO payment (invoiceId, paidOn, amount, method, reference) VALUES\n"
+        settlements += values.enumerated().map { index, value in
+            "(\(index + 1), '2025-03-15', 100, \(literal(value)), \(literal(value)))"
+        }.joined(separator: ",\n") + ";\n"
+        settlements += "INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) VALUES\n"
+        settlements += values.enumerated().map { index, value in "(\(index + 1), '2025-03-20', 50, \(literal(value)))" }
+            .joined(separator: ",\n") + ";\n"
+        settlements += "UPDATE invoice SET net = amount - 10;\n"
+        settlements += "INSERT INTO taxLine (invoiceId, name, rate, net, amount) VALUES\n"
+        settlements += values.enumerated().map { index, value in "(\(index + 1), \(literal(value)), '20', NULL, 10)" }
+            .joined(separator: ",\n") + ";\n"
+        try StoreFixture.execute(path, settlements)
     }
 
     @discardableResult
@@ -67,7 +82,10 @@ struct HostileDataTests {
         let options = SiteOptions(title: title, baseURL: "https://example.com/reports/")
         let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(), options: options)
         try SiteWriter(output: output).write(site.files())
-        return Dictionary(uniqueKeysWithValues: books.clients.indices.map { (site.clientPath($0), books.clients[$0].name) })
+        return Dictionary(
+            uniqueKeysWithValues: books.clients.indices.flatMap {
+                [(site.clientPath($0), books.clients[$0].name), (site.statementPath($0), "Statement for " + books.clients[$0].name)]
+            })
     }
 
     @Test func hostileTextStaysTextInEveryPage() throws {
@@ -78,7 +96,7 @@ struct HostileDataTests {
         try Self.store(at: folder.path("benign.sqlite"), values: benign)
         let title = "<b>Report</b> *title* & [x](javascript:y)"
         let headings = try Self.build(store: folder.path("hostile.sqlite"), output: folder.path("hostile"), title: title)
-        #expect(headings.count == Self.hostile.count)
+        #expect(headings.count == 2 * Self.hostile.count)
         try JSONEncoder().encode(headings).write(to: folder.url.appendingPathComponent("headings.json"))
         try Self.build(store: folder.path("benign.sqlite"), output: folder.path("benign"), title: "Plain title")
         let values = Self.hostile + Self.hostile.map { "inv " + $0 } + Self.hostile.indices.map { Self.hostile[$0] + " #\($0)" } + [title]

@@ -100,7 +100,7 @@ struct RowDifferentialTests {
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
-        #expect(site.templates.rowTemplates.count == 3)
+        #expect(site.templates.rowTemplates.count == 8)
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
@@ -113,7 +113,19 @@ struct RowDifferentialTests {
             var general = site.clientContext(totals, invoices: invoices[totals.clientIndex], registry: nil)
             general.merge(["root": "../", "siteTitle": "T", "asOf": "2025-12-31"]) { $1 }
             #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("client", general))))
+
+            let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
+            let statement = site.statementContext(totals, invoices: invoices[totals.clientIndex], registry: statementRows)
+            let fastStatement = site.templates.page("statement", statement, rows: statementRows, renderer: Self.renderer)
+            #expect(fastStatement.compiled)
+            let generalStatement = site.statementContext(totals, invoices: invoices[totals.clientIndex], registry: nil)
+            #expect(fastStatement.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("statement", generalStatement))))
+            #expect(fastStatement.html.contains("<tr class=\"invoice\">"))
         }
+        let collectionsRows = RowListRegistry(marker: TemplateSet.rowMarker)
+        let collections = site.templates.page("collections", site.collectionsContext(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
+        #expect(collections.compiled)
+        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", site.collectionsContext()))))
         for offset in site.report.months.indices {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let context = site.monthContext(offset, registry: registry)

@@ -45,20 +45,23 @@ extension SiteBuilder {
         return [File(path: "feed.xml", data: Data(feed.utf8)), sitemap]
     }
 
-    /// `sitemap.xml`: the overview, the clients page, every month and every client page.
+    /// `sitemap.xml`: the overview, the clients and collections pages, every month, fiscal year and quarter, every client page and statement.
     func sitemapFile(baseURL: String, updated: [CalendarDate]) -> File {
         var sitemap = """
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
             <url><loc>\(Self.xml(baseURL))</loc></url>
             <url><loc>\(Self.xml(baseURL))clients.html</loc></url>
+            <url><loc>\(Self.xml(baseURL))collections.html</loc></url>
 
             """
         for (offset, month) in report.months.enumerated() {
             sitemap += "<url><loc>\(Self.xml(baseURL + monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
         }
+        for period in fiscalPeriods() { sitemap += "<url><loc>\(Self.xml(baseURL + period.path))</loc></url>\n" }
         for totals in report.clients {
             sitemap += "<url><loc>\(Self.xml(baseURL + clientPath(totals.clientIndex)))</loc></url>\n"
+            sitemap += "<url><loc>\(Self.xml(baseURL + statementPath(totals.clientIndex)))</loc></url>\n"
         }
         sitemap += "</urlset>\n"
         return File(path: "sitemap.xml", data: Data(sitemap.utf8))

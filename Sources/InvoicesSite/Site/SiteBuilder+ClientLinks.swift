@@ -7,11 +7,11 @@ extension SiteBuilder {
         options.clientLinkToken.map { "c/\($0(books.clients[clientIndex].number))/index.html" }
     }
 
-    /// A client's page, and with client links its private copy.
+    /// A client's page and statement, and with client links the page's private copy.
     func clientFiles(_ totals: Report.ClientTotals, invoices: [Int]) -> [File] {
-        let page = clientPage(totals, invoices: invoices)
-        guard let path = clientLinkPath(totals.clientIndex) else { return [page] }
-        return [page, clientLinkPage(totals, invoices: invoices, path: path)]
+        let pages = [clientPage(totals, invoices: invoices), statementPage(totals, invoices: invoices)]
+        guard let path = clientLinkPath(totals.clientIndex) else { return pages }
+        return pages + [clientLinkPage(totals, invoices: invoices, path: path)]
     }
 
     /// The client's page as the client sees it at its private address: the same content, the style inline, no

@@ -24,7 +24,7 @@ extension SiteBuilder {
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
             "aging": report.currencies.map { agingRow($0.aging, $0.currency) },
             "charts": charts, "topClients": topClients(limit: 5),
-        ].merging(creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
+        ].merging(topOverdueContext()) { a, _ in a }.merging(periodsContext()) { a, _ in a }.merging(creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
             .merging(taxesContext()) { a, _ in a }
     }
 
@@ -218,10 +218,8 @@ extension SiteBuilder {
             case .other: return ""
             }
         }
-        let hasAddress = !(client.street.isEmpty && client.city.isEmpty && client.zip.isEmpty && client.country.isEmpty)
-        var context: [String: Any] = [
-            "name": client.name, "number": client.number, "street": client.street, "city": client.city, "zip": client.zip,
-            "country": client.country, "hasAddress": hasAddress,
+        var context = addressContext(totals.clientIndex).merging([
+            "statementHref": "../" + statementPath(totals.clientIndex),
             "totals": totals.currencies.map { figuresRow($0.period, $0.currency) }, "invoices": rows,
             "aging": totals.currencies.map { agingRow($0.aging, $0.currency) },
             "monthly": totals.currencies.map { entry -> [String: Any] in
@@ -238,7 +236,7 @@ extension SiteBuilder {
                 }
                 return ["currency": entry.currency.code, "months": months]
             },
-        ]
+        ]) { a, _ in a }
         // Invoices whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
         let balances: [[String: Any]] = invoices.compactMap { index in
             guard let balance = report.balances[index] else { return nil }

@@ -15,7 +15,7 @@ extension SiteBuilder {
     /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
     /// `payments.csv`, `taxes.csv` (docs/exports.md).
     func exportFiles() -> [File] {
-        let exports = ReportExports(books: books, report: report, conversion: convertedTotals())
+        let exports = ReportExports(books: books, report: report, conversion: convertedTotals(), fiscalYearStart: options.fiscalYearStart)
         return [
             File(path: "report.json", data: exports.json()),
             File(path: "totals.csv", data: Data(exports.totalsCSV().utf8)),

@@ -45,7 +45,7 @@ extension SiteBuilder {
         "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit"],
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
-            "title", "locale", "language", "period", "taxBasis", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
+            "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken",
         ],
     ]
@@ -146,6 +146,7 @@ extension SiteBuilder {
             $0.add($1.lowerBound.year); $0.add($1.lowerBound.month); $0.add($1.upperBound.year); $0.add($1.upperBound.month)
         }
         fingerprint.add(options.taxBasis.rawValue)
+        fingerprint.add(options.fiscalYearStart)
         fingerprint.add(options.period.month) { $0.add($1.year); $0.add($1.month) }
         fingerprint.add(options.period.asOf) { $0.add($1.dayNumber) }
         fingerprint.add(options.conversion) { fingerprint, conversion in
@@ -238,18 +239,21 @@ extension SiteBuilder {
         case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
         case .overview: return page("overview", "overview", inputs.all)
         case .clients: return page("clients", "clients", inputs.all)
+        case .collections: return page("collections", "collections", inputs.all)
         case .notFound: return page("404", "404", inputs.base)
         case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)
         case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
+        case .period(let position): return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all)
         case .clientPages: preconditionFailure("client pages are units one by one")
         }
     }
 
-    /// The unit key and inputs fingerprint of one client's pages.
+    /// The unit key and inputs fingerprint of one client's pages (its page, its statement, its private copy).
     func clientUnit(_ clientIndex: Int, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
         var fingerprint = Fingerprint(seed: inputs.clients[clientIndex])
         fingerprint.add(templates.fingerprints["client"] ?? 0)
+        fingerprint.add(templates.fingerprints["statement"] ?? 0)
         return ("client:\(books.clients[clientIndex].number)", fingerprint.value)
     }
 

@@ -42,8 +42,10 @@ public struct SiteBuilder: Sendable {
 
     /// A piece of the site that renders independently of the others.
     enum Job: Sendable {
-        case assets, overview, clients, notFound, exports, addresses
+        case assets, overview, clients, collections, notFound, exports, addresses
         case month(Int)
+        /// A fiscal year's or quarter's page, by its position in ``SiteBuilder/fiscalPeriods()``.
+        case period(Int)
         /// Client pages, by their index in ``Report/clients``.
         case clientPages(Range<Int>)
     }
@@ -51,8 +53,9 @@ public struct SiteBuilder: Sendable {
     /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
     func jobs(batch: Int = 64) -> [Job] {
         // The exports are one long job: first, so the other cores render pages meanwhile.
-        var jobs: [Job] = [.exports, .assets, .overview, .clients, .notFound]
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound]
         jobs += report.months.indices.map(Job.month)
+        jobs += fiscalPeriods().indices.map(Job.period)
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
         jobs += [.addresses]
         return jobs
@@ -65,8 +68,10 @@ public struct SiteBuilder: Sendable {
         case .overview:
             [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
         case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())]
+        case .collections: [collectionsPage()]
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)]
+        case .period(let position): [periodPage(position)]
         case .clientPages(let range):
             range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
         case .exports: exportFiles()
@@ -248,8 +253,5 @@ public struct SiteBuilder: Sendable {
         return groups
     }
 
-    static func monthLabel(_ month: YearMonth) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        return "\(names[month.month - 1]) \(month.year)"
-    }
+    static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }
 }

@@ -15,6 +15,9 @@ public struct SiteOptions: Sendable {
     /// The basis of the overview's tax summary (`--basis`, config key `basis`): by issue date (accrual) or by
     /// payment date (cash). The exports carry both.
     public var taxBasis = TaxBasis.accrual
+    /// The month (1–12) the fiscal year starts in (`--fiscal-year-start`, key `fiscal_year_start`): the quarter and
+    /// year pages follow it. A fiscal year is named by the calendar year it starts in.
+    public var fiscalYearStart = 1
     /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
     public var conversion: CurrencyConversion?
 
@@ -47,6 +50,13 @@ public struct SiteOptions: Sendable {
         self.locale = locale
         self.period = period
         self.baseURL = baseURL
+    }
+
+    /// `text` as the month a fiscal year starts in: `01` to `12` (or `1` to `9`); nil otherwise.
+    public static func fiscalYearStart(_ text: String) -> Int? {
+        guard (1...2).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let month = Int(text), (1...12).contains(month)
+        else { return nil }
+        return month
     }
 
     /// `text` as a base URL: an absolute `http` or `https` address with a host, without query or fragment, ending

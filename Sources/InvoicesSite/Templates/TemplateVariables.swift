@@ -28,6 +28,8 @@ public enum TemplateVariables {
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
     static let link = TemplateScope(values: ["label", "href"])
+    /// A tax figure on both bases.
+    static let taxBases = ["accrualNet", "accrualTax", "cashNet", "cashTax"]
 
     /// The scope of each page template, by template name (file name without extension).
     public static let pages: [String: TemplateScope] = [
@@ -42,6 +44,11 @@ public enum TemplateVariables {
             "months": TemplateScope([
                 "label": nil, "month": nil, "href": nil,
                 "totals": TemplateScope(values: figures + ["first"]),
+            ]),
+            "fiscalYearStart": nil, "years": link, "quarters": link,
+            "hasOverdue": nil,
+            "topOverdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateSet.overdueColumns),
             ]),
             "topClients": TemplateScope([
                 "currency": nil,
@@ -71,7 +78,7 @@ public enum TemplateVariables {
         ]),
         "client": page([
             "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
-            "country": nil, "hasAddress": nil,
+            "country": nil, "hasAddress": nil, "statementHref": nil,
             "totals": TemplateScope(values: figures),
             "aging": aging,
             "monthly": TemplateScope([
@@ -83,6 +90,30 @@ public enum TemplateVariables {
             "hasCredits": nil, "credits": credits,
             "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
             "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+        ]),
+        "statement": page([
+            "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil,
+            "currencies": TemplateScope([
+                "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
+                "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+                "lines": TemplateScope(values: TemplateSet.statementLineColumns),
+            ]),
+        ]),
+        "period": page([
+            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil,
+            "totals": TemplateScope(values: figures),
+            "months": link,
+            "taxes": TemplateScope(
+                values: ["currency", "tax", "rate", "anchor"] + taxBases
+            ).adding(["invoices": TemplateScope(values: TemplateSet.taxInvoiceColumns)]),
+            "previous": link, "next": link,
+        ]),
+        "collections": page([
+            "hasOverdue": nil, "hasDaysToPay": nil,
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateSet.overdueColumns)]),
+            "daysToPay": TemplateScope(values: TemplateSet.daysToPayColumns),
+            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateSet.dsoColumns)]),
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),

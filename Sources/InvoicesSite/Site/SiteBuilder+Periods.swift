@@ -1,0 +1,129 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// A fiscal year or quarter of the report (``SiteOptions/fiscalYearStart``), as the reported months it covers.
+struct FiscalPeriod: Sendable {
+    /// The fiscal year, named by the calendar year it starts in.
+    var year: Int
+    /// 1 to 4; 0 for the whole year.
+    var quarter: Int
+    /// Indices into ``Report/months``.
+    var offsets: Range<Int>
+    var path: String
+    var label: String
+    /// Whether every month of the period is reported.
+    var complete: Bool
+}
+
+extension SiteBuilder {
+    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
+    func fiscalPeriods() -> [FiscalPeriod] {
+        let start = options.fiscalYearStart
+        var years: [FiscalPeriod] = []
+        var quarters: [FiscalPeriod] = []
+        for (offset, month) in report.months.enumerated() {
+            let (year, quarter) = month.fiscal(startingIn: start)
+            let yearLabel = start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+            if let last = years.last, last.year == year {
+                years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
+            } else {
+                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), path: "years/\(year).html", label: yearLabel, complete: false))
+            }
+            if let last = quarters.last, last.year == year, last.quarter == quarter {
+                quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
+            } else {
+                quarters.append(
+                    FiscalPeriod(
+                        year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
+                        label: "Q\(quarter) \(yearLabel)", complete: false))
+            }
+        }
+        for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
+        for index in quarters.indices { quarters[index].complete = quarters[index].offsets.count == 3 }
+        return years + quarters
+    }
+
+    /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
+    /// behind each figure.
+    func periodPage(_ position: Int) -> File {
+        let periods = fiscalPeriods()
+        let period = periods[position]
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        return page(period.path, template: "period", title: period.label, periodContext(period, among: periods, registry: registry), rows: registry)
+    }
+
+    func periodContext(_ period: FiscalPeriod, among periods: [FiscalPeriod], registry: RowListRegistry? = nil) -> [String: Any] {
+        let offsets = period.offsets
+        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
+        let totals: [[String: Any]] = report.currencies.compactMap { currency in
+            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
+            return figuresRow(figures, currency.currency)
+        }
+        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + monthPath(report.months[$0])] }
+        let sources = Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        var taxes: [[String: Any]] = []
+        for totals in report.taxes {
+            guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
+            let currency = totals.currency
+            let tax = books.taxes[totals.taxIndex]
+            var row = taxCells(figures, currency)
+            row["currency"] = currency.code
+            row["tax"] = tax.name
+            row["rate"] = tax.percent + " %"
+            row["anchor"] = "tax-\(taxes.count + 1)"
+            let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
+            let columns = TemplateSet.taxInvoiceColumns
+            row["invoices"] = RowList(columns: columns, count: behind.count, registry: registry) { row, column in
+                let source = behind[row]
+                let invoice = books.invoices[source.invoiceIndex]
+                switch columns[column] {
+                case "identifier": return invoice.identifier
+                case "issued": return invoice.issued.description
+                case "client": return books.clients[Int(invoice.clientIndex)].name
+                case "href": return "../" + clientPath(Int(invoice.clientIndex))
+                case "accrualNet": return money(source.figures.accrualNet, currency)
+                case "accrualTax": return money(source.figures.accrualTax, currency)
+                case "cashNet": return money(source.figures.cashNet, currency)
+                case "cashTax": return money(source.figures.cashTax, currency)
+                default: return ""
+                }
+            }
+            taxes.append(row)
+        }
+        var context: [String: Any] = [
+            "label": period.label, "kind": period.quarter == 0 ? "year" : "quarter", "firstMonth": SiteBuilder.monthLabel(first),
+            "lastMonth": SiteBuilder.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
+            "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
+        ]
+        let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
+        if let index = same.firstIndex(where: { $0.path == period.path }) {
+            func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": "../" + other.path] }
+            if index > 0 { context["previous"] = link(same[index - 1]) }
+            if index + 1 < same.count { context["next"] = link(same[index + 1]) }
+        }
+        return context
+    }
+
+    /// `accrualNet`, `accrualTax`, `cashNet`, `cashTax`, formatted.
+    func taxCells(_ figures: TaxFigures, _ currency: CurrencyCode) -> [String: Any] {
+        [
+            "accrualNet": money(figures.accrualNet, currency), "accrualTax": money(figures.accrualTax, currency),
+            "cashNet": money(figures.cashNet, currency), "cashTax": money(figures.cashTax, currency),
+        ]
+    }
+
+    /// The overview's `fiscalYearStart`, `years` and `quarters`: links to the fiscal period pages, newest first.
+    func periodsContext() -> [String: Any] {
+        let periods = fiscalPeriods()
+        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
+        return [
+            "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
+            "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
+        ]
+    }
+
+    static func monthName(_ month: Int) -> String {
+        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import InvoicesCore
+import InvoicesReport
+@testable import InvoicesSite
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// Fiscal years and quarters: which months each covers, their labels, and their tax summaries, whose rows are the
+/// sums of the invoices listed behind them.
+struct FiscalPeriodTests {
+    static let books: Result<Books, any Error> = Result {
+        let folder = try TemporaryFolder("fiscal")
+        let path = folder.path("generated.sqlite")
+        try SampleGenerator(clients: 30, invoices: 1_500, seed: 7).write(to: path)
+        return try BooksStore(path: path).books
+    }
+
+    func site(fiscalYearStart: Int) throws -> SiteBuilder {
+        let books = try Self.books.get()
+        var options = SiteOptions()
+        options.fiscalYearStart = fiscalYearStart
+        return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: options)
+    }
+
+    @Test func yearsAndQuartersFollowTheFiscalYearStart() throws {
+        let calendar = try site(fiscalYearStart: 1)
+        let months = calendar.report.months
+        #expect(months.first == YearMonth(year: 2024, month: 1) && months.count == 24)
+        let periods = calendar.fiscalPeriods()
+        #expect(periods.filter { $0.quarter == 0 }.map(\.label) == ["2024", "2025"])
+        #expect(periods.filter { $0.quarter != 0 }.map(\.label).prefix(2) == ["Q1 2024", "Q2 2024"])
+        #expect(periods.allSatisfy { $0.complete })
+
+        let april = try site(fiscalYearStart: 4).fiscalPeriods()
+        let years = april.filter { $0.quarter == 0 }
+        #expect(years.map(\.label) == ["FY 2023/24", "FY 2024/25", "FY 2025/26"])
+        #expect(years.map(\.path) == ["years/2023.html", "years/2024.html", "years/2025.html"])
+        #expect(years.map(\.offsets.count) == [3, 12, 9])
+        #expect(years.map(\.complete) == [false, true, false])
+        let quarters = april.filter { $0.quarter != 0 }
+        #expect(quarters.count == 8)
+        // January to March 2024 is the last quarter of the fiscal year that started in April 2023.
+        #expect(quarters[0].label == "Q4 FY 2023/24" && quarters[0].path == "quarters/2023-Q4.html" && quarters[0].offsets == 0..<3)
+        #expect(quarters[1].label == "Q1 FY 2024/25" && quarters[1].offsets == 3..<6)
+        // Every reported month is in exactly one year and one quarter.
+        for offset in months.indices {
+            #expect(years.filter { $0.offsets.contains(offset) }.count == 1)
+            #expect(quarters.filter { $0.offsets.contains(offset) }.count == 1)
+        }
+    }
+
+    @Test(arguments: [1, 4, 7])
+    func taxRowsAreTheSumsOfTheInvoicesBehindThem(fiscalYearStart: Int) throws {
+        let site = try site(fiscalYearStart: fiscalYearStart)
+        let books = site.books
+        var rows = 0
+        for period in site.fiscalPeriods() {
+            let from = site.report.months[period.offsets.lowerBound].firstDay
+            let to = site.report.months[period.offsets.upperBound - 1].lastDay
+            let sources = Report.taxSources(in: books, from: from, to: to)
+            for totals in site.report.taxes {
+                let expected = try #require(TaxFigures.spanning(totals.months[period.offsets]))
+                var sum = TaxFigures()
+                for source in sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? [] {
+                    let invoice = books.invoices[source.invoiceIndex]
+                    #expect(books.currencies[Int(invoice.currencyIndex)] == totals.currency)
+                    sum.accrualNet += source.figures.accrualNet
+                    sum.accrualTax += source.figures.accrualTax
+                    sum.cashNet += source.figures.cashNet
+                    sum.cashTax += source.figures.cashTax
+                }
+                #expect(sum == expected, "\(period.label) \(totals.currency) \(books.taxes[totals.taxIndex])")
+                if expected.isActive { rows += 1 }
+            }
+        }
+        #expect(rows > 50)
+    }
+
+    /// The tax tables' invoice rows go through the compiled row path, with the bytes Mustache and cmark give.
+    @Test func periodPagesRenderTheSameOnBothPaths() throws {
+        let site = try site(fiscalYearStart: 4)
+        let periods = site.fiscalPeriods()
+        for period in periods {
+            let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+            let fast = site.templates.page(
+                "period", site.periodContext(period, among: periods, registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+            #expect(fast.compiled, "\(period.label)")
+            let general = site.templates.render("period", site.periodContext(period, among: periods))
+            #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
+            #expect(fast.html.contains("the invoices behind the figures"))
+        }
+    }
+}
