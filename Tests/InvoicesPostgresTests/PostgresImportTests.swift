@@ -67,6 +67,60 @@ struct PostgresImportTests {
         #expect(build.status == 0, "\(build.stderr)")
     }
 
+    @Test func anImportAbortedByAConcurrentWriterRunsAgainAndLands() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small.sqlite")
+        try StoreFixture.make(at: small, sql: StoreFixture.small)
+        try StoreFixture.migrateToV2(small)
+        let (server, database) = try PostgresStoreTests.serverWithStore(small)
+        defer { server.stop() }
+        // The import's first client waits 5 s on the server (after the import read the tables), and each attempt is
+        // counted by a sequence, which a rollback does not undo.
+        try server.psql(
+            """
+            CREATE SEQUENCE attempts;
+            CREATE FUNCTION slow() RETURNS trigger AS $$ BEGIN
+              IF NEW.number = 'R-1' THEN PERFORM nextval('attempts'); PERFORM pg_sleep(5); END IF;
+              RETURN NEW;
+            END $$ LANGUAGE plpgsql;
+            CREATE TRIGGER slow BEFORE INSERT ON client FOR EACH ROW EXECUTE FUNCTION slow();
+            """, database: database)
+        let files = try Self.files(in: folder, prefix: "R", clients: 5, perClient: 2)
+        // Started as a background process, not a task: a busy test run may leave a task waiting for a thread
+        // until the other writer has long committed.
+        let out = folder.path("import.out")
+        let started = system(
+            "{ PGPASSWORD='\(server.password)' TZ=Pacific/Kiritimati '\(CLI.executable.path)' import --store '\(server.url(database))' "
+                + files.map { "'\($0)'" }.joined(separator: " ") + " > \(out) 2>&1; echo $? > \(out).status; } &")
+        #expect(started == 0)
+        var sleeping = false
+        for _ in 0..<1200 where !sleeping {
+            usleep(50_000)
+            sleeping = try server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep';")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        }
+        #expect(sleeping, "the import never reached its first client")
+        // Meanwhile another SERIALIZABLE writer reads the invoices (which the import will write) and adds a client
+        // (the table the import read), and commits first: the import can no longer commit as it is.
+        try server.psql(
+            """
+            BEGIN ISOLATION LEVEL SERIALIZABLE;
+            SELECT count(*) FROM invoice;
+            INSERT INTO client (number, name) VALUES ('X-1', 'Another writer');
+            COMMIT;
+            """, database: database)
+        for _ in 0..<2400 where !FileManager.default.fileExists(atPath: out + ".status") { usleep(50_000) }
+        let status = try String(contentsOfFile: out + ".status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(status == "0", "\(output)")
+        #expect(output.contains("clients: 5 added"), "\(output)")
+        #expect(!output.contains(server.password))
+        #expect(try server.psql("SELECT last_value FROM attempts;", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        #expect(try Self.count(server, database, "client") == 2 + 1 + 5)
+        #expect(try Self.count(server, database, "invoice") == 4 + 10)
+    }
+
     @Test func anImportThatFailsMidwayLeavesTheServerAsItWas() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
