@@ -12,14 +12,14 @@ extension SiteBuilder {
     func collectionsContext(registry: RowListRegistry? = nil) -> [String: Any] {
         let collections = Collections(books: books, report: report)
         let overdue: [[String: Any]] = collections.overdue.filter { !$0.isEmpty }.map { rows in
-            let columns = TemplateSet.overdueColumns
+            let columns = TemplateVariables.overdueColumns
             let list = RowList(columns: columns, count: rows.count, registry: registry) { row, column in
                 overdueCell(rows[row], columns[column])
             }
             return ["currency": rows[0].currency.code, "clients": list]
         }
         let days = collections.daysToPay
-        let dayColumns = TemplateSet.daysToPayColumns
+        let dayColumns = TemplateVariables.daysToPayColumns
         let daysToPay = RowList(columns: dayColumns, count: days.count, registry: registry) { row, column in
             let entry = days[row]
             let client = books.clients[entry.clientIndex]
@@ -35,7 +35,7 @@ extension SiteBuilder {
         }
         let dso: [[String: Any]] = collections.salesOutstanding.map { entry in
             let totals = report.currencies.first { $0.currency == entry.currency }
-            let columns = TemplateSet.dsoColumns
+            let columns = TemplateVariables.dsoColumns
             let offsets = report.months.indices.reversed().filter { totals?.months[$0].isActive == true }
             let months = RowList(columns: columns, count: offsets.count, registry: registry) { row, column in
                 let offset = offsets[row]
@@ -63,7 +63,7 @@ extension SiteBuilder {
             let top = Array(rows.prefix(5))
             let clients: [[String: Any]] = top.indices.map { position in
                 var row: [String: Any] = ["rank": String(position + 1)]
-                for name in TemplateSet.overdueColumns { row[name] = overdueCell(top[position], name) }
+                for name in TemplateVariables.overdueColumns { row[name] = overdueCell(top[position], name) }
                 return row
             }
             return ["currency": rows[0].currency.code, "clients": clients]

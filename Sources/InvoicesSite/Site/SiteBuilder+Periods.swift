@@ -73,7 +73,7 @@ extension SiteBuilder {
             row["rate"] = tax.percent + " %"
             row["anchor"] = "tax-\(taxes.count + 1)"
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            let columns = TemplateSet.taxInvoiceColumns
+            let columns = TemplateVariables.taxInvoiceColumns
             row["invoices"] = RowList(columns: columns, count: behind.count, registry: registry) { row, column in
                 let source = behind[row]
                 let invoice = books.invoices[source.invoiceIndex]

@@ -31,7 +31,7 @@ extension SiteBuilder {
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
         context["currencies"] = statements.map { statement -> [String: Any] in
             let currency = statement.currency
-            let columns = TemplateSet.statementLineColumns
+            let columns = TemplateVariables.statementLineColumns
             let lines = RowList(columns: columns, count: statement.lines.count, registry: registry) { row, column in
                 statementCell(statement.lines[row], currency, columns[column])
             }

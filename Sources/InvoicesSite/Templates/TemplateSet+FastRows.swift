@@ -4,18 +4,13 @@ extension TemplateSet {
     static let fastLists: [String: [(path: [String], columns: [String])]] = [
         "client": [(["invoices"], invoiceColumns), (["monthly", "months"], monthlyColumns)],
         "month": [(["currencies", "rows"], monthRowColumns)],
-        "statement": [(["currencies", "lines"], statementLineColumns)],
-        "period": [(["taxes", "invoices"], taxInvoiceColumns)],
-        "collections": [(["overdue", "clients"], overdueColumns), (["daysToPay"], daysToPayColumns), (["dso", "months"], dsoColumns)],
+        "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
+        "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
+        "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
     static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "notes"]
     static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
-    static let overdueColumns = ["name", "number", "href", "statementHref", "overdue", "outstanding", "invoices", "oldest"]
-    static let daysToPayColumns = ["name", "number", "href", "settled", "median", "p90"]
-    static let dsoColumns = ["label", "href", "invoiced", "outstanding", "dso"]
-    static let taxInvoiceColumns = ["identifier", "issued", "client", "href", "accrualNet", "accrualTax", "cashNet", "cashTax"]
-    static let statementLineColumns = ["date", "kind", "type", "document", "detail", "charge", "credit", "balance"]
 
     /// The marker of the placeholders rows are rendered into after cmark.
     static let rowMarker = "data-invoices-rows"

@@ -19,6 +19,13 @@ public struct TemplateScope: Sendable, Equatable {
 }
 
 public enum TemplateVariables {
+    /// The columns of the long lists of the statement, period and collections pages (rendered by the compiled row
+    /// path, see `TemplateSet.fastLists`).
+    public static let overdueColumns = ["name", "number", "href", "statementHref", "overdue", "outstanding", "invoices", "oldest"]
+    public static let daysToPayColumns = ["name", "number", "href", "settled", "median", "p90"]
+    public static let dsoColumns = ["label", "href", "invoiced", "outstanding", "dso"]
+    public static let taxInvoiceColumns = ["identifier", "issued", "client", "href", "accrualNet", "accrualTax", "cashNet", "cashTax"]
+    public static let statementLineColumns = ["date", "kind", "type", "document", "detail", "charge", "credit", "balance"]
     /// The figures of one currency over a period; every row of `totals`.
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
     /// Outstanding amounts by days past due, one row per currency.
@@ -48,7 +55,7 @@ public enum TemplateVariables {
             "fiscalYearStart": nil, "years": link, "quarters": link,
             "hasOverdue": nil,
             "topOverdue": TemplateScope([
-                "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateSet.overdueColumns),
+                "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateVariables.overdueColumns),
             ]),
             "topClients": TemplateScope([
                 "currency": nil,
@@ -97,7 +104,7 @@ public enum TemplateVariables {
             "currencies": TemplateScope([
                 "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
                 "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
-                "lines": TemplateScope(values: TemplateSet.statementLineColumns),
+                "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
             ]),
         ]),
         "period": page([
@@ -106,14 +113,14 @@ public enum TemplateVariables {
             "months": link,
             "taxes": TemplateScope(
                 values: ["currency", "tax", "rate", "anchor"] + taxBases
-            ).adding(["invoices": TemplateScope(values: TemplateSet.taxInvoiceColumns)]),
+            ).adding(["invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns)]),
             "previous": link, "next": link,
         ]),
         "collections": page([
             "hasOverdue": nil, "hasDaysToPay": nil,
-            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateSet.overdueColumns)]),
-            "daysToPay": TemplateScope(values: TemplateSet.daysToPayColumns),
-            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateSet.dsoColumns)]),
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
+            "daysToPay": TemplateScope(values: TemplateVariables.daysToPayColumns),
+            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),
