@@ -24,7 +24,7 @@ extension SiteBuilder {
         var quarters: [FiscalPeriod] = []
         for (offset, month) in report.months.enumerated() {
             let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+            let yearLabel = Self.fiscalYearLabel(year, start: start)
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
@@ -113,14 +113,41 @@ extension SiteBuilder {
         ]
     }
 
-    /// The overview's `fiscalYearStart`, `years` and `quarters`: links to the fiscal period pages, newest first.
+    /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
+    static func fiscalYearLabel(_ year: Int, start: Int) -> String {
+        start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+    }
+
+    /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
+    /// `FY 2024/25 to FY 2025/26` when the months are whole fiscal years, else by quarter: `Q1 FY 2025/26`,
+    /// `Q4 FY 2023/24 to Q3 FY 2025/26`. Empty when fiscal years start in January (the calendar's years, which the
+    /// month names already say) or nothing is reported.
+    func fiscalSpan() -> String {
+        let start = options.fiscalYearStart
+        guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
+        let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
+        let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
+        let firstLabel = Self.fiscalYearLabel(firstYear, start: start), lastLabel = Self.fiscalYearLabel(lastYear, start: start)
+        if first.month == start, last.month == (start + 10) % 12 + 1 {
+            return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
+        }
+        let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
+        return from == to ? from : "\(from) to \(to)"
+    }
+
+    /// The overview's `fiscalYearStart`, `fiscalSpan`, `years` and `quarters`: links to the fiscal period pages, newest
+    /// first.
     func periodsContext() -> [String: Any] {
         let periods = fiscalPeriods()
         func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
-        return [
+        var context: [String: Any] = [
             "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
             "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
         ]
+        // Absent rather than empty: a section over an empty string still renders.
+        let span = fiscalSpan()
+        if !span.isEmpty { context["fiscalSpan"] = span }
+        return context
     }
 
     static func monthName(_ month: Int) -> String {

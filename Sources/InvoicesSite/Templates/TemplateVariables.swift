@@ -52,7 +52,7 @@ public enum TemplateVariables {
                 "label": nil, "month": nil, "href": nil,
                 "totals": TemplateScope(values: figures + ["first"]),
             ]),
-            "fiscalYearStart": nil, "years": link, "quarters": link,
+            "fiscalYearStart": nil, "fiscalSpan": nil, "years": link, "quarters": link,
             "hasOverdue": nil,
             "topOverdue": TemplateScope([
                 "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateVariables.overdueColumns),
