@@ -96,7 +96,7 @@ enum QuarterPolicy: Sendable, Equatable {
         case "current": self = .current
         default:
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 4, parts[0].allSatisfy(\.isASCII), let year = Int(parts[0]), year > 0,
+            guard parts.count == 2, parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit), let year = Int(parts[0]), year > 0,
                 parts[1].count == 2, parts[1].first == "Q", let quarter = Int(parts[1].dropFirst()), (1...4).contains(quarter)
             else { return nil }
             self = .quarter(year: year, quarter: quarter)
@@ -128,7 +128,7 @@ enum YearPolicy: Sendable, Equatable {
         case "previous": self = .previous
         case "current": self = .current
         default:
-            guard text.count == 4, text.allSatisfy(\.isASCII), let year = Int(text), year > 0 else { return nil }
+            guard text.count == 4, text.allSatisfy(\.isASCIIDigit), let year = Int(text), year > 0 else { return nil }
             self = .year(year)
         }
     }
@@ -169,6 +169,11 @@ enum AsOfPolicy: Sendable, Equatable {
         case .date(let date): date
         }
     }
+}
+
+extension Character {
+    /// `0` to `9` only (not other scripts' digits, signs or spaces).
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension CalendarDate {

@@ -6,12 +6,12 @@ import Testing
 /// quarter or year; bad or conflicting values are refused with the documented exit codes.
 struct ReportPeriodOptionTests {
     @Test func badQuartersAndYearsAreUsageErrors() throws {
-        for value in ["2025-Q5", "2025-Q0", "2025Q1", "25-Q1", "2025-q1", "Q1", "all"] {
+        for value in ["2025-Q5", "2025-Q0", "2025Q1", "25-Q1", "2025-q1", "Q1", "all", "+202-Q1"] {
             let result = try CLI.run(["build", "--store", "x.sqlite", "--quarter", value])
             #expect(result.status == 64, "\(value)")
             #expect(result.stderr.contains("--quarter '\(value)' is not a quarter; expected YYYY-QN, e.g. 2025-Q1"), "\(result.stderr)")
         }
-        for value in ["25", "2025-26", "FY2025", "all", "２０２５"] {
+        for value in ["25", "2025-26", "FY2025", "all", "２０２５", "+202", " 202"] {
             let result = try CLI.run(["build", "--store", "x.sqlite", "--year", value])
             #expect(result.status == 64, "\(value)")
             #expect(result.stderr.contains("--year '\(value)' is not a year; expected YYYY, e.g. 2025"), "\(result.stderr)")
@@ -62,11 +62,13 @@ struct ReportPeriodOptionTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
-        let quarter = try CLI.run([
-            "build", "--store", folder.path("v2.sqlite"), "--output", folder.path("q"), "--fiscal-year-start", "04", "--quarter", "2025-Q1",
-        ])
-        #expect(quarter.status == 0, "\(quarter.stderr)")
-        let index = try String(contentsOfFile: folder.path("q/index.html"), encoding: .utf8)
+        /// Builds into `output` with `options` and reads the overview.
+        func build(_ output: String, _ options: [String]) throws -> String {
+            let result = try CLI.run(["build", "--store", folder.path("v2.sqlite"), "--output", folder.path(output)] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: folder.path(output + "/index.html"), encoding: .utf8)
+        }
+        let index = try build("q", ["--fiscal-year-start", "04", "--quarter", "2025-Q1"])
         #expect(index.contains("Invoices issued from <strong>April 2025</strong> to <strong>June 2025</strong> (3 months"))
         #expect(index.contains("Fiscal years start in April: these months fall in <strong>Q1 FY 2025/26</strong>."))
         #expect(FileManager.default.fileExists(atPath: folder.path("q/quarters/2025-Q1.html")))
@@ -78,11 +80,7 @@ struct ReportPeriodOptionTests {
         #expect(rows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30</td>") == true)
         #expect(rows.last?.hasSuffix("<td class=\"num\">EUR\u{A0}0.00</td></tr>") == true)
 
-        let year = try CLI.run([
-            "build", "--store", folder.path("v2.sqlite"), "--output", folder.path("y"), "--fiscal-year-start", "07", "--year", "2024",
-        ])
-        #expect(year.status == 0, "\(year.stderr)")
-        let yearIndex = try String(contentsOfFile: folder.path("y/index.html"), encoding: .utf8)
+        let yearIndex = try build("y", ["--fiscal-year-start", "07", "--year", "2024"])
         #expect(yearIndex.contains("Invoices issued from <strong>July 2024</strong> to <strong>June 2025</strong> (12 months"))
         #expect(yearIndex.contains("these months fall in <strong>FY 2024/25</strong>."))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("y/years")) == ["2024.html"])
