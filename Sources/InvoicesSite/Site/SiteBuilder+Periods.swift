@@ -73,20 +73,17 @@ extension SiteBuilder {
             row["rate"] = tax.percent + " %"
             row["anchor"] = "tax-\(taxes.count + 1)"
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            let columns = TemplateVariables.taxInvoiceColumns
-            row["invoices"] = RowList(columns: columns, count: behind.count, registry: registry) { row, column in
+            row["invoices"] = RowList(columns: TemplateVariables.taxInvoiceColumns, count: behind.count, registry: registry) { row, column in
                 let source = behind[row]
-                let invoice = books.invoices[source.invoiceIndex]
-                switch columns[column] {
-                case "identifier": return invoice.identifier
-                case "issued": return invoice.issued.description
-                case "client": return books.clients[Int(invoice.clientIndex)].name
-                case "href": return "../" + clientPath(Int(invoice.clientIndex))
-                case "accrualNet": return money(source.figures.accrualNet, currency)
-                case "accrualTax": return money(source.figures.accrualTax, currency)
-                case "cashNet": return money(source.figures.cashNet, currency)
-                case "cashTax": return money(source.figures.cashTax, currency)
-                default: return ""
+                switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
+                case .identifier: return books.invoices[source.invoiceIndex].identifier
+                case .issued: return books.invoices[source.invoiceIndex].issued.description
+                case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
+                case .href: return "../" + clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
+                case .accrualNet: return money(source.figures.accrualNet, currency)
+                case .accrualTax: return money(source.figures.accrualTax, currency)
+                case .cashNet: return money(source.figures.cashNet, currency)
+                case .cashTax: return money(source.figures.cashTax, currency)
                 }
             }
             taxes.append(row)
