@@ -99,18 +99,33 @@ struct FiscalPeriodTests {
         #expect(rows > 50)
     }
 
-    /// The tax tables' invoice rows go through the compiled row path, with the bytes Mustache and cmark give.
+    /// The tax tables' invoice rows go through the compiled row path, with the bytes Mustache and cmark give. A year
+    /// page lists no invoices: each tax row links to the same tax's list on the year's quarter pages.
     @Test func periodPagesRenderTheSameOnBothPaths() throws {
         let site = try site(fiscalYearStart: 4)
         let periods = site.fiscalPeriods()
+        var pages: [String: String] = [:]
         for period in periods {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let fast = site.templates.page(
                 "period", site.periodContext(period, among: periods, registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
-            #expect(fast.compiled, "\(period.label)")
+            #expect(fast.compiled == (period.quarter != 0), "\(period.label)")
             let general = site.templates.render("period", site.periodContext(period, among: periods))
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
-            #expect(fast.html.contains("the invoices behind the figures"))
+            #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
+            pages[period.path] = fast.html
         }
+        // Every link from a year's tax row lands on a quarter of that year, at a table of invoices.
+        var links = 0
+        for year in periods where year.quarter == 0 {
+            let html = try #require(pages[year.path])
+            for match in html.matches(of: /href="\.\.\/(quarters\/[0-9]{4}-Q[1-4]\.html)#(tax-[A-Z]{3}-[0-9]+)"/) {
+                let quarter = try #require(periods.first { $0.path == String(match.1) }, "\(match.1)")
+                #expect(quarter.year == year.year)
+                #expect(try #require(pages[quarter.path]).contains("<table class=\"figures tax-invoices\" id=\"\(match.2)\">"))
+                links += 1
+            }
+        }
+        #expect(links > 10)
     }
 }

@@ -61,7 +61,11 @@ extension SiteBuilder {
             return figuresRow(figures, currency.currency)
         }
         let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + monthPath(report.months[$0])] }
-        let sources = Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
+        // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
+        let isYear = period.quarter == 0
+        let sources = isYear ? [:] : Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
@@ -71,7 +75,16 @@ extension SiteBuilder {
             row["currency"] = currency.code
             row["tax"] = tax.name
             row["rate"] = tax.percent + " %"
-            row["anchor"] = "tax-\(taxes.count + 1)"
+            // The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
+            let anchor = "tax-\(currency.code)-\(totals.taxIndex + 1)"
+            row["anchor"] = anchor
+            let quarters: [[String: Any]] = yearQuarters.filter { quarter in
+                TaxFigures.spanning(totals.months[quarter.offsets])?.isActive == true
+            }.enumerated().map { position, quarter in
+                ["label": quarter.label, "href": "../" + quarter.path + "#" + anchor, "first": position == 0]
+            }
+            row["quarters"] = quarters
+            row["hasQuarters"] = !quarters.isEmpty
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
             row["invoices"] = RowList(columns: TemplateVariables.taxInvoiceColumns, count: behind.count, registry: registry) { row, column in
                 let source = behind[row]

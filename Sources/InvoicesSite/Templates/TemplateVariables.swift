@@ -119,7 +119,10 @@ public enum TemplateVariables {
             "months": link,
             "taxes": TemplateScope(
                 values: ["currency", "tax", "rate", "anchor"] + taxBases
-            ).adding(["invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns)]),
+            ).adding([
+                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
+                "quarters": TemplateScope(values: ["label", "href", "first"]),
+            ]),
             "previous": link, "next": link,
         ]),
         "collections": page([
