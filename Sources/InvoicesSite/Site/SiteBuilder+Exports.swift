@@ -14,14 +14,17 @@ extension SiteBuilder {
 
     /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
     /// `payments.csv`, `taxes.csv` (docs/exports.md).
-    func exportFiles() -> [File] {
+    func exportFiles() -> [File] { exportParts().flatMap { $0() } }
+
+    /// ``exportFiles()`` one file per part, each made only when the part is called.
+    func exportParts() -> [() -> [File]] {
         let exports = ReportExports(books: books, report: report, conversion: convertedTotals(), fiscalYearStart: options.fiscalYearStart)
         return [
-            File(path: "report.json", data: exports.json()),
-            File(path: "totals.csv", data: Data(exports.totalsCSV().utf8)),
-            File(path: "aging.csv", data: Data(exports.agingCSV().utf8)),
-            File(path: "payments.csv", data: Data(exports.paymentsCSV().utf8)),
-            File(path: "taxes.csv", data: Data(exports.taxesCSV().utf8)),
+            { [File(path: "report.json", data: exports.json())] },
+            { [File(path: "totals.csv", data: Data(exports.totalsCSV().utf8))] },
+            { [File(path: "aging.csv", data: Data(exports.agingCSV().utf8))] },
+            { [File(path: "payments.csv", data: Data(exports.paymentsCSV().utf8))] },
+            { [File(path: "taxes.csv", data: Data(exports.taxesCSV().utf8))] },
         ]
     }
 }
