@@ -50,7 +50,8 @@ test-tsan:
 site-checks:
 	scripts/site-checks.sh
 
-# Screenshots of the overview, a month, a client page and a statement at 1280 and 390 px into screenshots/, and a
+# Screenshots of the overview, a month, a client page, a statement, a fiscal year and quarter and the collections
+# page at 1280 and 390 px into screenshots/, and a
 # statement printed to PDF on A4 and Letter with its pages as PNGs (headless Chromium, pdftoppm).
 screenshots:
 	scripts/screenshots.sh "" screenshots

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Screenshots of the demo site (overview, a month, a client, a statement) at desktop (1280 px) and phone (390 px)
-# widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
+# collections page) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png...
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
@@ -21,16 +21,21 @@ if [ -z "$site" ]; then
     swift build --product invoices >/dev/null
     site=.build/screenshots-site
     .build/debug/invoices sample --clients 40 --invoices 1200 --seed 1 --output .build/screenshots.sqlite >/dev/null
-    .build/debug/invoices build --store .build/screenshots.sqlite --output "$site" --quiet
+    # Fiscal years from April: the overview and the period pages show their FY labels.
+    .build/debug/invoices build --store .build/screenshots.sqlite --output "$site" --fiscal-year-start 04 --quiet
 fi
 mkdir -p "$out"
 month=$(ls "$site"/months | sort | tail -n 2 | head -n 1)
 client=$(ls "$site"/clients | sort | head -n 1)
+# The first complete fiscal year (the widest tax tables), and the last quarter.
+year=$(ls "$site"/years | sort | sed -n 2p); year=${year:-$(ls "$site"/years | sort | head -n 1)}
+quarter=$(ls "$site"/quarters | sort | tail -n 1)
 # The statement with the most currencies (page breaks between them), the first such by name.
 statement=$(cd "$site/statements" && grep -c '<section class="statement">' -- *.html | sort -t: -k2,2nr -k1,1 | head -n 1 | cut -d: -f1)
 profile=$(mktemp -d)
 trap 'rm -rf "$profile" "$site"/statements/.print-*.html' EXIT
-for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$statement:statement"; do
+for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$statement:statement" \
+    "years/$year:year" "quarters/$quarter:quarter" "collections.html:collections"; do
     path=${page%%:*}; name=${page##*:}
     for size in "1280,2400:desktop" "390,2400:phone"; do
         window=${size%%:*}; label=${size##*:}

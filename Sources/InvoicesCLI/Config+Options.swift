@@ -25,6 +25,16 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "Which month to report: YYYY-MM, 'previous', 'current' or 'all'. Default: all.")
     var month: String?
 
+    @Option(help: ArgumentHelp(
+        "Report a fiscal quarter instead: YYYY-QN (e.g. 2025-Q1), 'previous' or 'current'.",
+        discussion: "Quarters follow --fiscal-year-start; YYYY is the calendar year the fiscal year starts in, as on the quarter pages."))
+    var quarter: String?
+
+    @Option(help: ArgumentHelp(
+        "Report a fiscal year instead: YYYY (e.g. 2025), 'previous' or 'current'.",
+        discussion: "The year follows --fiscal-year-start and is named by the calendar year it starts in: with 04, 2025 is April 2025 to March 2026."))
+    var year: String?
+
     @Option(help: "The date outstanding and overdue amounts are measured at: YYYY-MM-DD, 'today' or 'end-of-period' (the last day of the latest month reported; the default).")
     var asOf: String?
 
@@ -82,6 +92,16 @@ struct ProjectOptions: ParsableArguments {
         if let month, MonthPolicy(month) == nil {
             throw ValidationError("--month '\(month)' is not a month; expected YYYY-MM, e.g. 2025-06, or 'previous', 'current', 'all'")
         }
+        if let quarter, QuarterPolicy(quarter) == nil {
+            throw ValidationError("--quarter '\(quarter)' is not a quarter; expected YYYY-QN, e.g. 2025-Q1 (the first quarter of the fiscal year starting in 2025), or 'previous', 'current'")
+        }
+        if let year, YearPolicy(year) == nil {
+            throw ValidationError("--year '\(year)' is not a year; expected YYYY, e.g. 2025 (the fiscal year starting in 2025), or 'previous', 'current'")
+        }
+        let periodFlags = [("--month", month), ("--quarter", quarter), ("--year", year)].filter { $0.1 != nil }.map(\.0)
+        if periodFlags.count > 1 {
+            throw ValidationError("\(periodFlags.joined(separator: " and ")) both choose the report's period; give only one of --month, --quarter and --year")
+        }
         if let asOf, AsOfPolicy(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30, or 'today', 'end-of-period'")
         }
@@ -136,9 +156,9 @@ struct ProjectOptions: ParsableArguments {
                 message: "no store to read: pass --store PATH, or run 'invoices init' to create a project with an \(ProjectConfig.fileName)")
         }
         // Flag values passed validate(); project file values passed ProjectConfig.load.
-        let monthPolicy = (month ?? config?["month"]).flatMap(MonthPolicy.init) ?? .all
         let asOfPolicy = (asOf ?? config?["as_of"]).flatMap(AsOfPolicy.init) ?? .endOfPeriod
-        let period = ReportPeriod(month: monthPolicy.month(today: today), asOf: asOfPolicy.date(today: today))
+        let fiscalYearStart = (fiscalYearStart ?? config?["fiscal_year_start"]).flatMap(SiteOptions.fiscalYearStart) ?? 1
+        let period = reportPeriod(config: config, fiscalYearStart: fiscalYearStart, today: today, asOf: asOfPolicy.date(today: today))
         let baseURL = (self.baseURL ?? config?["base_url"]).flatMap(SiteOptions.normalizedBaseURL)
         var site = SiteOptions(
             title: title ?? config?["title"] ?? "Invoices report",
@@ -146,7 +166,7 @@ struct ProjectOptions: ParsableArguments {
             period: period, baseURL: baseURL)
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
-        site.fiscalYearStart = (fiscalYearStart ?? config?["fiscal_year_start"]).flatMap(SiteOptions.fiscalYearStart) ?? 1
+        site.fiscalYearStart = fiscalYearStart
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
         if let key = try loadClientLinkKey(config: config) {
@@ -165,6 +185,21 @@ struct ProjectOptions: ParsableArguments {
         _ = mapping.addNames(coreDataName)
         configuration.coreDataMapping = mapping
         return ResolvedProject(config: config, configuration: configuration, baseURL: baseURL)
+    }
+}
+
+extension ProjectOptions {
+    /// The report's period: a period flag (`--month`, `--quarter`, `--year`; validate() allows one) wins over the
+    /// project file's `month`, `quarter` and `year` (of which load() allows one); every month by default.
+    func reportPeriod(config: ProjectConfig?, fiscalYearStart start: Int, today: CalendarDate, asOf: CalendarDate?) -> ReportPeriod {
+        let flagSet = month != nil || quarter != nil || year != nil
+        let month = flagSet ? self.month : config?["month"]
+        let quarter = flagSet ? self.quarter : config?["quarter"]
+        let year = flagSet ? self.year : config?["year"]
+        // Values passed validate() or ProjectConfig.load.
+        if let policy = quarter.flatMap(QuarterPolicy.init) { return policy.period(fiscalYearStart: start, today: today, asOf: asOf) }
+        if let policy = year.flatMap(YearPolicy.init) { return policy.period(fiscalYearStart: start, today: today, asOf: asOf) }
+        return ReportPeriod(month: (month.flatMap(MonthPolicy.init) ?? .all).month(today: today), asOf: asOf)
     }
 }
 
@@ -191,7 +226,7 @@ struct ResolvedProject: Sendable {
             output: \(c.output)
             title: \(c.site.title)
             locale: \(c.site.locale)
-            month: \(c.site.period.month.map { "\($0)" } ?? "all")
+            period: \(c.site.period.month.map { "\($0)" } ?? c.site.period.months.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "all")
             as of: \(c.site.period.asOf.map { "\($0)" } ?? "end of period")
             """
     }

@@ -4,7 +4,7 @@ import InvoicesStore
 import InvoicesReport
 import InvoicesSite
 
-/// The values `month`, `as_of` and `base_url` accept, in the project file and as flags.
+/// The values `month`, `quarter`, `year`, `as_of` and `base_url` accept, in the project file and as flags.
 enum ConfigCheck {
     /// What is wrong with `value` for `key`, or nil when it is fine.
     static func problem(key: String, value: String) -> String? {
@@ -12,6 +12,12 @@ enum ConfigCheck {
         case "month":
             return MonthPolicy(value) == nil
                 ? "month '\(value)' is not a month; expected YYYY-MM (e.g. 2025-06), 'previous', 'current' or 'all'" : nil
+        case "quarter":
+            return QuarterPolicy(value) == nil
+                ? "quarter '\(value)' is not a quarter; expected YYYY-QN (e.g. 2025-Q1, the first quarter of the fiscal year starting in 2025), 'previous' or 'current'" : nil
+        case "year":
+            return YearPolicy(value) == nil
+                ? "year '\(value)' is not a year; expected YYYY (e.g. 2025, the fiscal year starting in 2025), 'previous' or 'current'" : nil
         case "as_of":
             return AsOfPolicy(value) == nil
                 ? "as_of '\(value)' is not a date; expected YYYY-MM-DD (e.g. 2025-06-30), 'end-of-period' or 'today'" : nil
@@ -78,6 +84,67 @@ enum MonthPolicy: Sendable, Equatable {
     }
 }
 
+/// Which fiscal quarter to report (`--quarter`, key `quarter`): one named `YYYY-QN`, or the one before or containing
+/// today. `YYYY` is the calendar year the fiscal year starts in, as on the quarter pages (`quarters/YYYY-QN.html`).
+enum QuarterPolicy: Sendable, Equatable {
+    case previous, current
+    case quarter(year: Int, quarter: Int)
+
+    init?(_ text: String) {
+        switch text {
+        case "previous": self = .previous
+        case "current": self = .current
+        default:
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit), let year = Int(parts[0]), year > 0,
+                parts[1].count == 2, parts[1].first == "Q", let quarter = Int(parts[1].dropFirst()), (1...4).contains(quarter)
+            else { return nil }
+            self = .quarter(year: year, quarter: quarter)
+        }
+    }
+
+    /// The quarter's three months, fiscal years starting in month `start` and `today` being the local date.
+    func period(fiscalYearStart start: Int, today: CalendarDate, asOf: CalendarDate?) -> ReportPeriod {
+        let (year, quarter): (Int, Int)
+        switch self {
+        case .quarter(let named, let number): (year, quarter) = (named, number)
+        case .current: (year, quarter) = today.month.fiscal(startingIn: start)
+        case .previous:
+            let now = today.month.fiscal(startingIn: start)
+            (year, quarter) = now.quarter == 1 ? (now.year - 1, 4) : (now.year, now.quarter - 1)
+        }
+        return .fiscalQuarter(quarter, of: year, startingIn: start, asOf: asOf)
+    }
+}
+
+/// Which fiscal year to report (`--year`, key `year`): one named `YYYY` (the calendar year it starts in, as on the
+/// year pages), or the one before or containing today.
+enum YearPolicy: Sendable, Equatable {
+    case previous, current
+    case year(Int)
+
+    init?(_ text: String) {
+        switch text {
+        case "previous": self = .previous
+        case "current": self = .current
+        default:
+            guard text.count == 4, text.allSatisfy(\.isASCIIDigit), let year = Int(text), year > 0 else { return nil }
+            self = .year(year)
+        }
+    }
+
+    /// The fiscal year's twelve months, fiscal years starting in month `start` and `today` being the local date.
+    func period(fiscalYearStart start: Int, today: CalendarDate, asOf: CalendarDate?) -> ReportPeriod {
+        let year: Int
+        switch self {
+        case .year(let named): year = named
+        case .current: year = today.month.fiscal(startingIn: start).year
+        case .previous: year = today.month.fiscal(startingIn: start).year - 1
+        }
+        return .fiscalYear(year, startingIn: start, asOf: asOf)
+    }
+}
+
 /// The date outstanding and overdue amounts are measured at.
 enum AsOfPolicy: Sendable, Equatable {
     /// The last day of the latest month reported (stable: the same store gives the same site).
@@ -102,6 +169,11 @@ enum AsOfPolicy: Sendable, Equatable {
         case .date(let date): date
         }
     }
+}
+
+extension Character {
+    /// `0` to `9` only (not other scripts' digits, signs or spaces).
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension CalendarDate {
@@ -137,6 +209,12 @@ extension ProjectConfig {
         # Which month to report: YYYY-MM, previous (last month, for a run early in the next month),
         # current, or all (every month in the store; the default).
         month: all
+        # Or a fiscal quarter (following fiscal_year_start below): YYYY-QN, e.g. 2025-Q1, the first quarter of
+        # the fiscal year that starts in 2025; previous; or current. Set at most one of month, quarter and year.
+        quarter: ~
+        # Or a fiscal year: YYYY, the calendar year it starts in (2025 is April 2025 to March 2026 when
+        # fiscal_year_start is 04); previous; or current. Statements cover the period chosen.
+        year: ~
         # The date outstanding and overdue amounts are measured at: end-of-period (the last day of the latest
         # month reported; the same store always gives the same site), today, or a date YYYY-MM-DD.
         as_of: end-of-period

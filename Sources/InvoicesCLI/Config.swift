@@ -18,7 +18,7 @@ struct ProjectConfig: Sendable, Equatable {
     static let fileName = "invoices.yaml"
     /// The keys a project file may set, in the order `invoices init` writes them.
     static let keys = [
-        "title", "store", "templates", "output", "base_url", "locale", "month", "as_of", "public", "build_id", "client_links",
+        "title", "store", "templates", "output", "base_url", "locale", "month", "quarter", "year", "as_of", "public", "build_id", "client_links",
         // The basis of the overview's tax summary: accrual (default) or cash.
         "basis",
         // The month the fiscal year starts in, 01 to 12: quarter and year pages.
@@ -103,8 +103,30 @@ struct ProjectConfig: Sendable, Equatable {
                 problems.append(ConfigError(path: path, line: valueLine, column: valueColumn, message: problem))
             }
         }
+        problems += config.periodConflicts(path: path)
         if !problems.isEmpty { throw ConfigErrors(problems) }
         return config
+    }
+
+    /// The keys choosing the report's period, of which a file sets at most one (`month: all` sets none).
+    static let periodKeys = ["month", "quarter", "year"]
+
+    /// The report's period keys this file sets, in the order of ``periodKeys`` (`month: all` is the default).
+    var periodKeysSet: [String] {
+        Self.periodKeys.filter { key in self[key].map { key != "month" || $0 != "all" } ?? false }
+    }
+
+    /// A problem at each period key after the first when the file sets more than one.
+    func periodConflicts(path: String) -> [ConfigError] {
+        let set = periodKeysSet
+        guard set.count > 1 else { return [] }
+        return set.dropFirst().compactMap { key in
+            values[key].map {
+                ConfigError(
+                    path: path, line: $0.line, column: $0.column,
+                    message: "'\(key)' and '\(set[0])' both choose the report's period; set only one of month, quarter and year")
+            }
+        }
     }
 
     static func suggestion(for name: String) -> String {

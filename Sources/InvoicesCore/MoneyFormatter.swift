@@ -7,13 +7,14 @@ import Foundation
 /// formatting millions of amounts stays cheap. The default locale, `en_US_POSIX`, gives stable output
 /// (`USD 1,234.50`) so builds are reproducible on any machine.
 public struct MoneyFormatter: Sendable {
+    /// A locale's layout of an amount in one currency, as UTF-8.
     struct Pattern: Sendable {
-        var positivePrefix: String
-        var positiveSuffix: String
-        var negativePrefix: String
-        var negativeSuffix: String
-        var grouping: String
-        var decimal: String
+        var positivePrefix: [UInt8]
+        var positiveSuffix: [UInt8]
+        var negativePrefix: [UInt8]
+        var negativeSuffix: [UInt8]
+        var grouping: [UInt8]
+        var decimal: [UInt8]
         var groupingSize: Int
     }
 
@@ -32,36 +33,77 @@ public struct MoneyFormatter: Sendable {
     }
 
     /// `amount` for display, e.g. `USD 1,234.50` (en_US_POSIX) or `1.234,50 €` (de_DE).
+    ///
+    /// Laid out straight into the string's own storage: one allocation per amount, none for a short one (perf,
+    /// issue 20: formatting was a tenth of a build).
     public func string(for amount: Money) -> String {
         let pattern = patterns[amount.currency]
             ?? MoneyFormatter.pattern(for: amount.currency, localeIdentifier: localeIdentifier)
         let digits = amount.currency.minorUnitDigits
-        // The magnitude's decimal digits, least significant first (UInt64.max has 20).
-        var magnitude = amount.minorUnits.magnitude
-        var decimal: [UInt8] = []
-        decimal.reserveCapacity(20)
-        repeat {
-            decimal.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        while decimal.count <= digits { decimal.append(UInt8(ascii: "0")) }
         let negative = amount.minorUnits < 0
-        var output: [UInt8] = []
-        output.reserveCapacity(32)
-        output.append(contentsOf: negative ? pattern.negativePrefix.utf8 : pattern.positivePrefix.utf8)
-        let wholeDigits = decimal.count - digits
-        for offset in 0..<wholeDigits {
-            if offset > 0, pattern.groupingSize > 0, (wholeDigits - offset) % pattern.groupingSize == 0 {
-                output.append(contentsOf: pattern.grouping.utf8)
+        let prefix = negative ? pattern.negativePrefix : pattern.positivePrefix
+        let suffix = negative ? pattern.negativeSuffix : pattern.positiveSuffix
+        // At most 20 digits of a UInt64 (`digits` is at most 4: ISO 4217), with a separator between groups.
+        let wholeDigitsBound = 20
+        let capacity = prefix.count + suffix.count + wholeDigitsBound * (1 + pattern.grouping.count) + pattern.decimal.count
+        return String(unsafeUninitializedCapacity: capacity) { output in
+            MoneyFormatter.layOut(amount.minorUnits.magnitude, digits: digits, pattern: pattern, prefix: prefix, suffix: suffix, into: output)
+        }
+    }
+
+    /// Writes the amount into `output` and returns how many bytes it took: prefix, grouped whole digits, decimal
+    /// separator and `digits` fraction digits, suffix. (A free function over locals: a closure capturing the write
+    /// position was checked for exclusive access on every byte.)
+    private static func layOut(
+        _ magnitude: UInt64, digits: Int, pattern: Pattern, prefix: [UInt8], suffix: [UInt8], into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        // The magnitude's decimal digits, least significant first, padded to `digits + 1`.
+        var decimal: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &decimal) { raw -> Int in
+            let decimal = raw.bindMemory(to: UInt8.self)
+            var count = 0
+            var rest = magnitude
+            repeat {
+                decimal[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                count += 1
+                rest /= 10
+            } while rest > 0
+            while count <= digits {
+                decimal[count] = UInt8(ascii: "0")
+                count += 1
             }
-            output.append(decimal[decimal.count - 1 - offset])
+            var position = 0
+            for byte in prefix {
+                output[position] = byte
+                position += 1
+            }
+            let wholeDigits = count - digits
+            for offset in 0..<wholeDigits {
+                if offset > 0, pattern.groupingSize > 0, (wholeDigits - offset) % pattern.groupingSize == 0 {
+                    for byte in pattern.grouping {
+                        output[position] = byte
+                        position += 1
+                    }
+                }
+                output[position] = decimal[count - 1 - offset]
+                position += 1
+            }
+            if digits > 0 {
+                for byte in pattern.decimal {
+                    output[position] = byte
+                    position += 1
+                }
+                for offset in (0..<digits).reversed() {
+                    output[position] = decimal[offset]
+                    position += 1
+                }
+            }
+            for byte in suffix {
+                output[position] = byte
+                position += 1
+            }
+            return position
         }
-        if digits > 0 {
-            output.append(contentsOf: pattern.decimal.utf8)
-            for offset in (0..<digits).reversed() { output.append(decimal[offset]) }
-        }
-        output.append(contentsOf: negative ? pattern.negativeSuffix.utf8 : pattern.positiveSuffix.utf8)
-        return String(decoding: output, as: UTF8.self)
     }
 
     static func pattern(for currency: CurrencyCode, localeIdentifier: String) -> Pattern {
@@ -82,12 +124,12 @@ public struct MoneyFormatter: Sendable {
             formatter.usesGroupingSeparator = true
         }
         return Pattern(
-            positivePrefix: formatter.positivePrefix ?? "",
-            positiveSuffix: formatter.positiveSuffix ?? "",
-            negativePrefix: formatter.negativePrefix ?? "-",
-            negativeSuffix: formatter.negativeSuffix ?? "",
-            grouping: formatter.usesGroupingSeparator ? (formatter.groupingSeparator ?? ",") : "",
-            decimal: formatter.currencyDecimalSeparator ?? formatter.decimalSeparator ?? ".",
+            positivePrefix: Array((formatter.positivePrefix ?? "").utf8),
+            positiveSuffix: Array((formatter.positiveSuffix ?? "").utf8),
+            negativePrefix: Array((formatter.negativePrefix ?? "-").utf8),
+            negativeSuffix: Array((formatter.negativeSuffix ?? "").utf8),
+            grouping: Array((formatter.usesGroupingSeparator ? (formatter.groupingSeparator ?? ",") : "").utf8),
+            decimal: Array((formatter.currencyDecimalSeparator ?? formatter.decimalSeparator ?? ".").utf8),
             groupingSize: formatter.usesGroupingSeparator ? formatter.groupingSize : 0
         )
     }

@@ -15,14 +15,15 @@ public import InvoicesCore
 public struct ReportExports: Sendable {
     /// The version of the JSON schema, `schema_version` in `report.json`. Raised on incompatible changes.
     public static let schemaVersion = 2
-    /// The columns of `totals.csv`, in order: v1's, then those v2 added.
+    /// The columns of `totals.csv`, in order: v1's, then those v2 added, then the month's fiscal year and quarter.
     public static let totalsColumns = [
         "client_number", "client_name", "currency", "month", "invoiced", "paid", "outstanding", "overdue", "invoices",
-        "net", "tax", "credited", "written_off", "credit",
+        "net", "tax", "credited", "written_off", "credit", "fiscal_year", "fiscal_quarter",
     ]
-    /// The columns of `payments.csv`, in order.
+    /// The columns of `payments.csv`, in order (the fiscal year and quarter of the payment's date last).
     public static let paymentsColumns = [
-        "invoice", "client_number", "client_name", "currency", "date", "amount", "kind", "method", "reference",
+        "invoice", "client_number", "client_name", "currency", "date", "amount", "kind", "method", "reference", "fiscal_year",
+        "fiscal_quarter",
     ]
     /// The columns of `taxes.csv`, in order (the fiscal year and quarter of the month last).
     public static let taxesColumns = [
@@ -38,7 +39,8 @@ public struct ReportExports: Sendable {
     public let report: Report
     /// Totals converted into a base currency, when exchange rates were given.
     public let conversion: ConvertedTotals?
-    /// The month (1–12) fiscal years start in: `taxes.csv`'s `fiscal_year` and `fiscal_quarter`.
+    /// The month (1–12) fiscal years start in: the `fiscal_year` and `fiscal_quarter` columns of `totals.csv`,
+    /// `payments.csv` and `taxes.csv`, and `report.json`'s `period.fiscal_year_start` and `period.fiscal_months`.
     public let fiscalYearStart: Int
 
     public init(books: Books, report: Report, conversion: ConvertedTotals? = nil, fiscalYearStart: Int = 1) {
@@ -50,7 +52,7 @@ public struct ReportExports: Sendable {
 
     /// `totals.csv`: one row per client, currency and month in which the client has an invoice issued, an invoice
     /// paid or a balance outstanding at the month's end (``Figures/isActive``). Outstanding and overdue are at the
-    /// end of the month.
+    /// end of the month; the last two columns are the month's fiscal year and quarter.
     public func totalsCSV() -> String {
         var csv = CSVWriter(header: Self.totalsColumns)
         for totals in report.clients {
@@ -58,6 +60,7 @@ public struct ReportExports: Sendable {
             for entry in totals.currencies {
                 let digits = entry.currency.minorUnitDigits
                 for (offset, figures) in entry.months.enumerated() where figures.isActive {
+                    let (year, quarter) = fiscalCells(report.months[offset])
                     csv.append([
                         client.number, client.name, entry.currency.code, report.months[offset].description,
                         Money.decimalString(figures.invoiced, digits: digits),
@@ -67,7 +70,7 @@ public struct ReportExports: Sendable {
                         Money.decimalString(figures.net, digits: digits), Money.decimalString(figures.tax, digits: digits),
                         Money.decimalString(figures.credited, digits: digits),
                         Money.decimalString(figures.writtenOff, digits: digits),
-                        Money.decimalString(figures.credit, digits: digits),
+                        Money.decimalString(figures.credit, digits: digits), year, quarter,
                     ])
                 }
             }
@@ -92,7 +95,8 @@ public struct ReportExports: Sendable {
     }
 
     /// `payments.csv`: every payment in the store (refunds negative), by invoice (in store order), then date.
-    /// Payments of drafts and void invoices are listed too: the money moved.
+    /// Payments of drafts and void invoices are listed too: the money moved. The last two columns are the fiscal year
+    /// and quarter of the payment's date.
     public func paymentsCSV() -> String {
         var csv = CSVWriter(header: Self.paymentsColumns)
         for payment in books.payments {
@@ -100,10 +104,12 @@ public struct ReportExports: Sendable {
             let client = books.clients[Int(invoice.clientIndex)]
             let currency = books.currencies[Int(invoice.currencyIndex)]
             let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
+            let fiscal = fiscalCells(payment.date.month)
             csv.append([
                 invoice.identifier, client.number, client.name, currency.code, payment.date.description,
                 Money.decimalString(payment.amount, digits: currency.minorUnitDigits), payment.amount < 0 ? "refund" : "payment",
                 details.method, details.reference,
+                fiscal.year, fiscal.quarter,
             ])
         }
         return csv.text
@@ -117,15 +123,22 @@ public struct ReportExports: Sendable {
             let tax = books.taxes[totals.taxIndex]
             let digits = totals.currency.minorUnitDigits
             for (offset, figures) in totals.months.enumerated() where figures.isActive {
-                let fiscal = report.months[offset].fiscal(startingIn: fiscalYearStart)
+                let (year, quarter) = fiscalCells(report.months[offset])
                 csv.append(
                     [totals.currency.code, tax.name, tax.percent, report.months[offset].description]
                         + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
                             Money.decimalString($0, digits: digits)
-                        } + [String(fiscal.year), "Q\(fiscal.quarter)"])
+                        } + [year, quarter])
             }
         }
         return csv.text
+    }
+
+    /// The `fiscal_year` (`2024`: the calendar year the fiscal year starts in) and `fiscal_quarter` (`Q1`) cells of
+    /// `month`.
+    func fiscalCells(_ month: YearMonth) -> (year: String, quarter: String) {
+        let fiscal = month.fiscal(startingIn: fiscalYearStart)
+        return (String(fiscal.year), "Q\(fiscal.quarter)")
     }
 
     /// `report.json`: UTF-8, keys sorted, compact (no indentation).
@@ -180,7 +193,11 @@ public struct ReportExports: Sendable {
             schemaVersion: Self.schemaVersion,
             period: JSONReport.Period(
                 firstMonth: months.first ?? "", lastMonth: months.last ?? "", months: months,
-                asOf: report.asOf?.description),
+                asOf: report.asOf?.description, fiscalYearStart: fiscalYearStart,
+                fiscalMonths: report.months.map {
+                    let fiscal = $0.fiscal(startingIn: fiscalYearStart)
+                    return JSONReport.FiscalMonth(month: $0.description, fiscalYear: fiscal.year, fiscalQuarter: "Q\(fiscal.quarter)")
+                }),
             totals: report.currencies.map {
                 entry($0.currency, months: $0.months, period: $0.period, aging: $0.aging, activeOnly: false)
             },
@@ -318,6 +335,17 @@ struct JSONReport: Encodable {
         var months: [String]
         /// Absent when the report has no period (an empty store, no --month and no --as-of).
         var asOf: String?
+        /// The month (1–12) fiscal years start in (`--fiscal-year-start`).
+        var fiscalYearStart: Int
+        /// Each reported month's fiscal year and quarter, in the order of `months`.
+        var fiscalMonths: [FiscalMonth]
+    }
+
+    /// A reported month and the fiscal year (named by the calendar year it starts in) and quarter it falls in.
+    struct FiscalMonth: Encodable {
+        var month: String
+        var fiscalYear: Int
+        var fiscalQuarter: String
     }
 
     struct Conversion: Encodable {

@@ -209,7 +209,7 @@ extension Report {
                 figures.accrualNet = sign &* line.net
                 figures.accrualTax = sign &* line.amount
             }
-            var payment = first(of: index, in: books.payments, \.invoiceIndex)
+            var payment = first(of: index, in: books.payments) { $0.invoiceIndex }
             while payment < books.payments.count, books.payments[payment].invoiceIndex == line.invoiceIndex {
                 let paid = books.payments[payment]
                 payment += 1

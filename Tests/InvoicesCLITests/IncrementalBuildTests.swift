@@ -143,6 +143,9 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild(["--month", "2024-03"])
         // Other fiscal years: other quarter and year pages, and none of the previous build's left behind.
         try project.expectSameAsFullBuild(["--fiscal-year-start", "04"])
+        // A fiscal quarter, then the year around it: other months, statements and exports.
+        try project.expectSameAsFullBuild(["--fiscal-year-start", "04", "--quarter", "2024-Q1"])
+        try project.expectSameAsFullBuild(["--fiscal-year-start", "04", "--year", "2024"])
         try project.expectSameAsFullBuild([])
     }
 

@@ -111,7 +111,10 @@ struct ExportsTests {
             #expect(records.count == expected.count)
             // Parse the amounts back into minor units and compare them with the report's.
             for (record, want) in zip(records, expected) {
-                #expect(record.count == 14)
+                #expect(record.count == 16)
+                // The month's fiscal year and quarter, with the default start (January): the calendar's.
+                let month = Int(record[3].suffix(2))!
+                #expect(record[14] == String(record[3].prefix(4)) && record[15] == "Q\((month - 1) / 3 + 1)")
                 #expect(Array(record[0..<4]) == Array(want[0..<4]))
                 let currency = try CurrencyCode(record[2])
                 for column in [4, 5, 6, 7, 9, 10, 11, 12, 13] {
@@ -132,7 +135,7 @@ struct ExportsTests {
         let totals = try RFC4180.records(exports.totalsCSV())
         let smith = try #require(totals.first { $0[0] == "C-003" })
         #expect(smith == ["C-003", Self.awkwardName, "USD", "2025-01", "9876.54",
-            "0.00", "9876.54", "9876.54", "1", "9876.54", "0.00", "0.00", "0.00", "0.00"])
+            "0.00", "9876.54", "9876.54", "1", "9876.54", "0.00", "0.00", "0.00", "0.00", "2025", "Q1"])
         let formula = try #require(totals.first { $0[0] == "C-004" })
         #expect(formula[1] == "=HYPERLINK(\"http://x.example\",\"y\")")
         #expect(formula[4] == "7")
@@ -237,6 +240,7 @@ struct ExportsTests {
             let currency = try CurrencyCode(record[3])
             #expect(try Money(parsing: record[5], currency: currency).minorUnits == payment.amount)
             #expect(record[6] == (payment.amount < 0 ? "refund" : "payment"))
+            #expect(record[9] == String(payment.date.month.year) && record[10] == "Q\((payment.date.month.month - 1) / 3 + 1)")
         }
         #expect(payments.contains { $0[6] == "refund" })
         var taxes = try RFC4180.records(exports.taxesCSV())
@@ -256,10 +260,27 @@ struct ExportsTests {
             let (year, month) = (Int(row[3].prefix(4))!, Int(row[3].suffix(2))!)
             return row[8] == String(year) && row[9] == "Q\((month - 1) / 3 + 1)"
         })
-        let april = try RFC4180.records(ReportExports(books: books, report: report, fiscalYearStart: 4).taxesCSV()).dropFirst()
-        #expect(april.allSatisfy { row in
-            let (year, month) = (Int(row[3].prefix(4))!, Int(row[3].suffix(2))!)
-            return row[8] == String(month >= 4 ? year : year - 1) && row[9] == "Q\((month + 8) % 12 / 3 + 1)"
+        let aprilExports = ReportExports(books: books, report: report, fiscalYearStart: 4)
+        func fromApril(_ text: Substring, _ year: String, _ quarter: String) -> Bool {
+            let (calendarYear, month) = (Int(text.prefix(4))!, Int(text.dropFirst(5).prefix(2))!)
+            return year == String(month >= 4 ? calendarYear : calendarYear - 1) && quarter == "Q\((month + 8) % 12 / 3 + 1)"
+        }
+        let april = try RFC4180.records(aprilExports.taxesCSV()).dropFirst()
+        #expect(!april.isEmpty && april.allSatisfy { fromApril($0[3][...], $0[8], $0[9]) })
+        let aprilTotals = try RFC4180.records(aprilExports.totalsCSV()).dropFirst()
+        #expect(!aprilTotals.isEmpty && aprilTotals.allSatisfy { fromApril($0[3][...], $0[14], $0[15]) })
+        let aprilPayments = try RFC4180.records(aprilExports.paymentsCSV()).dropFirst()
+        #expect(aprilPayments.count == books.payments.count && aprilPayments.allSatisfy { fromApril($0[4][...], $0[9], $0[10]) })
+        // report.json: the start, and each reported month's fiscal year and quarter, in the order of `months`.
+        let aprilJSON = try #require(try JSONSerialization.jsonObject(with: aprilExports.json()) as? [String: Any])
+        let period = try #require(aprilJSON["period"] as? [String: Any])
+        #expect(period["fiscal_year_start"] as? Int == 4)
+        let fiscalMonths = try #require(period["fiscal_months"] as? [[String: Any]])
+        #expect(fiscalMonths.map { $0["month"] as? String } == report.months.map(\.description))
+        #expect(fiscalMonths.allSatisfy { entry in
+            guard let month = entry["month"] as? String, let year = entry["fiscal_year"] as? Int, let quarter = entry["fiscal_quarter"] as? String
+            else { return false }
+            return fromApril(month[...], String(year), quarter)
         })
         let json = try #require(try JSONSerialization.jsonObject(with: exports.json()) as? [String: Any])
         #expect((json["taxes"] as? [[String: Any]])?.count == report.taxes.count)

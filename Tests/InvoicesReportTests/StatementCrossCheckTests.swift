@@ -67,8 +67,9 @@ struct StatementCrossCheckTests {
         return expected
     }
 
-    /// The whole store; one month in the middle (an opening balance); and an as-of date inside the last months.
-    @Test(arguments: [0, 1, 2])
+    /// The whole store; one month in the middle (an opening balance); an as-of date inside the last months; a fiscal
+    /// quarter (`--quarter`) and a fiscal year (`--year`) with years from April and from July.
+    @Test(arguments: [0, 1, 2, 3, 4])
     func statementsMatchSQLAndTheReport(choice: Int) throws {
         let path = try ReportCrossCheckTests.store.get()
         let books = try BooksStore(path: path).books
@@ -80,9 +81,25 @@ struct StatementCrossCheckTests {
         switch choice {
         case 0: period = ReportPeriod()
         case 1: period = ReportPeriod(month: whole.months[12])
-        default: period = ReportPeriod(months: whole.months[3]...whole.months[20], asOf: whole.months[19].firstDay.adding(days: 9))
+        case 2: period = ReportPeriod(months: whole.months[3]...whole.months[20], asOf: whole.months[19].firstDay.adding(days: 9))
+        case 3:
+            // The third quarter of the fiscal year from April that the store's 13th month falls in.
+            period = .fiscalQuarter(3, of: whole.months[12].fiscal(startingIn: 4).year, startingIn: 4)
+        default:
+            // The fiscal year from July that the store's 9th month falls in: it starts before that month.
+            period = .fiscalYear(whole.months[8].fiscal(startingIn: 7).year, startingIn: 7)
         }
         let report = try Report(books: books, period: period)
+        switch choice {
+        case 3:
+            #expect(report.months.count == 3 && report.months.allSatisfy { $0.fiscal(startingIn: 4).quarter == 3 })
+            #expect(report.months[0].month == 10)
+        case 4:
+            #expect(report.months.count == 12 && report.months[0].month == 7 && report.months[11].month == 6)
+            #expect(Set(report.months.map { $0.fiscal(startingIn: 7).year }).count == 1)
+            #expect(report.months.contains(whole.months[8]))
+        default: break
+        }
         let (from, to) = try #require(report.statementPeriod)
         #expect(from == report.months[0].firstDay)
         #expect(to == report.asOf)

@@ -16,11 +16,33 @@ struct FiscalPeriodTests {
         return try BooksStore(path: path).books
     }
 
-    func site(fiscalYearStart: Int) throws -> SiteBuilder {
+    func site(fiscalYearStart: Int, period: ReportPeriod = ReportPeriod()) throws -> SiteBuilder {
         let books = try Self.books.get()
         var options = SiteOptions()
         options.fiscalYearStart = fiscalYearStart
-        return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: options)
+        options.period = period
+        return SiteBuilder(books: books, report: try Report(books: books, period: period), templates: try TemplateSet(), options: options)
+    }
+
+    /// The overview names the fiscal years (or quarters) its months fall in when years do not start in January.
+    @Test func theOverviewNamesTheFiscalYearsItCovers() throws {
+        func span(_ start: Int, _ first: (Int, Int), _ last: (Int, Int)) throws -> String {
+            let months = YearMonth(year: first.0, month: first.1)...YearMonth(year: last.0, month: last.1)
+            return try site(fiscalYearStart: start, period: ReportPeriod(months: months)).fiscalSpan()
+        }
+        #expect(try site(fiscalYearStart: 4).fiscalSpan() == "Q4 FY 2023/24 to Q3 FY 2025/26")
+        #expect(try site(fiscalYearStart: 1).fiscalSpan() == "")
+        #expect(try span(4, (2024, 4), (2025, 3)) == "FY 2024/25")
+        #expect(try span(7, (2024, 7), (2026, 6)) == "FY 2024/25 to FY 2025/26")
+        #expect(try span(4, (2025, 4), (2025, 6)) == "Q1 FY 2025/26")
+        #expect(try span(4, (2025, 5), (2025, 5)) == "Q1 FY 2025/26")
+        #expect(try span(4, (2024, 4), (2025, 6)) == "Q1 FY 2024/25 to Q1 FY 2025/26")
+        #expect(try span(10, (2024, 10), (2025, 9)) == "FY 2024/25")
+        let page = try site(fiscalYearStart: 4).files(of: .overview, invoicesByClient: []).first
+        let html = String(decoding: try #require(page).data, as: UTF8.self)
+        #expect(html.contains("Fiscal years start in April: these months fall in <strong>Q4 FY 2023/24 to Q3 FY 2025/26</strong>."))
+        let calendar = try site(fiscalYearStart: 1).files(of: .overview, invoicesByClient: []).first
+        #expect(!String(decoding: try #require(calendar).data, as: UTF8.self).contains("Fiscal years start in January:"))
     }
 
     @Test func yearsAndQuartersFollowTheFiscalYearStart() throws {
@@ -77,18 +99,33 @@ struct FiscalPeriodTests {
         #expect(rows > 50)
     }
 
-    /// The tax tables' invoice rows go through the compiled row path, with the bytes Mustache and cmark give.
+    /// The tax tables' invoice rows go through the compiled row path, with the bytes Mustache and cmark give. A year
+    /// page lists no invoices: each tax row links to the same tax's list on the year's quarter pages.
     @Test func periodPagesRenderTheSameOnBothPaths() throws {
         let site = try site(fiscalYearStart: 4)
         let periods = site.fiscalPeriods()
+        var pages: [String: String] = [:]
         for period in periods {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let fast = site.templates.page(
                 "period", site.periodContext(period, among: periods, registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
-            #expect(fast.compiled, "\(period.label)")
+            #expect(fast.compiled == (period.quarter != 0), "\(period.label)")
             let general = site.templates.render("period", site.periodContext(period, among: periods))
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
-            #expect(fast.html.contains("the invoices behind the figures"))
+            #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
+            pages[period.path] = fast.html
         }
+        // Every link from a year's tax row lands on a quarter of that year, at a table of invoices.
+        var links = 0
+        for year in periods where year.quarter == 0 {
+            let html = try #require(pages[year.path])
+            for match in html.matches(of: /href="\.\.\/(quarters\/[0-9]{4}-Q[1-4]\.html)#(tax-[A-Z]{3}-[0-9]+)"/) {
+                let quarter = try #require(periods.first { $0.path == String(match.1) }, "\(match.1)")
+                #expect(quarter.year == year.year)
+                #expect(try #require(pages[quarter.path]).contains("<table class=\"figures tax-invoices\" id=\"\(match.2)\">"))
+                links += 1
+            }
+        }
+        #expect(links > 10)
     }
 }

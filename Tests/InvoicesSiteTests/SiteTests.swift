@@ -30,6 +30,32 @@ struct SiteTests {
         #expect(site.clientPath(0) == "clients/c-001-acme-corp.html")
     }
 
+    /// The page body goes into the layout's bytes where `{{{content}}}` came out (issue 20). A layout that shows
+    /// the content twice, or escaped, gets it as Mustache would give it.
+    @Test func theBodyGoesWhereTheLayoutShowsIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
+        let report = try Report(books: books)
+        func page(layout: String) throws -> String {
+            let templates = folder.path("templates-\(layout.count)")
+            try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
+            try Data(layout.utf8).write(to: URL(fileURLWithPath: templates + "/layout.html"))
+            let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(directory: templates), options: SiteOptions())
+            return String(decoding: try #require(site.files().first { $0.path == site.clientPath(0) }).data, as: UTF8.self)
+        }
+        let once = try page(layout: "<title>{{pageTitle}}</title>\n{{{content}}}\nend\n")
+        #expect(once.hasPrefix("<title>Acme *Corp*</title>\n<h1>Acme *Corp*</h1>\n"))
+        #expect(once.hasSuffix("\nend\n"))
+        let body = String(once.dropFirst("<title>Acme *Corp*</title>\n".count).dropLast("\nend\n".count))
+        #expect(body.contains("<td class=\"num\">EUR\u{A0}1,734.50</td>"))
+        #expect(try page(layout: "{{{content}}}|{{{content}}}") == body + "|" + body)
+        let escaped = try page(layout: "<pre>{{content}}</pre>")
+        #expect(escaped.hasPrefix("<pre>&lt;h1&gt;Acme *Corp*&lt;/h1&gt;"))
+        #expect(!escaped.contains("<h1>"))
+    }
+
     /// Issue 18: an `email` value that is not an address used to become a `mailto:` link.
     @Test func onlyAnAddressBecomesAMailtoLink() throws {
         let folder = try TemporaryFolder()

@@ -24,7 +24,7 @@ extension SiteBuilder {
         var quarters: [FiscalPeriod] = []
         for (offset, month) in report.months.enumerated() {
             let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+            let yearLabel = Self.fiscalYearLabel(year, start: start)
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
@@ -61,7 +61,11 @@ extension SiteBuilder {
             return figuresRow(figures, currency.currency)
         }
         let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + monthPath(report.months[$0])] }
-        let sources = Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
+        // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
+        let isYear = period.quarter == 0
+        let sources = isYear ? [:] : Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
@@ -71,22 +75,28 @@ extension SiteBuilder {
             row["currency"] = currency.code
             row["tax"] = tax.name
             row["rate"] = tax.percent + " %"
-            row["anchor"] = "tax-\(taxes.count + 1)"
+            // The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
+            let anchor = "tax-\(currency.code)-\(totals.taxIndex + 1)"
+            row["anchor"] = anchor
+            let quarters: [[String: Any]] = yearQuarters.filter { quarter in
+                TaxFigures.spanning(totals.months[quarter.offsets])?.isActive == true
+            }.enumerated().map { position, quarter in
+                ["label": quarter.label, "href": "../" + quarter.path + "#" + anchor, "first": position == 0]
+            }
+            row["quarters"] = quarters
+            row["hasQuarters"] = !quarters.isEmpty
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            let columns = TemplateVariables.taxInvoiceColumns
-            row["invoices"] = RowList(columns: columns, count: behind.count, registry: registry) { row, column in
+            row["invoices"] = RowList(columns: TemplateVariables.taxInvoiceColumns, count: behind.count, registry: registry) { row, column in
                 let source = behind[row]
-                let invoice = books.invoices[source.invoiceIndex]
-                switch columns[column] {
-                case "identifier": return invoice.identifier
-                case "issued": return invoice.issued.description
-                case "client": return books.clients[Int(invoice.clientIndex)].name
-                case "href": return "../" + clientPath(Int(invoice.clientIndex))
-                case "accrualNet": return money(source.figures.accrualNet, currency)
-                case "accrualTax": return money(source.figures.accrualTax, currency)
-                case "cashNet": return money(source.figures.cashNet, currency)
-                case "cashTax": return money(source.figures.cashTax, currency)
-                default: return ""
+                switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
+                case .identifier: return books.invoices[source.invoiceIndex].identifier
+                case .issued: return books.invoices[source.invoiceIndex].issued.description
+                case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
+                case .href: return "../" + clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
+                case .accrualNet: return money(source.figures.accrualNet, currency)
+                case .accrualTax: return money(source.figures.accrualTax, currency)
+                case .cashNet: return money(source.figures.cashNet, currency)
+                case .cashTax: return money(source.figures.cashTax, currency)
                 }
             }
             taxes.append(row)
@@ -113,14 +123,41 @@ extension SiteBuilder {
         ]
     }
 
-    /// The overview's `fiscalYearStart`, `years` and `quarters`: links to the fiscal period pages, newest first.
+    /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
+    static func fiscalYearLabel(_ year: Int, start: Int) -> String {
+        start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+    }
+
+    /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
+    /// `FY 2024/25 to FY 2025/26` when the months are whole fiscal years, else by quarter: `Q1 FY 2025/26`,
+    /// `Q4 FY 2023/24 to Q3 FY 2025/26`. Empty when fiscal years start in January (the calendar's years, which the
+    /// month names already say) or nothing is reported.
+    func fiscalSpan() -> String {
+        let start = options.fiscalYearStart
+        guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
+        let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
+        let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
+        let firstLabel = Self.fiscalYearLabel(firstYear, start: start), lastLabel = Self.fiscalYearLabel(lastYear, start: start)
+        if first.month == start, last.month == (start + 10) % 12 + 1 {
+            return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
+        }
+        let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
+        return from == to ? from : "\(from) to \(to)"
+    }
+
+    /// The overview's `fiscalYearStart`, `fiscalSpan`, `years` and `quarters`: links to the fiscal period pages, newest
+    /// first.
     func periodsContext() -> [String: Any] {
         let periods = fiscalPeriods()
         func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
-        return [
+        var context: [String: Any] = [
             "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
             "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
         ]
+        // Absent rather than empty: a section over an empty string still renders.
+        let span = fiscalSpan()
+        if !span.isEmpty { context["fiscalSpan"] = span }
+        return context
     }
 
     static func monthName(_ month: Int) -> String {

@@ -31,9 +31,9 @@ extension SiteBuilder {
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
         context["currencies"] = statements.map { statement -> [String: Any] in
             let currency = statement.currency
-            let columns = TemplateVariables.statementLineColumns
-            let lines = RowList(columns: columns, count: statement.lines.count, registry: registry) { row, column in
-                statementCell(statement.lines[row], currency, columns[column])
+            let lines = RowList(columns: TemplateVariables.statementLineColumns, count: statement.lines.count, registry: registry) {
+                row, column in
+                statementCell(statement.lines[row], currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
             }
             var entry = agingRow(agingByCurrency[currency] ?? Aging(), currency)
             entry["opening"] = money(statement.opening, currency)
@@ -46,12 +46,12 @@ extension SiteBuilder {
         return context
     }
 
-    /// One cell of a statement line by its template name.
-    func statementCell(_ line: ClientStatement.Line, _ currency: CurrencyCode, _ name: String) -> String {
-        let invoice = books.invoices[line.invoiceIndex]
-        switch name {
-        case "date": return line.day.description
-        case "kind":
+    /// One cell of a statement line.
+    func statementCell(_ line: ClientStatement.Line, _ currency: CurrencyCode, _ column: TemplateVariables.StatementLineColumn) -> String {
+        // Fields read in place: a copy of the invoice per cell costs a retain and release of each of its strings.
+        switch column {
+        case .date: return line.day.description
+        case .kind:
             switch line.kind {
             case .invoice: return "invoice"
             case .creditNote: return "credit-note"
@@ -59,7 +59,7 @@ extension SiteBuilder {
             case .refund: return "refund"
             case .writeOff: return "write-off"
             }
-        case "type":
+        case .type:
             switch line.kind {
             case .invoice: return "Invoice"
             case .creditNote: return "Credit note"
@@ -67,12 +67,12 @@ extension SiteBuilder {
             case .refund: return "Refund"
             case .writeOff: return "Write-off"
             }
-        case "document": return invoice.identifier
-        case "detail":
+        case .document: return books.invoices[line.invoiceIndex].identifier
+        case .detail:
             switch line.kind {
-            case .invoice: return "due \(invoice.due)"
+            case .invoice: return "due \(books.invoices[line.invoiceIndex].due)"
             case .creditNote:
-                let target = Int(invoice.corrects)
+                let target = Int(books.invoices[line.invoiceIndex].corrects)
                 return target >= 0 && target < books.invoices.count ? "for \(books.invoices[target].identifier)" : ""
             case .payment, .refund:
                 let details = books.payments[line.source].details
@@ -81,10 +81,9 @@ extension SiteBuilder {
                 return [entry.method, entry.reference].filter { !$0.isEmpty }.joined(separator: " ")
             case .writeOff: return books.writeOffs[line.source].reason
             }
-        case "charge": return line.delta >= 0 && line.kind != .payment ? money(line.delta, currency) : ""
-        case "credit": return line.delta < 0 || line.kind == .payment ? money(0 &- line.delta, currency) : ""
-        case "balance": return line.balance.map { money($0, currency) } ?? "does not fit in 64 bits"
-        default: return ""
+        case .charge: return line.delta >= 0 && line.kind != .payment ? money(line.delta, currency) : ""
+        case .credit: return line.delta < 0 || line.kind == .payment ? money(0 &- line.delta, currency) : ""
+        case .balance: return line.balance.map { money($0, currency) } ?? "does not fit in 64 bits"
         }
     }
 

@@ -220,16 +220,49 @@ public struct SiteBuilder: Sendable {
             // The page as cmark sees it on the general path, values as the Markdown escaper writes them.
             try? Data(MarkdownValues.readable(templates.render(template, context)).utf8).write(to: target)
         }
-        let body = templates.html(template, context, rows: rows, renderer: markdown)
+        let body = templates.pageBytes(template, context, rows: rows, renderer: markdown).bytes
         var layout = layout
-        layout["content"] = body
         layout["pageTitle"] = title
         layout["siteTitle"] = options.title
         layout["lang"] = options.language
         if let asOf = report.asOf { layout["asOf"] = asOf.description }
         layout["private"] = !options.isPublic
         if let buildID = options.buildID { layout["buildID"] = buildID }
+        // The layout is rendered around a marker, and the body's bytes go where the marker came out: a long page is
+        // not copied through Mustache. Only when the marker comes out exactly once and unchanged, that is when the
+        // layout shows `content` once and unescaped (escaping would change its `<`); otherwise the layout gets the
+        // body itself. Both give the same bytes.
+        layout["content"] = Self.contentMarker
+        var framed = templates.render("layout", layout)
+        if let (before, after) = framed.withUTF8({ Self.around(Self.contentMarkerBytes, in: $0) }) {
+            var data = Data(capacity: before.count + body.count + after.count)
+            data.append(contentsOf: before)
+            data.append(contentsOf: body)
+            data.append(contentsOf: after)
+            return File(path: path, data: data)
+        }
+        layout["content"] = String(decoding: body, as: UTF8.self)
         return File(path: path, data: Data(templates.render("layout", layout).utf8))
+    }
+
+    static let contentMarker = "<\u{1}invoices-content\u{1}>"
+    static let contentMarkerBytes = Array(contentMarker.utf8)
+
+    /// The bytes of `text` before and after the one occurrence of `marker`; nil when it occurs never or more than once.
+    static func around(_ marker: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> (before: [UInt8], after: [UInt8])? {
+        var found: Int?
+        var index = 0
+        while index + marker.count <= text.count {
+            if text[index] == marker[0], UnsafeBufferPointer(rebasing: text[index..<(index + marker.count)]).elementsEqual(marker) {
+                guard found == nil else { return nil }
+                found = index
+                index += marker.count
+            } else {
+                index += 1
+            }
+        }
+        guard let start = found else { return nil }
+        return (Array(text[..<start]), Array(text[(start + marker.count)...]))
     }
 
     func money(_ minorUnits: Int64, _ currency: CurrencyCode) -> String {

@@ -119,11 +119,11 @@ final class RowListRegistry {
         }
     }
 
-    /// `html` with every placeholder line replaced by its rows; nil when a placeholder did not come out of cmark
-    /// exactly as it went in.
-    func substitute(in html: String, templates: [RowTemplate]) -> String? {
+    /// `html` with every placeholder line replaced by its rows, as UTF-8; nil when a placeholder did not come out of
+    /// cmark exactly as it went in.
+    func substitute(in html: String, templates: [RowTemplate]) -> [UInt8]? {
         var html = html
-        return html.withUTF8 { text -> String? in
+        return html.withUTF8 { text -> [UInt8]? in
             guard let starts = lines(in: text) else { return nil }
             var output: [UInt8] = []
             output.reserveCapacity(text.count * 2)
@@ -147,7 +147,7 @@ final class RowListRegistry {
                 position = end + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position...]))
-            return String(decoding: output, as: UTF8.self)
+            return output
         }
     }
 }

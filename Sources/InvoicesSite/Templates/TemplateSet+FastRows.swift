@@ -81,16 +81,23 @@ extension TemplateSet {
 
     /// ``html(_:_:rows:renderer:)``, and whether the compiled row path rendered it.
     func page(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (html: String, compiled: Bool) {
+        let (bytes, compiled) = pageBytes(name, context, rows: rows, renderer: renderer)
+        return (String(decoding: bytes, as: UTF8.self), compiled)
+    }
+
+    /// ``page(_:_:rows:renderer:)`` as UTF-8 bytes: a page with long lists is never turned into a `String` (and
+    /// validated, and copied) after its rows are in.
+    func pageBytes(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (bytes: [UInt8], compiled: Bool) {
         if let rows, fastTemplates.contains(name) {
             let markdown = library.render(context, withTemplate: name) ?? ""
             if rows.isEmpty {
-                return (MarkdownValues.decode(renderer.html(from: markdown)), false)
+                return (Array(MarkdownValues.decode(renderer.html(from: markdown)).utf8), false)
             }
             if rows.placeholdersAreProvable(in: markdown) {
                 let html = MarkdownValues.decode(renderer.html(from: markdown))
                 if let substituted = rows.substitute(in: html, templates: rowTemplates) { return (substituted, true) }
             }
         }
-        return (MarkdownValues.decode(renderer.html(from: render(name, context))), false)
+        return (Array(MarkdownValues.decode(renderer.html(from: render(name, context))).utf8), false)
     }
 }

@@ -24,8 +24,14 @@ public enum TemplateVariables {
     public static let overdueColumns = ["name", "number", "href", "statementHref", "overdue", "outstanding", "invoices", "oldest"]
     public static let daysToPayColumns = ["name", "number", "href", "settled", "median", "p90"]
     public static let dsoColumns = ["label", "href", "invoiced", "outstanding", "dso"]
-    public static let taxInvoiceColumns = ["identifier", "issued", "client", "href", "accrualNet", "accrualTax", "cashNet", "cashTax"]
-    public static let statementLineColumns = ["date", "kind", "type", "document", "detail", "charge", "credit", "balance"]
+    public static let taxInvoiceColumns = TaxInvoiceColumn.allCases.map { "\($0)" }
+    public static let statementLineColumns = StatementLineColumn.allCases.map { "\($0)" }
+
+    /// The columns of a period page's `taxes.invoices`, in the order of ``taxInvoiceColumns``: a cell is found by
+    /// position, never by comparing names per cell.
+    enum TaxInvoiceColumn: Int, CaseIterable { case identifier, issued, client, href, accrualNet, accrualTax, cashNet, cashTax }
+    /// The columns of a statement's `lines`, in the order of ``statementLineColumns``.
+    enum StatementLineColumn: Int, CaseIterable { case date, kind, type, document, detail, charge, credit, balance }
     /// The figures of one currency over a period; every row of `totals`.
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
     /// Outstanding amounts by days past due, one row per currency.
@@ -52,7 +58,7 @@ public enum TemplateVariables {
                 "label": nil, "month": nil, "href": nil,
                 "totals": TemplateScope(values: figures + ["first"]),
             ]),
-            "fiscalYearStart": nil, "years": link, "quarters": link,
+            "fiscalYearStart": nil, "fiscalSpan": nil, "years": link, "quarters": link,
             "hasOverdue": nil,
             "topOverdue": TemplateScope([
                 "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateVariables.overdueColumns),
@@ -113,7 +119,10 @@ public enum TemplateVariables {
             "months": link,
             "taxes": TemplateScope(
                 values: ["currency", "tax", "rate", "anchor"] + taxBases
-            ).adding(["invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns)]),
+            ).adding([
+                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
+                "quarters": TemplateScope(values: ["label", "href", "first"]),
+            ]),
             "previous": link, "next": link,
         ]),
         "collections": page([
