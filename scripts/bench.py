@@ -167,10 +167,13 @@ def run_sizes(args, rows, server):
         md_bytes = sum(os.path.getsize(os.path.join(d, n)) for d, _, names in os.walk(markdown) for n in names)
         cmark, cmark_mb, _ = timed(f"find {markdown} -name '*.md' -print0 | xargs -0 cat | cmark > /dev/null", args.runs, shell=True)
         # The same books from PostgreSQL on loopback, full builds, beside the SQLite ones.
-        postgres = postgres_mb = None
+        postgres = postgres_mb = postgres_load = None
         if server:
             url = server.store(f"bench_{size.lower()}", store)
-            postgres, postgres_mb, _ = timed([INVOICES, "build", "--full", "--store", url, "--output", site, "--quiet"], args.runs)
+            postgres_phases = []
+            postgres, postgres_mb, _ = timed([INVOICES, "build", "--full", "--store", url, "--output", site, "--quiet", "--timings", timings],
+                                             args.runs, after=lambda: postgres_phases.append(json.load(open(timings))))
+            postgres_load = statistics.median(run["load"] for run in postgres_phases)
         hugo = hugo_mb = None
         if not args.no_hugo:
             hugo_dir = os.path.join(work, "hugo")
@@ -181,7 +184,7 @@ def run_sizes(args, rows, server):
                          template=template, template_mb=template_mb))
         rows[-1].update(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
                          phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb,
-                         postgres=postgres, postgres_mb=postgres_mb))
+                         postgres=postgres, postgres_mb=postgres_mb, postgres_load=postgres_load))
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -217,7 +220,8 @@ def report(rows):
         for r in rows:
             if r["postgres"] is not None:
                 print(f"  {r['size']}: PostgreSQL {r['postgres']:.2f}s {r['postgres_mb']:.0f}MB, SQLite {r['ours']:.2f}s {r['ours_mb']:.0f}MB: "
-                      f"{r['postgres'] / r['ours']:.2f}x the time, peak {100 * (r['postgres_mb'] / r['ours_mb'] - 1):+.0f}%")
+                      f"{r['postgres'] / r['ours']:.2f}x the time, peak {100 * (r['postgres_mb'] / r['ours_mb'] - 1):+.0f}%; "
+                      f"load phase {r['postgres_load']:.2f}s against {r['phases']['load']:.2f}s")
         print()
     print("the store read through the contexts (load: the store's fetch; totals: the child context's figures):")
     for r in rows:

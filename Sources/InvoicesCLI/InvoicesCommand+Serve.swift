@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InvoicesCore
+import InvoicesPostgres
 import Hummingbird
 import InvoicesServe
 import Logging
@@ -13,7 +14,8 @@ extension InvoicesCommand {
             discussion: """
                 Open pages reload by themselves after each rebuild: the server adds a small script to the HTML it \
                 serves (never to the files it writes) that polls /__livereload. A failed rebuild prints its error and \
-                keeps serving the previous site. Ctrl-C (SIGINT) or SIGTERM stops the server; it then exits 0.
+                keeps serving the previous site. A store on a PostgreSQL server is watched through the server's counters \
+                of its tables (docs/store.md), with the build's SELECT rights. Ctrl-C (SIGINT) or SIGTERM stops the server; it then exits 0.
 
                 Examples:
                   invoices serve
@@ -44,8 +46,11 @@ extension InvoicesCommand {
                 throw ExitCode(error.code)
             }
             let generation = BuildGeneration()
+            let books = StoreWatch(store: resolved.configuration.store)
+            // Read before the first build: a commit made while it reads shows in a later token.
+            _ = await books.changed()
             let rebuilder = Rebuilder(
-                project: project, resolved: resolved, generation: generation, interval: .milliseconds(interval))
+                project: project, resolved: resolved, generation: generation, interval: .milliseconds(interval), books: books)
             await rebuilder.build(reason: nil)
 
             var logger = Logger(label: "invoices.serve")
@@ -76,12 +81,14 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Watches the inputs of a build by polling their modification times, and rebuilds when one changes.
+/// Watches the inputs of a build by polling their modification times (and a PostgreSQL store's ``StoreWatch``), and
+/// rebuilds when one changes.
 struct Rebuilder: Service {
     let project: ProjectOptions
     let resolved: ResolvedProject
     let generation: BuildGeneration
     let interval: Duration
+    let books: StoreWatch
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -90,8 +97,10 @@ struct Rebuilder: Service {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: self.interval) } catch { return }
                 let now = Self.stamps(of: resolved.inputs)
-                guard now != seen else { continue }
+                let booksChanged = await self.books.changed()
+                guard now != seen || booksChanged else { continue }
                 let changed = Set(now.keys).union(seen.keys).filter { now[$0] != seen[$0] }.sorted()
+                    .map { ($0 as NSString).lastPathComponent } + (booksChanged ? [resolved.configuration.displayStore] : [])
                 seen = now
                 // The project file may have changed what to build: read it again.
                 do throws(CommandError) {
@@ -101,8 +110,10 @@ struct Rebuilder: Service {
                     printError(error.message)
                     continue
                 }
-                await Rebuilder(project: self.project, resolved: resolved, generation: self.generation, interval: self.interval)
-                    .build(reason: changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+                if await self.books.watch(resolved.configuration.store) { _ = await self.books.changed() }
+                await Rebuilder(
+                    project: self.project, resolved: resolved, generation: self.generation, interval: self.interval, books: self.books
+                ).build(reason: changed.joined(separator: ", "))
             }
         }
     }
@@ -137,5 +148,45 @@ struct Rebuilder: Service {
             }
         }
         return stamps
+    }
+}
+
+/// The books on a PostgreSQL server, for `serve`: whether they changed since the last look (``PostgresChanges``).
+/// A file store needs none of this (its modification time is watched); for one, ``changed()`` is always false.
+actor StoreWatch {
+    private var changes: PostgresChanges?
+    private var token: String?
+    /// Whether the last look failed (its message is printed once, not at every poll).
+    private var failing = false
+
+    init(store: String) {
+        changes = PostgresAddress.isAddress(store) ? (try? PostgresAddress(store)).map(PostgresChanges.init) : nil
+    }
+
+    /// Watches `store` from now on, if it is another store than the one watched; returns whether it is.
+    func watch(_ store: String) async -> Bool {
+        let address = PostgresAddress.isAddress(store) ? try? PostgresAddress(store) : nil
+        guard address != changes?.address else { return false }
+        await changes?.close()
+        changes = address.map(PostgresChanges.init)
+        token = nil
+        failing = false
+        return true
+    }
+
+    /// Whether the server's token moved since the last look. The first look, and a look while the server does not
+    /// answer, say no; the first answer after a failure says yes unless it equals the last one known.
+    func changed() async -> Bool {
+        guard let changes else { return false }
+        switch await changes.token() {
+        case .success(let now):
+            // After a failure, an unknown token counts as a change: the server is back, and the site may be stale.
+            defer { (token, failing) = (now, false) }
+            return failing ? token != now : token != nil && token != now
+        case .failure(let issues):
+            if !failing { printError("cannot look for changes to the books: " + issues.issues.map(\.message).joined(separator: "; ")) }
+            failing = true
+            return false
+        }
     }
 }

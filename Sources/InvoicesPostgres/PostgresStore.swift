@@ -247,7 +247,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         throw StoreIssues([
             StoreIssue(
                 kind: .busy, path: address.description,
-                message: "concurrent writers aborted the transaction \(attempts) times (serialization failures); nothing was written, run it again")
+                message: "concurrent writers aborted all \(attempts) attempts (serialization failures), run the import again")
         ])
     }
 

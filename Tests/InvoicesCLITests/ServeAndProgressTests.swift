@@ -2,29 +2,6 @@ import Foundation
 import InvoicesTesting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// Output collected from a running process's pipe.
-final class Collected: @unchecked Sendable {
-    // @unchecked Sendable: `data` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-}
-
-/// Polls `condition` every 100 ms until it holds or `seconds` pass.
-func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(100))
-    }
-    return try await condition()
-}
-
 @Suite(.serialized)
 struct ServeAndProgressTests {
     static func project() throws -> TemporaryFolder {
@@ -34,62 +11,43 @@ struct ServeAndProgressTests {
         return folder
     }
 
-    static func fetch(_ url: URL) async throws -> (Int, String) {
-        let (data, response) = try await URLSession.shared.data(from: url)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-    }
-
     @Test func serveBuildsServesReloadsAndStopsOnSIGINT() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["serve", "--port", "0"]
-        process.currentDirectoryURL = report
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let stdout = Collected(), stderr = Collected()
-        out.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
-        err.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        #expect(await eventually(30) { stdout.text.contains("http://127.0.0.1:") }, "\(stdout.text)\(stderr.text)")
-        let line = try #require(stdout.text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") })
-        let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") })
-        let base = try #require(URL(string: String(address)))
+        let serve = try await ServeProcess.start(in: report)
+        defer { serve.terminate() }
+        let (process, stdout, stderr, base) = (serve.process, serve.stdout, serve.stderr, serve.base)
         #expect(base.port != 0 && base.port != nil)
 
-        let (status, page) = try await Self.fetch(base)
+        let (status, page) = try await serve.fetch()
         #expect(status == 200)
         #expect(page.contains("data-invoices-livereload"))
         #expect(page.contains("/__livereload"))
         let built = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
         #expect(!built.contains("livereload"))
         #expect(page.replacingOccurrences(of: SiteScript.marker(in: page), with: "") == built)
-        let (_, before) = try await Self.fetch(base.appendingPathComponent("__livereload"))
+        let (_, before) = try await serve.fetch("__livereload")
 
         // Change a template: the served page shows it within a few seconds, and the build counter moves.
         let overview = report.appendingPathComponent("templates/overview.md")
         var text = try String(contentsOf: overview, encoding: .utf8)
         text += "\nServed after a change: marker-4711\n"
         try Data(text.utf8).write(to: overview)
-        let changed = try await eventually(10) { try await Self.fetch(base).1.contains("marker-4711") }
+        let changed = try await eventually(10) { try await serve.fetch().1.contains("marker-4711") }
         #expect(changed, "\(stdout.text)\(stderr.text)")
         // The build swaps the new site in, then returns and the counter moves: poll, the gap is short but real.
         let moved = try await eventually(10) {
-            try await Self.fetch(base.appendingPathComponent("__livereload")).1 != before
+            try await serve.fetch("__livereload").1 != before
         }
         #expect(moved, "\(stdout.text)\(stderr.text)")
         let rebuilt = try String(contentsOfFile: report.appendingPathComponent("Output/index.html").path, encoding: .utf8)
         #expect(rebuilt.contains("marker-4711"))
         #expect(!rebuilt.contains("livereload"))
-        let (missing, _) = try await Self.fetch(base.appendingPathComponent("nope.html"))
+        let (missing, _) = try await serve.fetch("nope.html")
         #expect(missing == 404)
         // The project folder holds the store beside Output/: an encoded `..` must not reach it.
-        let (outside, leaked) = try await Self.fetch(try #require(URL(string: base.absoluteString + "..%2finvoices.yaml")))
+        let (outside, leaked) = try await serve.fetch("..%2finvoices.yaml")
         #expect(outside == 400)
         #expect(!leaked.contains("store"))
 

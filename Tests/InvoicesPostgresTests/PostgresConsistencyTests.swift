@@ -8,18 +8,10 @@ import Testing
 /// The one-transaction read against a server that others write to, and a server that goes away mid-read.
 @Suite(.serialized)
 struct PostgresConsistencyTests {
-    /// A server whose store holds the rows of ``StoreFixture/small`` (two clients, four invoices).
-    static func serverWithSmallStore(in folder: TemporaryFolder) throws -> (LoopbackPostgres, String) {
-        let store = folder.path("small.sqlite")
-        try StoreFixture.make(at: store, sql: StoreFixture.small)
-        try StoreFixture.migrateToV2(store)
-        return try PostgresStoreTests.serverWithStore(store)
-    }
-
     @Test func buildsWhileAWriterInsertsSeeOnePointInTimeEach() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let (server, database) = try Self.serverWithSmallStore(in: folder)
+        let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
         // The writer: each transaction adds a client and its three invoices, about 50 a second (slow enough that it is
         // still writing when a loaded machine gets to the last build), until the test ends the server.
@@ -64,7 +56,7 @@ struct PostgresConsistencyTests {
     @Test func aServerThatGoesAwayMidBuildExits69AndKeepsTheSite() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let (server, database) = try Self.serverWithSmallStore(in: folder)
+        let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
         let site = folder.url.appendingPathComponent("site")
         let first = try CLI.run(["build", "--store", server.url(database), "--output", site.path], environment: server.environment)

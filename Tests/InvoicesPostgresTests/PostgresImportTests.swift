@@ -67,87 +67,101 @@ struct PostgresImportTests {
         #expect(build.status == 0, "\(build.stderr)")
     }
 
-    @Test func anImportAbortedByAConcurrentWriterRunsAgainAndLands() throws {
+    /// Runs `body` with a temporary folder and a server whose store holds ``StoreFixture/small`` (its database
+    /// named), then stops the server and removes the folder.
+    static func withSmallStore(_ body: (TemporaryFolder, LoopbackPostgres, String) throws -> Void) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let small = folder.path("small.sqlite")
-        try StoreFixture.make(at: small, sql: StoreFixture.small)
-        try StoreFixture.migrateToV2(small)
-        let (server, database) = try PostgresStoreTests.serverWithStore(small)
+        let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
-        // The import's first client waits 5 s on the server (after the import read the tables), and each attempt is
-        // counted by a sequence, which a rollback does not undo.
+        try body(folder, server, database)
+    }
+
+    /// Makes the server abort the first `times` attempts of an import of client `R-1`. At each attempt's first
+    /// client (after the import read the tables), a trigger runs another SERIALIZABLE transaction on a second
+    /// connection (dblink): it reads the invoices, which the import writes next, adds a client `X-n` to the table the
+    /// import read, and commits first, so PostgreSQL aborts the import (SQLSTATE 40001). The sequence `attempts`,
+    /// which rollbacks do not undo, counts the attempts.
+    static func conflict(_ server: LoopbackPostgres, _ database: String, times: Int) throws {
         try server.psql(
             """
+            CREATE EXTENSION dblink;
             CREATE SEQUENCE attempts;
-            CREATE FUNCTION slow() RETURNS trigger AS $$ BEGIN
-              IF NEW.number = 'R-1' THEN PERFORM nextval('attempts'); PERFORM pg_sleep(5); END IF;
+            CREATE FUNCTION conflict() RETURNS trigger AS $$ BEGIN
+              IF NEW.number = 'R-1' THEN
+                IF nextval('attempts') <= \(times) THEN
+                  PERFORM dblink_exec(
+                    'host=127.0.0.1 port=\(server.port) dbname=\(database) user=postgres password=\(server.password)',
+                    'BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT count(*) FROM invoice; '
+                      || format('INSERT INTO client (number, name) VALUES (%L, %L); ', 'X-' || currval('attempts'), 'Another writer')
+                      || 'COMMIT;');
+                END IF;
+              END IF;
               RETURN NEW;
             END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER slow BEFORE INSERT ON client FOR EACH ROW EXECUTE FUNCTION slow();
+            CREATE TRIGGER conflict BEFORE INSERT ON client FOR EACH ROW EXECUTE FUNCTION conflict();
             """, database: database)
-        let files = try Self.files(in: folder, prefix: "R", clients: 5, perClient: 2)
-        // Started as a background process, not a task: a busy test run may leave a task waiting for a thread
-        // until the other writer has long committed.
-        let out = folder.path("import.out")
-        let started = system(
-            "{ PGPASSWORD='\(server.password)' TZ=Pacific/Kiritimati '\(CLI.executable.path)' import --store '\(server.url(database))' "
-                + files.map { "'\($0)'" }.joined(separator: " ") + " > \(out) 2>&1; echo $? > \(out).status; } &")
-        #expect(started == 0)
-        var sleeping = false
-        for _ in 0..<1200 where !sleeping {
-            usleep(50_000)
-            sleeping = try server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep';")
-                .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    static func attempts(_ server: LoopbackPostgres, _ database: String) throws -> String {
+        try server.psql("SELECT last_value FROM attempts;", database: database).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func anImportAbortedByAConcurrentWriterRunsAgainAndLands() throws {
+        try Self.withSmallStore { folder, server, database in
+            try Self.conflict(server, database, times: 1)
+            let files = try Self.files(in: folder, prefix: "R", clients: 5, perClient: 2)
+            let result = try CLI.run(["import", "--store", server.url(database)] + files, environment: server.environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("clients: 5 added"), "\(result.stdout)")
+            #expect(!(result.stdout + result.stderr).contains(server.password))
+            #expect(try Self.attempts(server, database) == "2")
+            #expect(try Self.count(server, database, "client") == 2 + 1 + 5)
+            #expect(try Self.count(server, database, "invoice") == 4 + 10)
         }
-        #expect(sleeping, "the import never reached its first client")
-        // Meanwhile another SERIALIZABLE writer reads the invoices (which the import will write) and adds a client
-        // (the table the import read), and commits first: the import can no longer commit as it is.
-        try server.psql(
-            """
-            BEGIN ISOLATION LEVEL SERIALIZABLE;
-            SELECT count(*) FROM invoice;
-            INSERT INTO client (number, name) VALUES ('X-1', 'Another writer');
-            COMMIT;
-            """, database: database)
-        for _ in 0..<2400 where !FileManager.default.fileExists(atPath: out + ".status") { usleep(50_000) }
-        let status = try String(contentsOfFile: out + ".status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let output = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(status == "0", "\(output)")
-        #expect(output.contains("clients: 5 added"), "\(output)")
-        #expect(!output.contains(server.password))
-        #expect(try server.psql("SELECT last_value FROM attempts;", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "2")
-        #expect(try Self.count(server, database, "client") == 2 + 1 + 5)
-        #expect(try Self.count(server, database, "invoice") == 4 + 10)
+    }
+
+    @Test func anImportAbortedAtEveryAttemptStopsWithExit75AndWritesNothing() throws {
+        try Self.withSmallStore { folder, server, database in
+            try Self.conflict(server, database, times: 1000)
+            let files = try Self.files(in: folder, prefix: "R", clients: 5, perClient: 2)
+            let url = server.url(database)
+            let result = try CLI.run(["import", "--store", url] + files, environment: server.environment)
+            #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+            #expect(
+                result.stderr == "Error: \(url): concurrent writers aborted all 5 attempts (serialization failures), run the import again; "
+                    + "nothing was written\n", "\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains(server.password))
+            #expect(try Self.attempts(server, database) == "5")
+            // Only the other writer's five clients landed.
+            #expect(try server.psql("SELECT string_agg(number, ',' ORDER BY number) FROM client;", database: database)
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "C-001,C-002,X-1,X-2,X-3,X-4,X-5")
+            #expect(try Self.count(server, database, "invoice") == 4)
+        }
     }
 
     @Test func anImportThatFailsMidwayLeavesTheServerAsItWas() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let small = folder.path("small.sqlite")
-        try StoreFixture.make(at: small, sql: StoreFixture.small)
-        try StoreFixture.migrateToV2(small)
-        let (server, database) = try PostgresStoreTests.serverWithStore(small)
-        defer { server.stop() }
-        // The server refuses one invoice of the batch, after its clients and earlier invoices were inserted.
-        try server.psql(
-            """
-            CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN
-              IF NEW.identifier = 'C-7-2' THEN RAISE EXCEPTION 'refused by the test''s trigger'; END IF;
-              RETURN NEW;
-            END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER refuse BEFORE INSERT ON invoice FOR EACH ROW EXECUTE FUNCTION refuse();
-            """, database: database)
-        let before = try Self.dump(server, database)
-        let files = try Self.files(in: folder, prefix: "C", clients: 10, perClient: 3)
-        let address = server.url(database).replacingOccurrences(of: "postgres@", with: "postgres:\(server.password)@")
-        let result = try CLI.run(["import", "--store", address] + files, environment: ProcessInfo.processInfo.environment)
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("refused by the test's trigger"), "\(result.stderr)")
-        #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
-        #expect(!(result.stdout + result.stderr).contains(server.password))
-        #expect(try Self.dump(server, database) == before)
-        #expect(try Self.count(server, database, "client") == 2)
+        try Self.withSmallStore { folder, server, database in
+            // The server refuses one invoice of the batch, after its clients and earlier invoices were inserted.
+            try server.psql(
+                """
+                CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN
+                  IF NEW.identifier = 'C-7-2' THEN RAISE EXCEPTION 'refused by the test''s trigger'; END IF;
+                  RETURN NEW;
+                END $$ LANGUAGE plpgsql;
+                CREATE TRIGGER refuse BEFORE INSERT ON invoice FOR EACH ROW EXECUTE FUNCTION refuse();
+                """, database: database)
+            let before = try Self.dump(server, database)
+            let files = try Self.files(in: folder, prefix: "C", clients: 10, perClient: 3)
+            let address = server.url(database).replacingOccurrences(of: "postgres@", with: "postgres:\(server.password)@")
+            let result = try CLI.run(["import", "--store", address] + files, environment: ProcessInfo.processInfo.environment)
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.stderr.contains("refused by the test's trigger"), "\(result.stderr)")
+            #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains(server.password))
+            #expect(try Self.dump(server, database) == before)
+            #expect(try Self.count(server, database, "client") == 2)
+        }
     }
 
     @Test func aSQLiteStoreIsCopiedWithItsIdsAndASecondCopyChangesNothing() throws {

@@ -25,6 +25,15 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A server whose store holds the rows of ``StoreFixture/small`` (two clients, four invoices), migrated to the
+    /// current schema in `folder`.
+    static func serverWithSmallStore(in folder: TemporaryFolder) throws -> (LoopbackPostgres, String) {
+        let store = folder.path("small.sqlite")
+        try StoreFixture.make(at: store, sql: StoreFixture.small)
+        try StoreFixture.migrateToV2(store)
+        return try serverWithStore(store)
+    }
+
     /// Every file under `folder`, by relative path, with its bytes.
     static func files(_ folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
