@@ -79,6 +79,6 @@ fuzz: setup
 # leaks reported are XCTest's own (XCTMain's suite objects, never freed before exit), not the product's.
 # Skipped there: the size-doubling timings (wall-clock ratios mean nothing under ASan) and the suites that drive
 # real servers (publish over sshd/nginx, serve, PostgreSQL), which run in `make test`.
-ASAN_SKIP := PathologicalSizeTests|PublishOverSSHTests|PublishLocalTests|SiteServerTests|PostgresStoreTests|PostgresConsistencyTests|PostgresImportTests
+ASAN_SKIP := PathologicalSizeTests|PublishOverSSHTests|PublishLocalTests|SiteServerTests|PostgresStoreTests|PostgresConsistencyTests|PostgresImportTests|PostgresServeTests
 sanitize: setup
 	ASAN_OPTIONS=detect_leaks=0 TZ=$(TEST_TZ) $(SWIFT) test --sanitize=address --scratch-path .build-asan --skip '$(ASAN_SKIP)'
