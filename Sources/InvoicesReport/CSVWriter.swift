@@ -22,6 +22,13 @@ public struct CSVWriter: Sendable {
         text.append("\r\n")
     }
 
+    /// Hands the text written so far to `emit` and starts afresh, once it is over `size` bytes (always with 0).
+    public mutating func flush(into emit: (UnsafeRawBufferPointer) -> Void, over size: Int = 0) {
+        guard text.utf8.count > size || size == 0 else { return }
+        text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+        text.removeAll(keepingCapacity: true)
+    }
+
     /// `value` as one CSV field: quoted (quotes doubled) when it holds a comma, a quote, a CR or a LF.
     public static func field(_ value: String) -> String {
         // Scan the UTF-8 bytes: as Characters, "\r\n" is one grapheme that equals neither "\r" nor "\n".

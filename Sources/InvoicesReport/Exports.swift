@@ -50,10 +50,52 @@ public struct ReportExports: Sendable {
         self.fiscalYearStart = fiscalYearStart
     }
 
+    /// Receives an export piece by piece, in order; a piece is only valid during the call.
+    public typealias Emit = (UnsafeRawBufferPointer) -> Void
+
+    /// How large a piece grows before it is handed out: a 385 MB `report.json` is never in memory whole.
+    static let pieceSize = 1 << 20
+
+    /// The files, by name, in the order a build writes them.
+    public enum File: String, CaseIterable, Sendable {
+        case json = "report.json"
+        case totals = "totals.csv"
+        case aging = "aging.csv"
+        case payments = "payments.csv"
+        case taxes = "taxes.csv"
+    }
+
+    /// Hands `file` to `emit` piece by piece.
+    public func write(_ file: File, into emit: Emit) {
+        switch file {
+        case .json: json(into: emit)
+        case .totals: totalsCSV(into: emit)
+        case .aging: agingCSV(into: emit)
+        case .payments: paymentsCSV(into: emit)
+        case .taxes: taxesCSV(into: emit)
+        }
+    }
+
+    /// `file`'s bytes, whole.
+    public func data(_ file: File) -> Data {
+        var data = Data()
+        write(file) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    static func text(of write: (Emit) -> Void) -> String {
+        var bytes: [UInt8] = []
+        write { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `totals.csv`: one row per client, currency and month in which the client has an invoice issued, an invoice
     /// paid or a balance outstanding at the month's end (``Figures/isActive``). Outstanding and overdue are at the
     /// end of the month; the last two columns are the month's fiscal year and quarter.
-    public func totalsCSV() -> String {
+    public func totalsCSV() -> String { Self.text(of: totalsCSV(into:)) }
+
+    /// ``totalsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
+    public func totalsCSV(into emit: Emit) {
         var csv = CSVWriter(header: Self.totalsColumns)
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
@@ -72,15 +114,19 @@ public struct ReportExports: Sendable {
                         Money.decimalString(figures.writtenOff, digits: digits),
                         Money.decimalString(figures.credit, digits: digits), year, quarter,
                     ])
+                    csv.flush(into: emit, over: Self.pieceSize)
                 }
             }
         }
-        return csv.text
+        csv.flush(into: emit)
     }
 
     /// `aging.csv`: one row per client and currency with a balance outstanding at the as-of date, the amounts by
     /// days past due.
-    public func agingCSV() -> String {
+    public func agingCSV() -> String { Self.text(of: agingCSV(into:)) }
+
+    /// ``agingCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
+    public func agingCSV(into emit: Emit) {
         var csv = CSVWriter(header: Self.agingColumns)
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
@@ -89,15 +135,19 @@ public struct ReportExports: Sendable {
                 csv.append(
                     [client.number, client.name, entry.currency.code, report.asOf?.description ?? ""]
                         + entry.aging.buckets.map { Money.decimalString($0, digits: digits) })
+                csv.flush(into: emit, over: Self.pieceSize)
             }
         }
-        return csv.text
+        csv.flush(into: emit)
     }
 
     /// `payments.csv`: every payment in the store (refunds negative), by invoice (in store order), then date.
     /// Payments of drafts and void invoices are listed too: the money moved. The last two columns are the fiscal year
     /// and quarter of the payment's date.
-    public func paymentsCSV() -> String {
+    public func paymentsCSV() -> String { Self.text(of: paymentsCSV(into:)) }
+
+    /// ``paymentsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
+    public func paymentsCSV(into emit: Emit) {
         var csv = CSVWriter(header: Self.paymentsColumns)
         for payment in books.payments {
             let invoice = books.invoices[Int(payment.invoiceIndex)]
@@ -111,13 +161,17 @@ public struct ReportExports: Sendable {
                 details.method, details.reference,
                 fiscal.year, fiscal.quarter,
             ])
+            csv.flush(into: emit, over: Self.pieceSize)
         }
-        return csv.text
+        csv.flush(into: emit)
     }
 
     /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases, and the
     /// fiscal year and quarter the month falls in.
-    public func taxesCSV() -> String {
+    public func taxesCSV() -> String { Self.text(of: taxesCSV(into:)) }
+
+    /// ``taxesCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
+    public func taxesCSV(into emit: Emit) {
         var csv = CSVWriter(header: Self.taxesColumns)
         for totals in report.taxes {
             let tax = books.taxes[totals.taxIndex]
@@ -129,9 +183,10 @@ public struct ReportExports: Sendable {
                         + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
                             Money.decimalString($0, digits: digits)
                         } + [year, quarter])
+                csv.flush(into: emit, over: Self.pieceSize)
             }
         }
-        return csv.text
+        csv.flush(into: emit)
     }
 
     /// The `fiscal_year` (`2024`: the calendar year the fiscal year starts in) and `fiscal_quarter` (`Q1`) cells of
@@ -147,26 +202,32 @@ public struct ReportExports: Sendable {
     /// it, is written directly (``JSONRows``), producing exactly the bytes `JSONEncoder` would (a test compares
     /// the two) at a fraction of the cost.
     public func json() -> Data {
+        var data = Data()
+        json { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// ``json()`` handed to `emit` in pieces of about a megabyte.
+    public func json(into emit: Emit) {
         var document = jsonDocument(includingClients: false)
         document.clients = []
         let top = Self.encoder.encodeOrFail(document)
         let emptyClients = Data(#"{"clients":[]"#.utf8)
         precondition(top.starts(with: emptyClients), "report.json's first key is clients")
-        var output = Data(#"{"clients":["#.utf8)
         var rows = JSONRows()
+        rows.text = #"{"clients":["#
         for (index, totals) in report.clients.enumerated() {
             if index > 0 { rows.text += "," }
             let client = books.clients[totals.clientIndex]
             rows.client(number: client.number, name: client.name, currencies: totals.currencies, months: report.months)
-            if rows.text.utf8.count > 1 << 20 {
-                output.append(contentsOf: rows.text.utf8)
-                rows.text = ""
+            if rows.text.utf8.count > Self.pieceSize {
+                rows.text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+                rows.text.removeAll(keepingCapacity: true)
             }
         }
-        output.append(contentsOf: rows.text.utf8)
-        output.append(contentsOf: "]".utf8)
-        output.append(top.dropFirst(emptyClients.count))
-        return output
+        rows.text += "]"
+        rows.text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+        top.dropFirst(emptyClients.count).withUnsafeBytes(emit)
     }
 
     /// `report.json` written entirely by `JSONEncoder`: the reference ``json()`` is tested against.

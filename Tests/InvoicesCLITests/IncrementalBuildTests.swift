@@ -164,7 +164,7 @@ struct IncrementalBuildTests {
         try project.build(project.site)
         #expect(try Project.files(in: project.site) == reference)
         // A damaged manifest is ignored: everything is rendered again, with the same bytes.
-        try Data("invoices-site-manifest 1\nU zz\n".utf8).write(to: URL(fileURLWithPath: project.folder.path(".site.manifest")))
+        try Data("invoices-site-manifest 2\nU zz\n".utf8).write(to: URL(fileURLWithPath: project.folder.path(".site.manifest")))
         let summary = try project.build(project.site)
         #expect(try Project.files(in: project.site) == reference, "\(summary)")
     }

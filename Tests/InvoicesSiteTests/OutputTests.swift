@@ -1,7 +1,7 @@
 import Foundation
 import InvoicesCore
 import InvoicesReport
-import InvoicesSite
+@testable import InvoicesSite
 import InvoicesStore
 import InvoicesTesting
 import Testing
@@ -67,6 +67,47 @@ struct OutputTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.path("site/index.html"))
         #expect(attributes[.modificationDate] as? Date == old)
         #expect(FileManager.default.contents(atPath: folder.path("site/index.html")) == files.first { $0.path == "index.html" }?.data)
+    }
+
+    /// A file written in pieces (the exports) is compared with the previous site's file on the way: equal, it is
+    /// the previous file hard-linked; different anywhere (start, middle, end, length), it has exactly the new bytes.
+    @Test func aFileWrittenInPiecesIsLinkedWhenEqualAndExactWhenNot() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("site")
+        let old = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        var cases: [String: [UInt8]] = [
+            "same.bin": old, "start.bin": [1] + old.dropFirst(), "middle.bin": old, "longer.bin": old + [9, 9],
+            "shorter.bin": Array(old.dropLast(5)), "empty.bin": [], "new.bin": old,
+        ]
+        cases["middle.bin"]![150_001] ^= 0xff
+        let first = try SiteWriter(output: output).begin()
+        for name in cases.keys where name != "new.bin" { try first.write(name, Data(old)) }
+        _ = try first.commit()
+        let inodeBefore = try FileManager.default.attributesOfItem(atPath: output + "/same.bin")[.systemFileNumber] as? Int
+        let staging = try SiteWriter(output: output).begin()
+        for (name, bytes) in cases.sorted(by: { $0.key < $1.key }) {
+            // Uneven pieces, so piece boundaries fall inside the previous file's blocks.
+            let file = try staging.write(name) { emit in
+                var start = 0
+                var size = 1
+                while start < bytes.count {
+                    let end = min(bytes.count, start + size)
+                    bytes[start..<end].withUnsafeBytes(emit)
+                    start = end
+                    size = size * 3 + 1
+                }
+            }
+            #expect(file.size == bytes.count, "\(name)")
+            #expect(file.hash == bytes.withUnsafeBytes { Fingerprint.of($0) }, "\(name)")
+        }
+        let summary = try staging.commit()
+        #expect(summary.changed == cases.count - 1, "only same.bin is unchanged")
+        for (name, bytes) in cases {
+            #expect(FileManager.default.contents(atPath: output + "/" + name) == Data(bytes), "\(name)")
+        }
+        let inodeAfter = try FileManager.default.attributesOfItem(atPath: output + "/same.bin")[.systemFileNumber] as? Int
+        #expect(inodeBefore != nil && inodeAfter == inodeBefore)
     }
 
     @Test func aTemplateErrorStopsTheBuildWithStatus65AndWritesNothing() throws {

@@ -70,10 +70,66 @@ struct Fingerprint {
     /// The fingerprint of everything fed so far.
     var value: UInt64 { Self.mix(state ^ Self.prime0, Self.prime1 ^ 0x5bd1_e995) }
 
-    /// The fingerprint of `bytes` alone.
+    /// The fingerprint of `bytes` alone: a file's, as the build manifest records it.
+    ///
+    /// The same as feeding the bytes in pieces to a ``Fingerprint/Bytes``, so a file written or read in chunks
+    /// gets the fingerprint of its whole content.
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var fingerprint = Fingerprint()
+        var fingerprint = Bytes()
         fingerprint.add(bytes)
         return fingerprint.value
+    }
+
+    /// The fingerprint of a run of bytes fed in pieces of any size: the pieces' boundaries do not change it.
+    struct Bytes {
+        private var state = Fingerprint.prime0
+        private var count = 0
+        /// Up to 15 bytes waiting for a 16-byte block, little-endian in two words.
+        private var pending: (UInt64, UInt64) = (0, 0)
+        private var pendingCount = 0
+
+        init() {}
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            count += bytes.count
+            var index = 0
+            while pendingCount > 0, index < bytes.count {
+                take(bytes[index])
+                index += 1
+            }
+            var state = self.state
+            while index + 16 <= bytes.count {
+                let a = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let b = bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                state = Fingerprint.mix(a ^ Fingerprint.prime1, b ^ state)
+                index += 16
+            }
+            self.state = state
+            while index < bytes.count {
+                take(bytes[index])
+                index += 1
+            }
+        }
+
+        @inline(__always)
+        private mutating func take(_ byte: UInt8) {
+            if pendingCount < 8 {
+                pending.0 |= UInt64(byte) << (8 * UInt64(pendingCount))
+            } else {
+                pending.1 |= UInt64(byte) << (8 * UInt64(pendingCount - 8))
+            }
+            pendingCount += 1
+            if pendingCount == 16 {
+                state = Fingerprint.mix(pending.0 ^ Fingerprint.prime1, pending.1 ^ state)
+                pending = (0, 0)
+                pendingCount = 0
+            }
+        }
+
+        /// The fingerprint of every byte fed so far, with their count.
+        var value: UInt64 {
+            let tail = Fingerprint.mix(pending.0 ^ Fingerprint.prime2, pending.1 ^ state ^ UInt64(count))
+            return Fingerprint.mix(tail ^ Fingerprint.prime0, Fingerprint.prime1 ^ 0x5bd1_e995)
+        }
     }
 }

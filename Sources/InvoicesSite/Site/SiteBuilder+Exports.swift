@@ -14,18 +14,23 @@ extension SiteBuilder {
 
     /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
     /// `payments.csv`, `taxes.csv` (docs/exports.md).
-    func exportFiles() -> [File] { exportParts().flatMap { $0() } }
+    func exportFiles() -> [File] {
+        let exports = self.exports
+        return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
+    }
 
-    /// ``exportFiles()`` one file per part, each made only when the part is called.
-    func exportParts() -> [() -> [File]] {
-        let exports = ReportExports(books: books, report: report, conversion: convertedTotals(), fiscalYearStart: options.fiscalYearStart)
-        return [
-            { [File(path: "report.json", data: exports.json())] },
-            { [File(path: "totals.csv", data: Data(exports.totalsCSV().utf8))] },
-            { [File(path: "aging.csv", data: Data(exports.agingCSV().utf8))] },
-            { [File(path: "payments.csv", data: Data(exports.paymentsCSV().utf8))] },
-            { [File(path: "taxes.csv", data: Data(exports.taxesCSV().utf8))] },
-        ]
+    /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
+    func writeExports(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+        let exports = self.exports
+        var files: [SiteManifest.File] = []
+        for file in ReportExports.File.allCases {
+            files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
+        }
+        return files
+    }
+
+    private var exports: ReportExports {
+        ReportExports(books: books, report: report, conversion: convertedTotals(), fiscalYearStart: options.fiscalYearStart)
     }
 }
 

@@ -136,19 +136,21 @@ public struct SiteBuilder: Sendable {
     private func write(
         _ job: Job, to staging: SiteStaging, invoicesByClient: [[Int]], inputs: Inputs, previous: SiteManifest?
     ) throws(SiteWriteError) -> [(String, SiteManifest.Unit)] {
-        /// The unit's files, rendered part by part, each part written (and released) before the next is rendered.
-        func unit(_ key: String, _ fingerprint: UInt64, parts: [() -> [File]]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
+        /// The unit's files: the previous build's, when its inputs are unchanged and its files intact; else `make`'s.
+        func unit(
+            _ key: String, _ fingerprint: UInt64, make: () throws(SiteWriteError) -> [SiteManifest.File]
+        ) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
             if let recorded = previous?.units[key], recorded.inputs == fingerprint, staging.reuse(recorded.files) {
                 return (key, recorded)
             }
-            var files: [SiteManifest.File] = []
-            for part in parts {
-                for file in part() { files.append(try staging.write(file.path, file.data)) }
-            }
-            return (key, SiteManifest.Unit(inputs: fingerprint, files: files))
+            return (key, SiteManifest.Unit(inputs: fingerprint, files: try make()))
         }
-        func unit(_ key: String, _ fingerprint: UInt64, render: @escaping () -> [File]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
-            try unit(key, fingerprint, parts: [render])
+        func unit(_ key: String, _ fingerprint: UInt64, render: () -> [File]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
+            try unit(key, fingerprint) { () throws(SiteWriteError) in
+                var files: [SiteManifest.File] = []
+                for file in render() { files.append(try staging.write(file.path, file.data)) }
+                return files
+            }
         }
         if case .clientPages(let range) = job {
             var units: [(String, SiteManifest.Unit)] = []
@@ -161,8 +163,7 @@ public struct SiteBuilder: Sendable {
         }
         let (key, fingerprint) = self.unit(of: job, inputs)
         if case .exports = job {
-            // One export at a time: at 2,000,000 invoices they are 600 MB together.
-            return [try unit(key, fingerprint, parts: exportParts())]
+            return [try unit(key, fingerprint) { () throws(SiteWriteError) in try writeExports(to: staging) }]
         }
         return [try unit(key, fingerprint) { files(of: job, invoicesByClient: invoicesByClient) }]
     }

@@ -28,7 +28,9 @@ public struct SiteManifest: Sendable, Equatable {
 
     public init(units: [String: Unit] = [:]) { self.units = units }
 
-    static let header = "invoices-site-manifest 1"
+    /// Version 2: files are fingerprinted in pieces (``Fingerprint/Bytes``); a version-1 manifest is not read, so
+    /// the first build after the change renders everything.
+    static let header = "invoices-site-manifest 2"
 
     /// The manifest as text: a header line, then per unit a `U inputs key` line followed by its `F size hash path`
     /// lines, units sorted by key (so the same site gives the same manifest). Keys and paths are escaped
@@ -96,16 +98,18 @@ public struct SiteManifest: Sendable, Equatable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        // Read in pieces: a file of the site can be hundreds of megabytes (report.json).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(size, 1), 1 << 20), alignment: 16)
         defer { buffer.deallocate() }
+        var fingerprint = Fingerprint.Bytes()
         var offset = 0
         while offset < size {
-            let count = Foundation.read(descriptor, buffer.baseAddress! + offset, size - offset)
-            if count < 0, errno == EINTR { continue }
+            let count = readFully(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, size - offset)]), at: offset)
             guard count > 0 else { return false }
+            fingerprint.add(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += count
         }
-        return Fingerprint.of(UnsafeRawBufferPointer(rebasing: buffer[0..<size])) == hash
+        return fingerprint.value == hash
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -27,22 +27,34 @@ public final class SiteStaging: @unchecked Sendable {
     /// - Throws: ``SiteWriteError`` naming the reason (e.g. no space left on device).
     @discardableResult
     public func write(_ path: String, _ data: Data) throws(SiteWriteError) -> SiteManifest.File {
+        try write(path) { emit in data.withUnsafeBytes(emit) }
+    }
+
+    /// Writes one file of the site at `path` from the pieces `produce` hands to `emit`, in order, so a file
+    /// never has to be in memory whole (`report.json` is 385 MB at 2,000,000 invoices).
+    ///
+    /// While the pieces equal the previous site's file, nothing is written; if the whole file equals it, the
+    /// previous file is hard-linked instead. At the first difference the equal start is copied from the previous
+    /// file and the rest written.
+    /// - Returns: The file's entry for the build manifest (its size and the fingerprint of its bytes).
+    /// - Throws: ``SiteWriteError`` naming the reason (e.g. no space left on device).
+    @discardableResult
+    public func write(
+        _ path: String, streaming produce: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(SiteWriteError) -> SiteManifest.File {
         let target = folder.appendingPathComponent(path)
-        let directory = target.deletingLastPathComponent().path
-        let previous = writer.output.appendingPathComponent(path).path
         do {
-            try makeFolder(directory)
-            let unchanged = Self.sameBytes(previous, data)
-            if !(unchanged && link(previous, target.path) == 0) {
-                try Self.writeFile(target.path, data)
-            }
+            try makeFolder(target.deletingLastPathComponent().path)
+            var file = FileStream(target: target.path, previous: writer.output.appendingPathComponent(path).path)
+            defer { file.close() }
+            produce { file.add($0) }
+            let unchanged = try file.finish()
             lock.withLock {
                 files += 1
                 if path.hasSuffix(".html") { pages += 1 }
                 if !unchanged { changed += 1 }
             }
-            let hash = data.withUnsafeBytes { Fingerprint.of($0) }
-            return SiteManifest.File(path: path, size: data.count, hash: hash)
+            return SiteManifest.File(path: path, size: file.size, hash: file.fingerprint.value)
         } catch {
             let failure = SiteWriteError(
                 path: writer.output.path, message: "cannot write the site: \(error.message); the previous site is untouched")
@@ -109,15 +121,6 @@ public final class SiteStaging: @unchecked Sendable {
         lock.withLock { _ = madeFolders.insert(path) }
     }
 
-    /// Whether the file at `path` exists and holds exactly `data`.
-    static func sameBytes(_ path: String, _ data: Data) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count else { return false }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.readToEnd()) ?? Data() == data
-    }
-
     /// Writes `data` to a new file at `path` with POSIX calls, so errors carry their errno.
     static func writeFile(_ path: String, _ data: Data) throws(POSIXFailure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -144,4 +147,136 @@ public final class SiteStaging: @unchecked Sendable {
 struct POSIXFailure: Error {
     let errno: Int32
     var message: String { String(cString: strerror(errno)) }
+}
+
+/// One file of a new site being written piece by piece (``SiteStaging/write(_:streaming:)``), compared on the way
+/// with the previous site's file at the same path.
+private struct FileStream {
+    let target: String
+    let previousPath: String
+    /// The previous site's file, while every piece so far equals its start; -1 once they differ or without one.
+    private var previous: Int32
+    /// The new file, once it has to be written; -1 before.
+    private var output: Int32 = -1
+    private(set) var size = 0
+    private(set) var fingerprint = Fingerprint.Bytes()
+    private var failure: Int32 = 0
+    private var scratch: UnsafeMutableRawBufferPointer?
+
+    init(target: String, previous: String) {
+        self.target = target
+        previousPath = previous
+        var info = stat()
+        let descriptor = open(previous, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0, fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
+            Foundation.close(descriptor)
+            self.previous = -1
+        } else {
+            self.previous = descriptor
+        }
+    }
+
+    mutating func add(_ piece: UnsafeRawBufferPointer) {
+        fingerprint.add(piece)
+        defer { size += piece.count }
+        guard failure == 0, !piece.isEmpty else { return }
+        if previous >= 0 {
+            if matches(piece, at: size) { return }
+            diverge(copying: size)
+        }
+        if output < 0, !openOutput() { return }
+        put(piece)
+    }
+
+    /// Ends the file. Returns whether it is the previous file, hard-linked.
+    mutating func finish() throws(POSIXFailure) -> Bool {
+        if failure == 0, previous >= 0 {
+            var info = stat()
+            if fstat(previous, &info) == 0, Int(info.st_size) == size, link(previousPath, target) == 0 { return true }
+            diverge(copying: size)
+        }
+        if failure == 0, output < 0 { _ = openOutput() }
+        if output >= 0, Foundation.close(output) != 0, failure == 0 { failure = errno }
+        output = -1
+        if failure != 0 { throw POSIXFailure(errno: failure) }
+        return false
+    }
+
+    mutating func close() {
+        if previous >= 0 { Foundation.close(previous) }
+        if output >= 0 { Foundation.close(output) }
+        previous = -1
+        output = -1
+        scratch?.deallocate()
+        scratch = nil
+    }
+
+    /// Whether the previous file holds `piece` at `offset`.
+    private mutating func matches(_ piece: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let buffer = scratchBuffer(piece.count)
+        guard readFully(previous, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<piece.count]), at: offset) == piece.count
+        else { return false }
+        return memcmp(buffer.baseAddress!, piece.baseAddress!, piece.count) == 0
+    }
+
+    /// Stops comparing: the new file starts with the previous file's first `count` bytes, copied over.
+    private mutating func diverge(copying count: Int) {
+        defer {
+            Foundation.close(previous)
+            previous = -1
+        }
+        guard openOutput() else { return }
+        var offset = 0
+        while offset < count, failure == 0 {
+            let buffer = scratchBuffer(min(count - offset, 1 << 20))
+            let length = min(count - offset, buffer.count)
+            let read = readFully(previous, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
+            guard read == length else {
+                failure = read < 0 ? errno : EIO
+                return
+            }
+            put(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
+            offset += length
+        }
+    }
+
+    private mutating func openOutput() -> Bool {
+        if output >= 0 { return true }
+        output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if output < 0 { failure = errno }
+        return output >= 0
+    }
+
+    private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count, failure == 0 {
+            let written = Foundation.write(output, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno != EINTR { failure = errno }
+                continue
+            }
+            offset += written
+        }
+    }
+
+    private mutating func scratchBuffer(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        if let scratch, scratch.count >= count { return scratch }
+        scratch?.deallocate()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1 << 16), alignment: 16)
+        scratch = buffer
+        return buffer
+    }
+}
+
+/// Reads `buffer.count` bytes of `descriptor` from `offset` (fewer at the end of the file). Returns how many, or -1.
+func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    var done = 0
+    while done < buffer.count {
+        let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+        if count < 0, errno == EINTR { continue }
+        if count < 0 { return -1 }
+        if count == 0 { break }
+        done += count
+    }
+    return done
 }
