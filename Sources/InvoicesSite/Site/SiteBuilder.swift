@@ -31,7 +31,25 @@ public struct SiteBuilder: Sendable {
     /// A file of the site: its path relative to the site's root, and its bytes.
     public struct File: Sendable {
         public var path: String
-        public var data: Data
+        /// The bytes, in pieces written one after the other: a page is its layout's start, its body and the
+        /// layout's end, never copied into one buffer.
+        var pieces: [[UInt8]]
+
+        public init(path: String, data: Data) {
+            self.path = path
+            pieces = [Array(data)]
+        }
+
+        init(path: String, pieces: [[UInt8]]) {
+            self.path = path
+            self.pieces = pieces
+        }
+
+        /// The bytes, whole.
+        public var data: Data {
+            get { pieces.count == 1 ? Data(pieces[0]) : Data(pieces.joined()) }
+            set { pieces = [Array(newValue)] }
+        }
     }
 
     /// The relative path of a client's page.
@@ -148,7 +166,7 @@ public struct SiteBuilder: Sendable {
         func unit(_ key: String, _ fingerprint: UInt64, render: () -> [File]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
             try unit(key, fingerprint) { () throws(SiteWriteError) in
                 var files: [SiteManifest.File] = []
-                for file in render() { files.append(try staging.write(file.path, file.data)) }
+                for file in render() { files.append(try staging.write(file)) }
                 return files
             }
         }
@@ -231,7 +249,7 @@ public struct SiteBuilder: Sendable {
             // The page as cmark sees it on the general path, values as the Markdown escaper writes them.
             try? Data(MarkdownValues.readable(templates.render(template, context)).utf8).write(to: target)
         }
-        let body = templates.pageBytes(template, context, rows: rows, renderer: markdown).bytes
+        let body = templates.pageBytes(template, context, rows: rows, renderer: markdown).pieces
         var layout = layout
         layout["pageTitle"] = title
         layout["siteTitle"] = options.title
@@ -246,13 +264,9 @@ public struct SiteBuilder: Sendable {
         layout["content"] = Self.contentMarker
         var framed = templates.render("layout", layout)
         if let (before, after) = framed.withUTF8({ Self.around(Self.contentMarkerBytes, in: $0) }) {
-            var data = Data(capacity: before.count + body.count + after.count)
-            data.append(contentsOf: before)
-            data.append(contentsOf: body)
-            data.append(contentsOf: after)
-            return File(path: path, data: data)
+            return File(path: path, pieces: [before] + body + [after])
         }
-        layout["content"] = String(decoding: body, as: UTF8.self)
+        layout["content"] = String(decoding: body.joined(), as: UTF8.self)
         return File(path: path, data: Data(templates.render("layout", layout).utf8))
     }
 

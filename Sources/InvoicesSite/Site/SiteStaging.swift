@@ -30,6 +30,14 @@ public final class SiteStaging: @unchecked Sendable {
         try write(path) { emit in data.withUnsafeBytes(emit) }
     }
 
+    /// Writes one rendered file of the site, piece by piece.
+    @discardableResult
+    public func write(_ file: SiteBuilder.File) throws(SiteWriteError) -> SiteManifest.File {
+        try write(file.path) { emit in
+            for piece in file.pieces { piece.withUnsafeBytes(emit) }
+        }
+    }
+
     /// Writes one file of the site at `path` from the pieces `produce` hands to `emit`, in order, so a file
     /// never has to be in memory whole (`report.json` is 385 MB at 2,000,000 invoices).
     ///

@@ -20,7 +20,7 @@ public struct SiteWriter: Sendable {
     public func write(_ files: [SiteBuilder.File]) throws(SiteWriteError) -> BuildSummary {
         let staging = try begin()
         do {
-            for file in files { try staging.write(file.path, file.data) }
+            for file in files { try staging.write(file) }
         } catch {
             staging.discard()
             throw error

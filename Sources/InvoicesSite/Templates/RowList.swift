@@ -11,8 +11,9 @@ final class RowList: Sequence, MustacheSequence, MustacheParent {
     let columns: [String]
     let count: Int
     let cell: (_ row: Int, _ column: Int) -> String
-    /// The page's lists, for the rows that are rendered after cmark.
-    private let registry: RowListRegistry?
+    /// The page's lists, for the rows that are rendered after cmark. Weak: the registry holds the lists it hands
+    /// placeholders for, and a strong reference back would keep every page's rows alive to the end of the build.
+    private weak var registry: RowListRegistry?
 
     init(columns: [String], count: Int, registry: RowListRegistry?, cell: @escaping (_ row: Int, _ column: Int) -> String) {
         self.columns = columns
@@ -121,12 +122,15 @@ final class RowListRegistry {
 
     /// `html` with every placeholder line replaced by its rows, as UTF-8; nil when a placeholder did not come out of
     /// cmark exactly as it went in.
-    func substitute(in html: String, templates: [RowTemplate]) -> [UInt8]? {
+    func substitute(in html: String, templates: [RowTemplate]) -> [[UInt8]]? {
         var html = html
-        return html.withUTF8 { text -> [UInt8]? in
+        return html.withUTF8 { text -> [[UInt8]]? in
             guard let starts = lines(in: text) else { return nil }
+            // In pieces of about a megabyte: a list of 300,000 rows never sits in one buffer that doubles as it grows.
+            let pieceSize = 1 << 20
+            var pieces: [[UInt8]] = []
             var output: [UInt8] = []
-            output.reserveCapacity(text.count * 2)
+            output.reserveCapacity(min(text.count * 2, pieceSize) + (1 << 16))
             var position = 0
             for (index, start) in starts.enumerated() {
                 let end = Self.lineEnd(in: text, from: start)
@@ -143,11 +147,17 @@ final class RowListRegistry {
                         cells[column] = cell
                         return cell
                     }
+                    if output.count >= pieceSize {
+                        pieces.append(output)
+                        output = []
+                        output.reserveCapacity(pieceSize + (1 << 16))
+                    }
                 }
                 position = end + 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: text[position...]))
-            return output
+            pieces.append(output)
+            return pieces
         }
     }
 }

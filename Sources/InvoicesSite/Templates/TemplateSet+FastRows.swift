@@ -81,23 +81,23 @@ extension TemplateSet {
 
     /// ``html(_:_:rows:renderer:)``, and whether the compiled row path rendered it.
     func page(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (html: String, compiled: Bool) {
-        let (bytes, compiled) = pageBytes(name, context, rows: rows, renderer: renderer)
-        return (String(decoding: bytes, as: UTF8.self), compiled)
+        let (pieces, compiled) = pageBytes(name, context, rows: rows, renderer: renderer)
+        return (String(decoding: pieces.joined(), as: UTF8.self), compiled)
     }
 
-    /// ``page(_:_:rows:renderer:)`` as UTF-8 bytes: a page with long lists is never turned into a `String` (and
-    /// validated, and copied) after its rows are in.
-    func pageBytes(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (bytes: [UInt8], compiled: Bool) {
+    /// ``page(_:_:rows:renderer:)`` as UTF-8 bytes, in pieces written one after the other: a page with long lists
+    /// is never turned into a `String` (and validated, and copied) after its rows are in, nor joined.
+    func pageBytes(_ name: String, _ context: [String: Any], rows: RowListRegistry?, renderer: MarkdownRenderer) -> (pieces: [[UInt8]], compiled: Bool) {
         if let rows, fastTemplates.contains(name) {
             let markdown = library.render(context, withTemplate: name) ?? ""
             if rows.isEmpty {
-                return (Array(MarkdownValues.decode(renderer.html(from: markdown)).utf8), false)
+                return ([Array(MarkdownValues.decode(renderer.html(from: markdown)).utf8)], false)
             }
             if rows.placeholdersAreProvable(in: markdown) {
                 let html = MarkdownValues.decode(renderer.html(from: markdown))
                 if let substituted = rows.substitute(in: html, templates: rowTemplates) { return (substituted, true) }
             }
         }
-        return (Array(MarkdownValues.decode(renderer.html(from: render(name, context))).utf8), false)
+        return ([Array(MarkdownValues.decode(renderer.html(from: render(name, context))).utf8)], false)
     }
 }
