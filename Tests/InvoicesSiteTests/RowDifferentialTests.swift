@@ -135,6 +135,30 @@ struct RowDifferentialTests {
         }
     }
 
+    /// A rendered page's row lists and their registry are freed with the page: a reference cycle between them kept
+    /// every page's rows alive until the build ended (1.6 GB at 2,000,000 invoices instead of 0.9).
+    @Test func aPagesRowsAreFreedWithIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
+        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        let totals = try #require(site.report.clients.first)
+        weak var weakRegistry: RowListRegistry?
+        weak var weakList: RowList?
+        do {
+            let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+            let context = site.clientContext(totals, invoices: site.groupedInvoices()[totals.clientIndex], registry: registry)
+            let page = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
+            #expect(page.compiled && !registry.isEmpty)
+            weakRegistry = registry
+            weakList = context.values.lazy.compactMap { $0 as? RowList }.first
+            #expect(weakList != nil)
+        }
+        #expect(weakRegistry == nil)
+        #expect(weakList == nil)
+    }
+
     /// How many generated cases a run checks, and with which seed (`INVOICES_ROWS_CASES`, `INVOICES_ROWS_SEED`).
     static let environment = ProcessInfo.processInfo.environment
     static let generatedCases = Int(environment["INVOICES_ROWS_CASES"] ?? "") ?? 10_000
