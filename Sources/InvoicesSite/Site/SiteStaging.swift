@@ -170,6 +170,8 @@ private struct FileStream {
     private(set) var fingerprint = Fingerprint.Bytes()
     private var failure: Int32 = 0
     private var scratch: UnsafeMutableRawBufferPointer?
+    private var pending: UnsafeMutableRawPointer?
+    private var pendingCount = 0
 
     init(target: String, previous: String) {
         self.target = target
@@ -204,6 +206,7 @@ private struct FileStream {
             diverge(copying: size)
         }
         if failure == 0, output < 0 { _ = openOutput() }
+        if output >= 0 { flush() }
         if output >= 0, Foundation.close(output) != 0, failure == 0 { failure = errno }
         output = -1
         if failure != 0 { throw POSIXFailure(errno: failure) }
@@ -217,6 +220,8 @@ private struct FileStream {
         output = -1
         scratch?.deallocate()
         scratch = nil
+        pending?.deallocate()
+        pending = nil
     }
 
     /// Whether the previous file holds `piece` at `offset`.
@@ -255,7 +260,28 @@ private struct FileStream {
         return output >= 0
     }
 
+    /// Writes `bytes` after what was put before. Small pieces (a page's layout around its body) are gathered in
+    /// ``pending`` first, so a page is one `write` call, not three.
     private mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        if pendingCount + bytes.count <= Self.pendingSize {
+            if pending == nil { pending = .allocate(byteCount: Self.pendingSize, alignment: 16) }
+            (pending! + pendingCount).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            pendingCount += bytes.count
+            return
+        }
+        flush()
+        writeOut(bytes)
+    }
+
+    private static let pendingSize = 1 << 16
+
+    private mutating func flush() {
+        guard pendingCount > 0, let pending else { return }
+        writeOut(UnsafeRawBufferPointer(start: pending, count: pendingCount))
+        pendingCount = 0
+    }
+
+    private mutating func writeOut(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count, failure == 0 {
             let written = Foundation.write(output, bytes.baseAddress! + offset, bytes.count - offset)
