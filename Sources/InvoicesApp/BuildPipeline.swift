@@ -166,7 +166,7 @@ public struct BuildPipeline: Sendable {
         // Without a manifest the next build renders everything: a failure here costs time, never correctness.
         try? manifest.write(to: writer.manifestURL)
         timings[.write] = seconds(clock.now - start)
-        observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed")
+        observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused")
         return Result(summary: summary, timings: timings, warnings: books.warnings)
     }
 }

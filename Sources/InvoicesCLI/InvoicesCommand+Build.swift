@@ -85,7 +85,7 @@ extension InvoicesCommand {
                 }
                 let summary = result.summary
                 let elapsed = ProgressReporter.format(clock.now - start)
-                return "Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed) to \(resolved.configuration.output) in \(elapsed)"
+                return "Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused) to \(resolved.configuration.output) in \(elapsed)"
             } catch let error as BuildError {
                 throw CommandError(code: error.code, message: error.message)
             } catch let error as CommandError {

@@ -30,8 +30,10 @@ struct IncrementalBuildTests {
 
         /// Rebuilds `site` incrementally, builds everything into a fresh folder, and expects the same files with
         /// the same bytes in both.
-        func expectSameAsFullBuild(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
-            try build(site, extra)
+        /// - Returns: The incremental build's summary line.
+        @discardableResult
+        func expectSameAsFullBuild(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            let summary = try build(site, extra)
             let full = folder.path("full-\(UUID().uuidString)")
             try build(full, extra + ["--full"])
             let incremental = try Self.files(in: site)
@@ -40,6 +42,13 @@ struct IncrementalBuildTests {
             for (path, bytes) in reference where incremental[path] != bytes {
                 Issue.record("\(path) differs from a full build", sourceLocation: sourceLocation)
             }
+            return summary
+        }
+
+        /// How many files a build's summary line says it took over from the previous site without rendering them.
+        static func reused(_ summary: String) -> Int? {
+            guard let match = summary.firstMatch(of: /(\d+) reused/) else { return nil }
+            return Int(match.1)
         }
 
         static func files(in folder: String) throws -> [String: Data] {
@@ -102,6 +111,32 @@ struct IncrementalBuildTests {
         let others = before.keys.filter { $0.hasPrefix("clients/") && $0 != ownPage }
         #expect(others.count >= 10)
         for path in others { #expect(after[path] == before[path], "\(path)") }
+    }
+
+    /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
+    /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
+    /// held every payment).
+    @Test func aPaymentWriteOffOrTaxLineChangedRendersOnlyItsClientsPages() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let clientFiles = try Project.files(in: project.site).keys.filter { $0.hasPrefix("clients/") || $0.hasPrefix("statements/") }
+        #expect(clientFiles.count >= 24)
+        let changes = [
+            ("UPDATE payment SET method = 'cheque' WHERE id = (SELECT MIN(id) FROM payment)",
+             "SELECT count(*) AS n FROM payment WHERE method = 'cheque'"),
+            ("INSERT INTO writeOff (invoiceId, writtenOffOn, amount, reason) SELECT id, dueOn, 1, 'rounding' FROM invoice WHERE status = 'sent' AND kind = 'invoice' AND amount > 0 AND id NOT IN (SELECT invoiceId FROM payment) ORDER BY id LIMIT 1",
+             "SELECT count(*) AS n FROM writeOff WHERE reason = 'rounding'"),
+            ("UPDATE taxLine SET name = name || ' (reduced)' WHERE id = (SELECT MIN(id) FROM taxLine)",
+             "SELECT count(*) AS n FROM taxLine WHERE name LIKE '% (reduced)'"),
+        ]
+        for (change, probe) in changes {
+            try project.sql(change)
+            #expect(try StoreFixture.query(project.store, probe)[0]["n"] == "1", "\(change)")
+            let summary = try project.expectSameAsFullBuild()
+            // Two files per client (its page and its statement): all but one client's are reused.
+            let reused = try #require(Project.reused(summary), "\(summary)")
+            #expect(reused >= clientFiles.count - 2, "\(change): \(summary)")
+        }
     }
 
     @Test func aClientChangedRendersItsPages() throws {

@@ -70,7 +70,7 @@ struct ServeAndProgressTests {
         #expect(lines.map { String($0.prefix(6)) } == ["load  ", "totals", "render", "write "], "\(result.stderr)")
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F })
         #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
-        #expect(result.stdout.range(of: #"^Wrote \d+ pages \(\d+ files, \d+ changed\) to .+ in \d+\.\d\d s\n$"#, options: .regularExpression) != nil)
+        #expect(result.stdout.range(of: #"^Wrote \d+ pages \(\d+ files, \d+ changed, \d+ reused\) to .+ in \d+\.\d\d s\n$"#, options: .regularExpression) != nil)
     }
 
     @Test  // script(1) comes with bsdutils, an essential Debian package

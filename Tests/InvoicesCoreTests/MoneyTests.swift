@@ -18,6 +18,29 @@ struct MoneyTests {
         #expect(Money(minorUnits: -5, currency: try CurrencyCode("KWD")).decimalString == "-0.005")
     }
 
+    /// The digit-by-digit layout agrees with plain integer printing, at both ends of Int64 and for 0 to 4 decimals.
+    @Test func decimalStringsAgreeWithIntegerPrinting() {
+        func reference(_ minorUnits: Int64, _ digits: Int) -> String {
+            let magnitude = minorUnits.magnitude
+            let sign = minorUnits < 0 ? "-" : ""
+            guard digits > 0 else { return sign + String(magnitude) }
+            var divisor: UInt64 = 1
+            for _ in 0..<digits { divisor *= 10 }
+            let fraction = String(magnitude % divisor)
+            return sign + String(magnitude / divisor) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+        }
+        var generator = SystemRandomNumberGenerator()
+        var values: [Int64] = [0, 1, -1, 9, 10, 99, 100, 101, -100, 12_345, .max, .min, .max - 1, .min + 1]
+        for _ in 0..<2_000 {
+            values.append(Int64.random(in: .min ... .max, using: &generator) >> UInt64.random(in: 0...62, using: &generator))
+        }
+        for value in values {
+            for digits in 0...4 {
+                #expect(Money.decimalString(value, digits: digits) == reference(value, digits), "\(value), \(digits) decimals")
+            }
+        }
+    }
+
     @Test func parsingIsExactAndNeverRounds() throws {
         let usd = try CurrencyCode("USD")
         #expect(try Money(parsing: "1234.5", currency: usd).minorUnits == 123450)

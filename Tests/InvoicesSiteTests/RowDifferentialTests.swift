@@ -94,12 +94,17 @@ struct RowDifferentialTests {
         #expect(result.fast == result.reference, "\(result.fast)\n---\n\(result.reference)")
     }
 
-    @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
+    /// The site of the small fixture store, with the default templates.
+    static func smallSite() throws -> SiteBuilder {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
-        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+    }
+
+    @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
+        let site = try Self.smallSite()
         #expect(site.templates.rowTemplates.count == 8)
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
@@ -138,11 +143,7 @@ struct RowDifferentialTests {
     /// A rendered page's row lists and their registry are freed with the page: a reference cycle between them kept
     /// every page's rows alive until the build ended (1.6 GB at 2,000,000 invoices instead of 0.9).
     @Test func aPagesRowsAreFreedWithIt() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
-        let books = try BooksStore(path: folder.path("s.sqlite")).books
-        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        let site = try Self.smallSite()
         let totals = try #require(site.report.clients.first)
         weak var weakRegistry: RowListRegistry?
         weak var weakList: RowList?

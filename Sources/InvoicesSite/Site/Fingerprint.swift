@@ -42,30 +42,7 @@ struct Fingerprint {
     }
 
     /// A run of bytes, with its length.
-    mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        add(bytes.count)
-        var index = 0
-        var state = self.state
-        while index + 16 <= bytes.count {
-            let a = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let b = bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-            state = Self.mix(a ^ Self.prime1, b ^ state)
-            index += 16
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.count {
-            tail |= UInt64(bytes[index]) << shift
-            shift += 8
-            if shift == 64 {
-                state = Self.mix(tail ^ Self.prime1, state ^ Self.prime2)
-                tail = 0
-                shift = 0
-            }
-            index += 1
-        }
-        self.state = Self.mix(tail ^ Self.prime2, state ^ UInt64(bytes.count))
-    }
+    mutating func add(_ bytes: UnsafeRawBufferPointer) { add(Self.of(bytes)) }
 
     /// The fingerprint of everything fed so far.
     var value: UInt64 { Self.mix(state ^ Self.prime0, Self.prime1 ^ 0x5bd1_e995) }

@@ -60,7 +60,6 @@ extension SiteBuilder {
         for month in report.months { base.add(month.year); base.add(month.month) }
         base.add(books.currencies.count)
         for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
-        addSettlements(to: &base)
         let baseValue = base.value
 
         var totalsByClient: [Int: Report.ClientTotals] = [:]
@@ -94,6 +93,7 @@ extension SiteBuilder {
                 client.add(invoice.net)
                 client.add(invoice.corrects)
                 client.add(invoice.applied) { $0.add($1.dayNumber) }
+                addSettlements(of: invoiceIndex, to: &client)
             }
             client.add(totalsByClient[index]) { fingerprint, totals in
                 fingerprint.add(totals.clientIndex)
@@ -107,6 +107,7 @@ extension SiteBuilder {
         for totals in report.currencies {
             Self.add(totals.currency, totals.months, totals.previousMonth, totals.period, totals.aging, to: &all)
         }
+        addSettlements(to: &all)
         return Inputs(base: baseValue, all: all.value, clients: clients, months: monthInputs(base: baseValue))
     }
 
@@ -167,8 +168,38 @@ extension SiteBuilder {
         fingerprint.add(options.clientLinkToken != nil)
     }
 
-    /// Payments, write-offs, tax lines and rates, the report's taxes and balances (books of schema 2): every page
-    /// is taken to depend on them, so a change to one renders the whole site again (never a stale page).
+    /// What a client's pages show of one invoice's payments, write-offs, tax lines and balance (books of schema 2):
+    /// a payment recorded renders its client's pages, not the whole site.
+    private func addSettlements(of invoice: Int, to fingerprint: inout Fingerprint) {
+        /// The rows of `table` (sorted by invoice index) that belong to `invoice`, each fed after their count.
+        func rows<T>(_ table: [T], _ key: (T) -> Int32, _ feed: (inout Fingerprint, T) -> Void) {
+            let start = Report.first(of: invoice, in: table, key)
+            var end = start
+            while end < table.count, key(table[end]) == Int32(invoice) { end += 1 }
+            fingerprint.add(end - start)
+            for row in table[start..<end] { feed(&fingerprint, row) }
+        }
+        rows(books.payments, { $0.invoiceIndex }) { fingerprint, payment in
+            fingerprint.add(payment.date.dayNumber)
+            fingerprint.add(payment.amount)
+            fingerprint.add(payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
+        }
+        rows(books.writeOffs, { $0.invoiceIndex }) { fingerprint, writeOff in
+            fingerprint.add(writeOff.date.dayNumber)
+            fingerprint.add(writeOff.amount)
+            fingerprint.add(writeOff.reason)
+        }
+        rows(books.taxLines, { $0.invoiceIndex }) { fingerprint, line in
+            fingerprint.add(books.taxes[Int(line.taxIndex)].name)
+            fingerprint.add(books.taxes[Int(line.taxIndex)].milliPercent)
+            fingerprint.add(line.net)
+            fingerprint.add(line.amount)
+        }
+        fingerprint.add(report.balances[invoice]) { $0.add($1) }
+    }
+
+    /// Payments, write-offs, tax lines and rates, the report's taxes and balances (books of schema 2), for the pages
+    /// that show the whole books (``Inputs/all``): the overview, the lists, the fiscal periods, the exports.
     private func addSettlements(to fingerprint: inout Fingerprint) {
         fingerprint.add(books.schemaVersion)
         fingerprint.add(books.payments.count)

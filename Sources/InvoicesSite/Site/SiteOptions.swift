@@ -79,4 +79,6 @@ public struct BuildSummary: Sendable, Equatable {
     public var pages: Int
     /// Files whose bytes differ from the previous site's (all of them for a first build).
     public var changed: Int
+    /// Files taken over from the previous site without rendering them: their unit's inputs were unchanged.
+    public var reused = 0
 }

@@ -14,6 +14,7 @@ public final class SiteStaging: @unchecked Sendable {
     private var files = 0
     private var pages = 0
     private var changed = 0
+    private var reused = 0
     private var failure: SiteWriteError?
 
     init(writer: SiteWriter, folder: URL) {
@@ -90,6 +91,7 @@ public final class SiteStaging: @unchecked Sendable {
         lock.withLock {
             self.files += files.count
             pages += files.count { $0.path.hasSuffix(".html") }
+            reused += files.count
         }
         return true
     }
@@ -107,7 +109,7 @@ public final class SiteStaging: @unchecked Sendable {
             discard()
             throw error
         }
-        return lock.withLock { BuildSummary(files: files, pages: pages, changed: changed) }
+        return lock.withLock { BuildSummary(files: files, pages: pages, changed: changed, reused: reused) }
     }
 
     /// Removes the staging folder; the previous site stays as it was.
