@@ -147,8 +147,8 @@ extension Report {
     ///
     /// `key` is a closure, not a key path: a key path is read through the runtime on every probe, which made
     /// these searches a sixth of a build's time (perf, issue 20).
-    @inlinable
-    public static func first<T>(of index: Int, in table: [T], _ key: (T) -> Int32) -> Int {
+    @inline(__always)
+    static func first<T>(of index: Int, in table: [T], _ key: (T) -> Int32) -> Int {
         var low = 0
         var high = table.count
         let target = Int32(index)

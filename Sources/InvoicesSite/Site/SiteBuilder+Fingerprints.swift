@@ -62,6 +62,7 @@ extension SiteBuilder {
         for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
         let baseValue = base.value
 
+        let settlements = settlementFingerprints()
         var totalsByClient: [Int: Report.ClientTotals] = [:]
         for totals in report.clients { totalsByClient[totals.clientIndex] = totals }
         var clients: [UInt64] = []
@@ -93,7 +94,7 @@ extension SiteBuilder {
                 client.add(invoice.net)
                 client.add(invoice.corrects)
                 client.add(invoice.applied) { $0.add($1.dayNumber) }
-                addSettlements(of: invoiceIndex, to: &client)
+                client.add(settlements[invoiceIndex])
             }
             client.add(totalsByClient[index]) { fingerprint, totals in
                 fingerprint.add(totals.clientIndex)
@@ -168,34 +169,39 @@ extension SiteBuilder {
         fingerprint.add(options.clientLinkToken != nil)
     }
 
-    /// What a client's pages show of one invoice's payments, write-offs, tax lines and balance (books of schema 2):
-    /// a payment recorded renders its client's pages, not the whole site.
-    private func addSettlements(of invoice: Int, to fingerprint: inout Fingerprint) {
-        /// The rows of `table` (sorted by invoice index) that belong to `invoice`, each fed after their count.
-        func rows<T>(_ table: [T], _ key: (T) -> Int32, _ feed: (inout Fingerprint, T) -> Void) {
-            let start = Report.first(of: invoice, in: table, key)
-            var end = start
-            while end < table.count, key(table[end]) == Int32(invoice) { end += 1 }
-            fingerprint.add(end - start)
-            for row in table[start..<end] { feed(&fingerprint, row) }
+    /// Per invoice, what a client's pages show of its payments, write-offs, tax lines and balance (books of schema 2),
+    /// in one pass over each table (they are sorted by invoice): a payment recorded renders its client's pages, not
+    /// the whole site.
+    private func settlementFingerprints() -> [UInt64] {
+        var prints = books.invoices.indices.map { _ in Fingerprint() }
+        /// Feeds each row of `table` (sorted by invoice index) to its invoice's fingerprint, then every count.
+        func walk<T>(_ table: [T], _ key: (T) -> Int32, _ feed: (inout Fingerprint, T) -> Void) {
+            var counts = [Int32](repeating: 0, count: prints.count)
+            for row in table {
+                let invoice = Int(key(row))
+                feed(&prints[invoice], row)
+                counts[invoice] += 1
+            }
+            for invoice in prints.indices { prints[invoice].add(counts[invoice]) }
         }
-        rows(books.payments, { $0.invoiceIndex }) { fingerprint, payment in
+        walk(books.payments, { $0.invoiceIndex }) { fingerprint, payment in
             fingerprint.add(payment.date.dayNumber)
             fingerprint.add(payment.amount)
             fingerprint.add(payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
         }
-        rows(books.writeOffs, { $0.invoiceIndex }) { fingerprint, writeOff in
+        walk(books.writeOffs, { $0.invoiceIndex }) { fingerprint, writeOff in
             fingerprint.add(writeOff.date.dayNumber)
             fingerprint.add(writeOff.amount)
             fingerprint.add(writeOff.reason)
         }
-        rows(books.taxLines, { $0.invoiceIndex }) { fingerprint, line in
+        walk(books.taxLines, { $0.invoiceIndex }) { fingerprint, line in
             fingerprint.add(books.taxes[Int(line.taxIndex)].name)
             fingerprint.add(books.taxes[Int(line.taxIndex)].milliPercent)
             fingerprint.add(line.net)
             fingerprint.add(line.amount)
         }
-        fingerprint.add(report.balances[invoice]) { $0.add($1) }
+        for (invoice, balance) in report.balances { prints[invoice].add(balance) }
+        return prints.map(\.value)
     }
 
     /// Payments, write-offs, tax lines and rates, the report's taxes and balances (books of schema 2), for the pages
