@@ -12,14 +12,21 @@ extension SiteBuilder {
         return try? ConvertedTotals(report: report, rates: conversion.rates, base: conversion.base)
     }
 
-    /// One of the machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
+    /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
     /// `payments.csv`, `taxes.csv` (docs/exports.md).
-    func exportFile(_ file: ReportExports.File) -> File { File(path: file.rawValue, data: exports.data(file)) }
-
-    /// `file` written into `staging` piece by piece: `report.json` is 385 MB at 2,000,000 invoices.
-    func writeExport(_ file: ReportExports.File, to staging: SiteStaging) throws(SiteWriteError) -> SiteManifest.File {
+    func exportFiles() -> [File] {
         let exports = self.exports
-        return try staging.write(file.rawValue) { emit in exports.write(file, into: emit) }
+        return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
+    }
+
+    /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
+    func writeExports(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+        let exports = self.exports
+        var files: [SiteManifest.File] = []
+        for file in ReportExports.File.allCases {
+            files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
+        }
+        return files
     }
 
     private var exports: ReportExports {

@@ -278,7 +278,7 @@ extension SiteBuilder {
         case .clients: return page("clients", "clients", inputs.all)
         case .collections: return page("collections", "collections", inputs.all)
         case .notFound: return page("404", "404", inputs.base)
-        case .export(let file): return page("export:\(file.rawValue)", "", inputs.all)
+        case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)
         case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
         case .period(let position): return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all)

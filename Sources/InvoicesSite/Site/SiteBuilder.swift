@@ -60,9 +60,7 @@ public struct SiteBuilder: Sendable {
 
     /// A piece of the site that renders independently of the others.
     enum Job: Sendable {
-        case assets, overview, clients, collections, notFound, addresses
-        /// One of the exports (`report.json`, `payments.csv`...): each its own job, so the long ones share the cores.
-        case export(ReportExports.File)
+        case assets, overview, clients, collections, notFound, exports, addresses
         case month(Int)
         /// A fiscal year's or quarter's page, by its position in ``SiteBuilder/fiscalPeriods()``.
         case period(Int)
@@ -72,9 +70,8 @@ public struct SiteBuilder: Sendable {
 
     /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
     func jobs(batch: Int = 64) -> [Job] {
-        // The exports are the longest jobs: first, the two largest first, so the pages fill the cores around them.
-        let exports: [ReportExports.File] = [.json, .payments, .totals, .aging, .taxes]
-        var jobs: [Job] = exports.map(Job.export) + [.assets, .overview, .clients, .collections, .notFound]
+        // The exports are one long job: first, so the other cores render pages meanwhile.
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound]
         jobs += report.months.indices.map(Job.month)
         jobs += fiscalPeriods().indices.map(Job.period)
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
@@ -95,7 +92,7 @@ public struct SiteBuilder: Sendable {
         case .period(let position): [periodPage(position)]
         case .clientPages(let range):
             range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
-        case .export(let file): [exportFile(file)]
+        case .exports: exportFiles()
         case .addresses: addressFiles()
         }
     }
@@ -183,8 +180,8 @@ public struct SiteBuilder: Sendable {
             return units
         }
         let (key, fingerprint) = self.unit(of: job, inputs)
-        if case .export(let file) = job {
-            return [try unit(key, fingerprint) { () throws(SiteWriteError) in [try writeExport(file, to: staging)] }]
+        if case .exports = job {
+            return [try unit(key, fingerprint) { () throws(SiteWriteError) in try writeExports(to: staging) }]
         }
         return [try unit(key, fingerprint) { files(of: job, invoicesByClient: invoicesByClient) }]
     }
