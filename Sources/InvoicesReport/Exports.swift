@@ -83,16 +83,10 @@ public struct ReportExports: Sendable {
         return data
     }
 
-    static func text(of write: (Emit) -> Void) -> String {
-        var bytes: [UInt8] = []
-        write { bytes.append(contentsOf: $0) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// `totals.csv`: one row per client, currency and month in which the client has an invoice issued, an invoice
     /// paid or a balance outstanding at the month's end (``Figures/isActive``). Outstanding and overdue are at the
     /// end of the month; the last two columns are the month's fiscal year and quarter.
-    public func totalsCSV() -> String { Self.text(of: totalsCSV(into:)) }
+    public func totalsCSV() -> String { String(decoding: data(.totals), as: UTF8.self) }
 
     /// ``totalsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func totalsCSV(into emit: Emit) {
@@ -123,7 +117,7 @@ public struct ReportExports: Sendable {
 
     /// `aging.csv`: one row per client and currency with a balance outstanding at the as-of date, the amounts by
     /// days past due.
-    public func agingCSV() -> String { Self.text(of: agingCSV(into:)) }
+    public func agingCSV() -> String { String(decoding: data(.aging), as: UTF8.self) }
 
     /// ``agingCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func agingCSV(into emit: Emit) {
@@ -144,7 +138,7 @@ public struct ReportExports: Sendable {
     /// `payments.csv`: every payment in the store (refunds negative), by invoice (in store order), then date.
     /// Payments of drafts and void invoices are listed too: the money moved. The last two columns are the fiscal year
     /// and quarter of the payment's date.
-    public func paymentsCSV() -> String { Self.text(of: paymentsCSV(into:)) }
+    public func paymentsCSV() -> String { String(decoding: data(.payments), as: UTF8.self) }
 
     /// ``paymentsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func paymentsCSV(into emit: Emit) {
@@ -168,7 +162,7 @@ public struct ReportExports: Sendable {
 
     /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases, and the
     /// fiscal year and quarter the month falls in.
-    public func taxesCSV() -> String { Self.text(of: taxesCSV(into:)) }
+    public func taxesCSV() -> String { String(decoding: data(.taxes), as: UTF8.self) }
 
     /// ``taxesCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func taxesCSV(into emit: Emit) {
@@ -201,11 +195,7 @@ public struct ReportExports: Sendable {
     /// The small top of the document goes through `JSONEncoder`; the `clients` array, which holds nearly all of
     /// it, is written directly (``JSONRows``), producing exactly the bytes `JSONEncoder` would (a test compares
     /// the two) at a fraction of the cost.
-    public func json() -> Data {
-        var data = Data()
-        json { data.append(contentsOf: $0) }
-        return data
-    }
+    public func json() -> Data { data(.json) }
 
     /// ``json()`` handed to `emit` in pieces of about a megabyte.
     public func json(into emit: Emit) {
