@@ -20,6 +20,8 @@ public struct BuildPipeline: Sendable {
         public var coreDataMapping = CoreDataMapping()
         /// Render every page (`--full`), instead of only the pages whose inputs changed since the previous build.
         public var full = false
+        /// Paths the build must never replace besides the store and the templates (the project file).
+        public var keeping: [String] = []
 
         public init(store: String, templates: String? = nil, output: String = "Output", site: SiteOptions = SiteOptions()) {
             self.store = store
@@ -126,6 +128,15 @@ public struct BuildPipeline: Sendable {
     /// - Throws: ``BuildError`` with the exit code the CLI should use.
     public func run(observer: Observer? = nil) async throws(BuildError) -> Result {
         let clock = ContinuousClock()
+        let writer = SiteWriter(
+            output: configuration.output,
+            keeping: [configuration.store] + [configuration.templates].compactMap { $0 } + configuration.keeping)
+        // Before reading anything: a folder the build may not replace is refused at once (and again at the swap).
+        do {
+            try writer.checkReplaceable()
+        } catch {
+            throw BuildError(code: .cannotCreate, message: error.description)
+        }
         let prepared = try await prepare(observer: observer)
         var timings = prepared.timings
         let books = prepared.books
@@ -136,7 +147,6 @@ public struct BuildPipeline: Sendable {
         // swap of the complete folder into place.
         // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
         // still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
-        let writer = SiteWriter(output: configuration.output)
         let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
         let staging: SiteStaging
         do {

@@ -184,6 +184,7 @@ struct ProjectOptions: ParsableArguments {
         _ = mapping.addNames(CoreDataMapping.pairs(in: config?["core_data_names"] ?? ""))
         _ = mapping.addNames(coreDataName)
         configuration.coreDataMapping = mapping
+        configuration.keeping = [config?.file].compactMap { $0 }
         return ResolvedProject(config: config, configuration: configuration, baseURL: baseURL)
     }
 }

@@ -6,12 +6,22 @@ public import Foundation
 /// Files go into a new folder beside the output (same file system); when every file is written, the new folder
 /// is swapped into place with one atomic `renameat2(RENAME_EXCHANGE)` where the system has it, and the old site
 /// is removed. A failure before the swap removes the new folder and leaves the previous site untouched.
+///
+/// The output folder is the tool's own: an existing folder is replaced only when it is empty or is a site this tool
+/// wrote (``marker`` inside, or, for sites written before the marker, a manifest beside it that names every entry),
+/// and never when it is or holds one of the `keeping` paths (the store, the project file, the templates).
 public struct SiteWriter: Sendable {
     /// The output folder.
     public let output: URL
+    /// Paths a build must never replace or remove: the store, the project file, the templates folder.
+    public let keeping: [String]
 
-    public init(output: String) {
+    /// The file every site this tool writes holds at its root, so that a later build knows the folder is its own.
+    public static let marker = ".invoices-site"
+
+    public init(output: String, keeping: [String] = []) {
         self.output = URL(fileURLWithPath: output).standardizedFileURL
+        self.keeping = keeping
     }
 
     /// Writes `files` as the whole new content of the output folder.
@@ -39,11 +49,13 @@ public struct SiteWriter: Sendable {
         let manager = FileManager.default
         let parent = output.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".\(output.lastPathComponent).building-\(ProcessInfo.processInfo.processIdentifier)")
+        try checkReplaceable()
         removeLeftovers(in: parent)
         try? manager.removeItem(at: staging)
         do {
             try manager.createDirectory(at: parent, withIntermediateDirectories: true)
             try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+            try writeMarker(into: staging)
         } catch {
             throw SiteWriteError(path: staging.path, message: "cannot create the output folder: \(Self.reason(error))")
         }
