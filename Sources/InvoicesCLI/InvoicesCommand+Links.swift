@@ -12,7 +12,8 @@ extension InvoicesCommand {
             abstract: "Prints each client's private address (its client link), for sending.",
             discussion: """
                 One line per client that has a page in the report: client number, name and address, separated by \
-                tabs. The address is absolute with --base-url (or base_url in invoices.yaml), else relative to the \
+                tabs. A tab, line break, backslash or control character in a number or name is written as an escape \
+                (\\t, \\n, \\\\, \\u{1b}), so every line is one client. The address is absolute with --base-url (or base_url in invoices.yaml), else relative to the \
                 site's root. The key comes from --client-links (a file, or env:NAME), never from the command line.
 
                 Examples:
@@ -34,8 +35,9 @@ extension InvoicesCommand {
                 }
                 let base = resolved.configuration.site.baseURL ?? ""
                 for client in try await Self.clientsWithPages(resolved) {
-                    let name = client.name.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-                    print("\(client.number)\t\(name)\t\(base)\(key.path(forClient: client.number))")
+                    // Values from the books are escaped so that no tab, line break or terminal control can forge a row.
+                    let fields = [client.number, client.name].map(TerminalText.escaped)
+                    print("\(fields[0])\t\(fields[1])\t\(base)\(key.path(forClient: client.number))")
                 }
             } catch let error as CommandError {
                 printError(error.message)

@@ -135,7 +135,7 @@ extension InvoicesCommand {
             options.bcryptCost = bcryptCost ?? setting("bcrypt_cost").flatMap(Int.init) ?? Bcrypt.defaultCost
             options.bandwidthLimit = bwlimit ?? setting("bwlimit").flatMap(Int.init)
             options.isPublic = isPublic || project?["public"] == "true"
-            if let users = options.users, users.hasPrefix(options.site + "/") {
+            if let users = options.users, PublishOptions.isInside(users, folder: options.site) {
                 throw CommandError(code: .usage, message: "\(users): the users file is inside the site folder \(options.site), which is published; keep it elsewhere")
             }
             if options.server != nil, options.users == nil, !options.isPublic, !quiet {

@@ -66,27 +66,32 @@ extension Publisher {
 
     /// Points `current` at `id` (finishing its upload first when `partial`), writes the history, removes releases.
     func activate(_ id: String, partial: Bool, history: [String], remove: [String], partials: [String]) throws(PublishError) {
-        let historyText = history.suffix(100).joined(separator: " ")
+        // Every id named in the script is one the tool made or validated (``isReleaseID``), and quoted besides.
+        for value in [id] + history + remove + partials where !Self.isReleaseID(value) {
+            throw PublishError(.internalError, "\(target): refusing to name '\(value)' in a command: not a release id")
+        }
+        let release = shellQuoted("releases/" + id)
+        let upload = shellQuoted("releases/.\(id).partial")
         var script = """
             set -e
             cd \(shellQuoted(target.path))
 
             """
         if partial {
-            script += "if [ ! -d releases/\(id) ]; then mv releases/.\(id).partial releases/\(id); else rm -rf releases/.\(id).partial; fi\n"
+            script += "if [ ! -d \(release) ]; then mv -- \(upload) \(release); else rm -rf -- \(upload); fi\n"
         }
         script += """
-            [ -d releases/\(id) ]
+            [ -d \(release) ]
             rm -f .current.new
-            ln -s releases/\(id) .current.new
+            ln -s \(release) .current.new
             # rename(2) over the old link: readers see the old release or the new one, never neither.
             mv -T .current.new current 2>/dev/null || mv -fh .current.new current
-            printf '%s\\n' \(historyText) > .history.new
+            printf '%s\\n' \(history.suffix(100).map(shellQuoted).joined(separator: " ")) > .history.new
             mv -f .history.new history
 
             """
-        for old in remove { script += "rm -rf releases/\(old)\n" }
-        for old in partials { script += "rm -rf releases/.\(old).partial\n" }
+        for old in remove { script += "rm -rf -- \(shellQuoted("releases/" + old))\n" }
+        for old in partials { script += "rm -rf -- \(shellQuoted("releases/.\(old).partial"))\n" }
         _ = try shell(script, step: "switch current to release \(id)")
     }
 

@@ -50,7 +50,12 @@ public struct Publisher: Sendable {
             cd "$d" || exit 3
             \(create ? "mkdir -p releases || exit 3" : "")
             echo "current $(readlink current 2>/dev/null)"
-            for r in releases/* releases/.*.partial; do [ -d "$r" ] && echo "release ${r#releases/}"; done
+            for r in releases/* releases/.*.partial; do
+              [ -d "$r" ] && [ ! -L "$r" ] || continue
+              n=${r#releases/}; i=${n#.}; i=${i%.partial}
+              case $i in ''|*[!0-9a-f]*) continue;; esac
+              [ ${#i} -eq 16 ] && echo "release $n"
+            done
             if [ -f history ]; then while IFS= read -r l; do echo "history $l"; done < history; fi
             if [ -f \(ServerSnippet.htpasswdName) ]; then while IFS= read -r l; do echo "htpasswd $l"; done < \(ServerSnippet.htpasswdName); fi
             echo end
@@ -65,7 +70,9 @@ public struct Publisher: Sendable {
             switch line[..<space] {
             case "current": state.current = value.hasPrefix("releases/") ? String(value.dropFirst("releases/".count)) : nil
             case "release":
-                if value.hasPrefix("."), value.hasSuffix(".partial") {
+                // Only names the tool itself makes are ever used (a release id, or `.ID.partial`): any other
+                // folder there is left alone, never named in a command.
+                if value.hasPrefix("."), value.hasSuffix(".partial"), Self.isReleaseID(String(value.dropFirst().dropLast(".partial".count))) {
                     state.partials.append(String(value.dropFirst().dropLast(".partial".count)))
                 } else if Self.isReleaseID(value) {
                     state.releases.append(value)
@@ -83,8 +90,9 @@ public struct Publisher: Sendable {
         return state
     }
 
+    /// Whether `text` is a release id as ``ReleaseManifest`` makes them: 16 lowercase hexadecimal digits (ASCII).
     static func isReleaseID(_ text: String) -> Bool {
-        text.count == 16 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Runs `script` with `sh` on the destination's machine and returns its standard output.
@@ -164,4 +172,19 @@ public struct PublishOptions: Sendable {
     public var isPublic = false
 
     public init(site: String) { self.site = site }
+
+    /// Whether `path` is `folder` or lies anywhere under it, however either is spelt: relative, through `./` or
+    /// `..`, or through symbolic links (both are resolved as the system resolves them).
+    public static func isInside(_ path: String, folder: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            if let real = realpath(path, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+            return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        let file = resolved(path)
+        let root = resolved(folder)
+        return file == root || file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
 }
