@@ -62,7 +62,8 @@ extension RowContext {
             }
             let issued = date(first["Date Issued"], location, "Date Issued", required: true)
             let status = first["Invoice Status"].lowercased()
-            let isPaid = status == "paid"
+            // `auto-paid` is FreshBooks' status for an invoice paid by automatic billing: paid like `paid`.
+            let isPaid = status == "paid" || status == "auto-paid"
             let paid = date(first["Date Paid"], location, "Date Paid", required: isPaid)
             // `Date Due` when the export has it; an invoice without one gets the default terms.
             let stated = date(first["Date Due"], location, "Date Due", required: false)

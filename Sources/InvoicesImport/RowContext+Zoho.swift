@@ -45,10 +45,14 @@ extension RowContext {
             let balance = currency.flatMap { money(first["Balance"], $0, location, "Balance", allowNegative: true) }
             let issued = date(first["Invoice Date"], location, "Invoice Date", required: true)
             let due = date(first["Due Date"], location, "Due Date", required: true)
+            // Zoho writes `0.00` (and an empty `WriteOff Date`) on every invoice that has no write-off.
             let writtenOff = currency.flatMap { code in first.filled("WriteOff Amount").flatMap { money($0, code, location, "WriteOff Amount") } }
-            let writtenOffOn = first.filled("WriteOff Amount") == nil
+                .flatMap { $0.minorUnits == 0 ? nil : $0 }
+            let writtenOffOn = writtenOff == nil
                 ? .some(nil) : date(first["WriteOff Date"], location, "WriteOff Date", required: true)
-            let received = total.flatMap { total in
+            // A void invoice shows `Balance` 0.00 whatever was received, and Zoho voids only invoices without
+            // payments: nothing was received.
+            let received = status == .void ? 0 : total.flatMap { total in
                 balance.map { total.minorUnits - $0.minorUnits - (writtenOff?.minorUnits ?? 0) }
             }
             let isPaid = balance.map { $0.minorUnits <= 0 } ?? false
@@ -85,7 +89,8 @@ extension RowContext {
         return (clients, invoices)
     }
 
-    /// The net and tax line of a Zoho invoice: `SubTotal` is the net, `Tax Amount` (or `Total − SubTotal`) the tax,
+    /// The net and tax line of a Zoho invoice: `SubTotal` (plus `Shipping Charge`, `Adjustment` and `Round Off`) is
+    /// the net, `Tax Amount` (or `Total` less those) the tax,
     /// `Tax Name` (or `Item Tax`) and `Tax Percentage` (or `Item Tax %`) name it; without a rate column the rate is
     /// the tax over the net, to three decimals of a percent, rounded half to even. Nil (in `tax`) without tax; nil
     /// overall after a problem.
@@ -99,8 +104,15 @@ extension RowContext {
         var net: Int64?
         if let text = row.filled("SubTotal"), taxAmount == nil {
             guard let money = money(text, currency, location, "SubTotal") else { return nil }
-            net = money.minorUnits
-            taxAmount = total.minorUnits - money.minorUnits
+            // `Total` is `SubTotal` plus the tax, the shipping charge, the adjustment and the rounding.
+            var charges: Int64 = 0
+            for column in ["Shipping Charge", "Adjustment", "Round Off"] {
+                guard let text = row.filled(column) else { continue }
+                guard let charge = self.money(text, currency, location, column, allowNegative: true) else { return nil }
+                charges += charge.minorUnits
+            }
+            net = money.minorUnits + charges
+            taxAmount = total.minorUnits - money.minorUnits - charges
         }
         guard let tax = taxAmount, tax != 0 || row.filled("Tax Name") != nil else { return (nil, ()) }
         let netAmount = net ?? total.minorUnits - tax
