@@ -52,6 +52,7 @@ public struct SiteManifest: Sendable, Equatable {
         lines.removeLast()
         var units: [String: Unit] = [:]
         var current: (key: String, unit: Unit)?
+        var unconfined: Set<String> = []
         for line in lines {
             let fields = line.split(separator: " ", maxSplits: line.hasPrefix("U ") ? 2 : 3, omittingEmptySubsequences: false)
             if fields.count == 3, fields[0] == "U", let inputs = UInt64(fields[1], radix: 16) {
@@ -60,12 +61,16 @@ public struct SiteManifest: Sendable, Equatable {
             } else if fields.count == 4, fields[0] == "F", let size = Int(fields[1]), let hash = UInt64(fields[2], radix: 16),
                 current != nil
             {
-                current?.unit.files.append(File(path: Self.unescape(fields[3]), size: size, hash: hash))
+                // A path that would leave the output folder is no file of the site: its unit is rendered again.
+                let path = Self.unescape(fields[3])
+                if !PreviousFile.isConfined(path), let key = current?.key { unconfined.insert(key) }
+                current?.unit.files.append(File(path: path, size: size, hash: hash))
             } else {
                 return nil
             }
         }
         if let current { units[current.key] = current.unit }
+        for key in unconfined { units[key] = nil }
         self.units = units
     }
 
@@ -91,11 +96,8 @@ public struct SiteManifest: Sendable, Equatable {
         }
     }
 
-    /// Whether the file at `path` has `size` bytes whose fingerprint is `hash`.
-    static func verify(_ path: String, size: Int, hash: UInt64) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+    /// Whether the open regular file `descriptor` has `size` bytes whose fingerprint is `hash`.
+    static func verify(_ descriptor: Int32, size: Int, hash: UInt64) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
         // Read in pieces: a file of the site can be hundreds of megabytes (report.json).

@@ -54,7 +54,7 @@ public final class SiteStaging: @unchecked Sendable {
         let target = folder.appendingPathComponent(path)
         do {
             try makeFolder(target.deletingLastPathComponent().path)
-            var file = FileStream(target: target.path, previous: writer.output.appendingPathComponent(path).path)
+            var file = FileStream(target: target.path, previous: PreviousFile(path, under: writer.output.path))
             defer { file.close() }
             produce { file.add($0) }
             let unchanged = try file.finish()
@@ -78,10 +78,11 @@ public final class SiteStaging: @unchecked Sendable {
     public func reuse(_ files: [SiteManifest.File]) -> Bool {
         var linked: [String] = []
         for file in files {
-            let previous = writer.output.appendingPathComponent(file.path).path
+            let previous = PreviousFile(file.path, under: writer.output.path)
+            defer { previous?.close() }
             let target = folder.appendingPathComponent(file.path)
-            guard (try? makeFolder(target.deletingLastPathComponent().path)) != nil,
-                SiteManifest.verify(previous, size: file.size, hash: file.hash), link(previous, target.path) == 0
+            guard let previous, (try? makeFolder(target.deletingLastPathComponent().path)) != nil,
+                SiteManifest.verify(previous.descriptor, size: file.size, hash: file.hash), previous.link(to: target.path)
             else {
                 for path in linked { unlink(path) }
                 return false
@@ -163,7 +164,8 @@ struct POSIXFailure: Error {
 /// with the previous site's file at the same path.
 private struct FileStream {
     let target: String
-    let previousPath: String
+    /// The previous site's file at the same path, opened under the output folder (``PreviousFile``).
+    private var previousFile: PreviousFile?
     /// The previous site's file, while every piece so far equals its start; -1 once they differ or without one.
     private var previous: Int32
     /// The new file, once it has to be written; -1 before.
@@ -175,17 +177,10 @@ private struct FileStream {
     private var pending: UnsafeMutableRawPointer?
     private var pendingCount = 0
 
-    init(target: String, previous: String) {
+    init(target: String, previous: PreviousFile?) {
         self.target = target
-        previousPath = previous
-        var info = stat()
-        let descriptor = open(previous, O_RDONLY | O_CLOEXEC)
-        if descriptor >= 0, fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
-            Foundation.close(descriptor)
-            self.previous = -1
-        } else {
-            self.previous = descriptor
-        }
+        previousFile = previous
+        self.previous = previous?.descriptor ?? -1
     }
 
     mutating func add(_ piece: UnsafeRawBufferPointer) {
@@ -204,7 +199,7 @@ private struct FileStream {
     mutating func finish() throws(POSIXFailure) -> Bool {
         if failure == 0, previous >= 0 {
             var info = stat()
-            if fstat(previous, &info) == 0, Int(info.st_size) == size, link(previousPath, target) == 0 { return true }
+            if fstat(previous, &info) == 0, Int(info.st_size) == size, previousFile?.link(to: target) == true { return true }
             diverge(copying: size)
         }
         if failure == 0, output < 0 { _ = openOutput() }
@@ -216,7 +211,8 @@ private struct FileStream {
     }
 
     mutating func close() {
-        if previous >= 0 { Foundation.close(previous) }
+        previousFile?.close()
+        previousFile = nil
         if output >= 0 { Foundation.close(output) }
         previous = -1
         output = -1
@@ -236,10 +232,7 @@ private struct FileStream {
 
     /// Stops comparing: the new file starts with the previous file's first `count` bytes, copied over.
     private mutating func diverge(copying count: Int) {
-        defer {
-            Foundation.close(previous)
-            previous = -1
-        }
+        defer { previous = -1 }  // closed with ``previousFile``
         guard openOutput() else { return }
         var offset = 0
         while offset < count, failure == 0 {

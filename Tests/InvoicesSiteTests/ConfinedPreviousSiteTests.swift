@@ -1,0 +1,76 @@
+import Foundation
+@testable import InvoicesSite
+import InvoicesTesting
+import Testing
+
+/// A build never reads, compares or links anything outside the output folder, whatever the manifest says or the
+/// previous output holds (issue 28).
+struct ConfinedPreviousSiteTests {
+    /// A site with one file, a secret outside it, and a symbolic link planted in the site pointing at the secret's folder.
+    struct Planted {
+        let folder: TemporaryFolder
+        let output: String
+        let secret = Data("the accountant's private notes\n".utf8)
+        var secretPath: String { folder.path("outside/secret.txt") }
+        var entry: SiteManifest.File {
+            var fingerprint = Fingerprint.Bytes()
+            secret.withUnsafeBytes { fingerprint.add($0) }
+            return SiteManifest.File(path: "evil/secret.txt", size: secret.count, hash: fingerprint.value)
+        }
+
+        init() throws {
+            folder = try TemporaryFolder()
+            output = folder.path("site")
+            try FileManager.default.createDirectory(atPath: folder.path("outside"), withIntermediateDirectories: true)
+            try secret.write(to: URL(fileURLWithPath: folder.path("outside/secret.txt")))
+            let first = try SiteWriter(output: output).begin()
+            try first.write("index.html", Data("<p>site</p>".utf8))
+            _ = try first.commit()
+            try FileManager.default.createSymbolicLink(atPath: output + "/evil", withDestinationPath: folder.path("outside"))
+        }
+
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+    }
+
+    @Test func aManifestEntryUnderAPlantedLinkIsNotReused() throws {
+        let planted = try Planted()
+        defer { planted.folder.remove() }
+        let staging = try SiteWriter(output: planted.output).begin()
+        defer { staging.discard() }
+        #expect(!staging.reuse([planted.entry]))
+        #expect(!FileManager.default.fileExists(atPath: staging.folder.path + "/evil/secret.txt"))
+        // Through `..` too, and an absolute path.
+        var climbing = planted.entry
+        climbing.path = "../outside/secret.txt"
+        #expect(!staging.reuse([climbing]))
+        climbing.path = planted.secretPath
+        #expect(!staging.reuse([climbing]))
+    }
+
+    @Test func aRenderedFileEqualToALinkedOutsideFileIsWrittenNotLinked() throws {
+        let planted = try Planted()
+        defer { planted.folder.remove() }
+        let staging = try SiteWriter(output: planted.output).begin()
+        try staging.write("evil/secret.txt", planted.secret)
+        let written = staging.folder.path + "/evil/secret.txt"
+        #expect(try planted.inode(written) != planted.inode(planted.secretPath), "the outside file was hard-linked into the site")
+        staging.discard()
+    }
+
+    @Test func manifestUnitsNamingPathsOutsideTheSiteAreDropped() {
+        let text = """
+            invoices-site-manifest 2
+            U 00000000000000aa assets
+            F 3 0000000000000001 style.css
+            U 00000000000000bb client:C-1
+            F 3 0000000000000002 clients/../../etc/passwd
+            U 00000000000000cc month:2025-01
+            F 3 0000000000000003 /etc/passwd
+
+            """
+        let manifest = SiteManifest(text: text)
+        #expect(manifest?.units.keys.sorted() == ["assets"])
+    }
+}
