@@ -54,15 +54,22 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL, with the password removed, for messages about an address that could not be parsed.
     public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else {
-            // Not parseable: drop anything between '//' and '@' that could hold a password.
-            if let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex) {
-                let user = url[scheme.upperBound..<at.lowerBound].split(separator: ":", maxSplits: 1).first ?? ""
-                return String(url[..<scheme.upperBound]) + user + String(url[at.lowerBound...])
+        guard var components = URLComponents(string: url) else {
+            // Not parseable: drop anything between '//' and '@' that could hold a password, and every
+            // `password=` parameter.
+            var text = url
+            if let scheme = text.range(of: "://"), let at = text.range(of: "@", range: scheme.upperBound..<text.endIndex) {
+                let user = text[scheme.upperBound..<at.lowerBound].split(separator: ":", maxSplits: 1).first ?? ""
+                text = String(text[..<scheme.upperBound]) + user + String(text[at.lowerBound...])
             }
-            return url
+            return text.replacing(#/(?i)([?&]|%3f|%26)password(=|%3d)[^&#]*/#, with: { $0.output.1 + "password=…" })
         }
         components.password = nil
+        // libpq takes the password as a parameter too (`?password=`): it is never shown either.
+        if let items = components.percentEncodedQueryItems {
+            let kept = items.filter { !($0.name.removingPercentEncoding ?? $0.name).lowercased().hasPrefix("password") }
+            components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+        }
         return components.string ?? url
     }
 
@@ -84,7 +91,9 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let known = ["sslmode", "sslrootcert", "connect_timeout", "host", "port", "user", "dbname", "password"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw bad("unknown parameter '\(unknown)'; known parameters: \(known.joined(separator: ", "))")
+            // The name is shown up to any '=' it holds (`password%3D…` decodes to a name with the password in it).
+            let name = unknown.prefix { $0 != "=" }
+            throw bad("unknown parameter '\(name)'; known parameters: \(known.joined(separator: ", "))")
         }
         func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
         host = nonEmpty(components.host) ?? nonEmpty(query["host"]) ?? nonEmpty(environment["PGHOST"]) ?? "localhost"
