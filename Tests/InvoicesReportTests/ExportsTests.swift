@@ -84,7 +84,18 @@ struct ExportsTests {
         #expect(CSVWriter.field("a,b") == "\"a,b\"")
         #expect(CSVWriter.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
         #expect(CSVWriter.field("two\r\nlines") == "\"two\r\nlines\"")
-        #expect(CSVWriter.field("=1+2") == "=1+2")
+    }
+
+    /// OWASP's CSV injection advice: text that starts like a formula gets a `'`; amounts stay numbers (issue 28).
+    @Test func cellsThatStartLikeAFormulaAreNeutralisedAndAmountsAreNot() {
+        for formula in ["=1+2", "+1", "-x", "@SUM(A1)", "\tcmd", "\rcmd", "-", "-1+1", "-2.5.1", "=HYPERLINK(\"x\")"] {
+            #expect(CSVWriter.field(formula).hasPrefix("'") || CSVWriter.field(formula).hasPrefix("\"'"), "\(formula)")
+        }
+        #expect(CSVWriter.field("=1+2") == "'=1+2")
+        #expect(CSVWriter.field("@a,b") == "\"'@a,b\"")
+        for number in ["-12.50", "-7", "0.00", "12.345", "2025-Q1", "Acme = Inc"] {
+            #expect(CSVWriter.field(number) == number)
+        }
     }
 
     @Test func totalsCSVRowsAreTheReportsActiveCells() throws {
@@ -99,8 +110,10 @@ struct ExportsTests {
                 let client = books.clients[totals.clientIndex]
                 for entry in totals.currencies {
                     for (offset, figures) in entry.months.enumerated() where figures.isActive {
+                        // docs/exports.md: a name that starts like a formula gets a `'` in front.
+                        let name = "=+-@\t\r".unicodeScalars.contains(client.name.unicodeScalars.first ?? " ") ? "'" + client.name : client.name
                         expected.append([
-                            client.number, client.name, entry.currency.code, report.months[offset].description,
+                            client.number, name, entry.currency.code, report.months[offset].description,
                             String(figures.invoiced), String(figures.paid), String(figures.outstanding),
                             String(figures.overdue), String(figures.invoices), String(figures.net), String(figures.tax),
                             String(figures.credited), String(figures.writtenOff), String(figures.credit),
@@ -128,7 +141,7 @@ struct ExportsTests {
         }
     }
 
-    @Test func awkwardNamesSurviveTheRoundTripUnaltered() throws {
+    @Test func awkwardNamesSurviveTheRoundTrip() throws {
         let books = try books()
         let report = try Report(books: books)
         let exports = ReportExports(books: books, report: report)
@@ -137,11 +150,13 @@ struct ExportsTests {
         #expect(smith == ["C-003", Self.awkwardName, "USD", "2025-01", "9876.54",
             "0.00", "9876.54", "9876.54", "1", "9876.54", "0.00", "0.00", "0.00", "0.00", "2025", "Q1"])
         let formula = try #require(totals.first { $0[0] == "C-004" })
-        #expect(formula[1] == "=HYPERLINK(\"http://x.example\",\"y\")")
+        // Neutralised for spreadsheets in the CSV; exact in report.json (below).
+        #expect(formula[1] == "'=HYPERLINK(\"http://x.example\",\"y\")")
         #expect(formula[4] == "7")
         let json = try #require(try JSONSerialization.jsonObject(with: exports.json()) as? [String: Any])
         let clients = try #require(json["clients"] as? [[String: Any]])
         #expect(clients.compactMap { $0["name"] as? String }.contains(Self.awkwardName))
+        #expect(clients.compactMap { $0["name"] as? String }.contains("=HYPERLINK(\"http://x.example\",\"y\")"))
         let aging = try RFC4180.records(exports.agingCSV())
         #expect(aging.first == ReportExports.agingColumns)
         #expect(aging.contains { $0[0] == "C-003" && $0[1] == Self.awkwardName })
