@@ -31,10 +31,10 @@ report: build
 # The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
 # The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
 test-deps:
-	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
+	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v curl >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
 		{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || \
 		{ echo "Installing openssh-server, rsync, nginx-light, apache2-utils..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client rsync nginx-light apache2-utils openssl >/dev/null; }
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client rsync nginx-light apache2-utils openssl curl >/dev/null; }
 	@[ -d /usr/lib/postgresql ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ echo "Installing postgresql (the PostgreSQL store tests)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }

@@ -8,9 +8,11 @@ public import Logging
 /// around it add what a preview needs:
 ///
 /// ```
+/// LoopbackHostMiddleware  403 unless Host is localhost, 127.0.0.1 or [::1] (no DNS rebinding)
 /// LiveReloadMiddleware    /__livereload; the script into HTML responses; complete, uncached responses
 ///   NotFoundPageMiddleware    the site's 404.html, with status 404, for a missing GET or HEAD
-///     FileMiddleware          files; index.html for a folder; content types; Cache-Control: no-store
+///     FileMiddleware          files (``ConfinedFileSystem``: nothing a symlink leads outside); index.html for a
+///                             folder; content types; Cache-Control: no-store
 /// ```
 public enum SiteServer {
     /// A router serving the site in `folder`, reporting `generation` at `/__livereload`.
@@ -22,12 +24,15 @@ public enum SiteServer {
         serving folder: String, generation: BuildGeneration, logger: Logger = Logger(label: "invoices.serve")
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        router.middlewares.add(LoopbackHostMiddleware())
         router.middlewares.add(LiveReloadMiddleware(generation: generation))
         router.middlewares.add(NotFoundPageMiddleware(page: "/404.html"))
         let noStore = CacheControl([(MediaType(type: .any), [.noStore])])
         router.middlewares.add(
-            FileMiddleware(folder, cacheControl: noStore, searchForIndexHtml: true, logger: logger)
-                .withAdditionalMediaTypes(forFileExtensions: textTypes)
+            FileMiddleware(
+                fileProvider: ConfinedFileSystem(rootFolder: folder, logger: logger), cacheControl: noStore, searchForIndexHtml: true
+            )
+            .withAdditionalMediaTypes(forFileExtensions: textTypes)
         )
         return router
     }
