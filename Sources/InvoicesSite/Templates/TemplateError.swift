@@ -10,6 +10,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
         private enum Base: Hashable, Sendable {
             case syntax, unknownVariable, missingFolder, unreadable, unclosedSection, missingPartial, recursivePartial, tooDeep
+            case reservedName, outsideFolder
         }
         private let base: Base
         public static var syntax: Self { Self(base: .syntax) }
@@ -24,6 +25,10 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         public static var recursivePartial: Self { Self(base: .recursivePartial) }
         /// Sections and partials nested past ``TemplateSyntax/maximumDepth``.
         public static var tooDeep: Self { Self(base: .tooDeep) }
+        /// A file in the templates folder named like a file or folder the build writes itself (`report.json`).
+        public static var reservedName: Self { Self(base: .reservedName) }
+        /// A symbolic link in the templates folder that leads outside it.
+        public static var outsideFolder: Self { Self(base: .outsideFolder) }
     }
 
     public var code: Code

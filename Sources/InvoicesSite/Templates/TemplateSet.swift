@@ -1,5 +1,6 @@
 import Foundation
 internal import Mustache
+internal import InvoicesReport
 
 /// The templates a site is built from: the defaults that ship with the tool, each replaceable by a file of the
 /// same name in a user's templates folder.
@@ -153,8 +154,21 @@ public struct TemplateSet: Sendable {
         } catch {
             throw TemplateError(code: .missingFolder, path: directory, line: 0, column: 0, message: "templates folder cannot be read")
         }
+        let root = realPath(directory) ?? directory
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = url.appendingPathComponent(name).path
+            // A link may lead to another file of the folder, never outside it.
+            guard let real = realPath(path), real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                throw TemplateError(
+                    code: .outsideFolder, path: path, line: 0, column: 0,
+                    message: "is a symbolic link to a file outside the templates folder; copy the file into the folder instead")
+            }
+            let ext = (name as NSString).pathExtension
+            if ext != "md", ext != "html", Self.reservedNames.contains(name) {
+                throw TemplateError(
+                    code: .reservedName, path: path, line: 0, column: 0,
+                    message: "has the name of a file the build writes itself ('\(name)'); rename it or move it out of the templates folder")
+            }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw TemplateError(code: .unreadable, path: path, line: 0, column: 0, message: "cannot be read as UTF-8 text")
             }
@@ -162,6 +176,12 @@ public struct TemplateSet: Sendable {
         }
         return texts
     }
+
+    /// Names a file of the templates folder may not have: the files and folders at the site's root that the build
+    /// writes itself. Another file there is copied into the site as it is (`style.css`, images).
+    static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
+        "feed.xml", "sitemap.xml", "clients", "months", "statements", "years", "quarters", "c", SiteWriter.marker,
+    ])
 
     /// A checker over the Markdown and HTML templates among `texts`.
     static func checker(for texts: [String: (text: String, source: String)]) -> TemplateChecker {
@@ -205,4 +225,11 @@ struct MarkdownContentType: MustacheContentType {
 
     private static let registration: Void = { MustacheContentTypes.register(MarkdownContentType(), named: "MARKDOWN") }()
     static func registerOnce() { _ = registration }
+}
+
+/// The path with every symbolic link resolved, or nil when it does not exist.
+private func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
