@@ -118,6 +118,35 @@ struct SlugTests {
         #expect(slugs[14] == "muller-sohne")
     }
 
+    /// The suffix search resumes where it stopped for each name, and gives exactly what trying `-2`, `-3`, ...
+    /// from the start gives (issue 28: 20,000 clients with one name took 44 s).
+    @Test func manyEqualNamesGiveTheSameSlugsAsTheSearchFromTheStart() {
+        func reference(_ names: [String]) -> [String] {
+            var used: Set<String> = []
+            return names.map { name in
+                var base = Slugger.ascii(name)
+                if base.isEmpty { base = "client" }
+                var candidate = base
+                var counter = 2
+                while !used.insert(candidate).inserted {
+                    candidate = "\(base)-\(counter)"
+                    counter += 1
+                }
+                return candidate
+            }
+        }
+        var random = SeededRandom(seed: 28)
+        let pool = ["Acme", "acme 2", "ACME-3", "acme", "Acme 2 2", "b", "B-2", "b 3", ""]
+        let names = (0..<5_000).map { _ in pool[random.below(pool.count)] }
+        var slugger = Slugger()
+        #expect(names.map { slugger.slug(for: $0) } == reference(names))
+
+        var many = Slugger()
+        let slugs = (0..<20_000).map { _ in many.slug(for: "Same Name") }
+        #expect(slugs.first == "same-name" && slugs[1] == "same-name-2" && slugs.last == "same-name-20000")
+        #expect(Set(slugs).count == 20_000)
+    }
+
     @Test func slugsAreStableAcrossRuns() {
         var first = Slugger(), second = Slugger()
         let names = ["B", "b", "Ünal", "..", ""]

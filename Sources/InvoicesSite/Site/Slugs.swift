@@ -6,17 +6,22 @@ import Foundation
 /// clients that would get the same slug get `-2`, `-3`... in client order, so pages are distinct and stable.
 struct Slugger {
     private var used: Set<String> = []
+    /// For each base, the suffix to try next: every `base-k` below it is taken already (the set only grows), so
+    /// many clients with one name cost one step each, not one per client before them.
+    private var nextSuffix: [String: Int] = [:]
 
     mutating func slug(for parts: String...) -> String {
         var base = Slugger.ascii(parts.joined(separator: " "))
         if base.count > 60 { base = String(base.prefix(60)).trimmingCharacters(in: CharacterSet(charactersIn: "-")) }
         if base.isEmpty { base = "client" }
-        var candidate = base
-        var counter = 2
+        if used.insert(base).inserted { return base }
+        var counter = nextSuffix[base, default: 2]
+        var candidate = "\(base)-\(counter)"
         while !used.insert(candidate).inserted {
-            candidate = "\(base)-\(counter)"
             counter += 1
+            candidate = "\(base)-\(counter)"
         }
+        nextSuffix[base] = counter + 1
         return candidate
     }
 
