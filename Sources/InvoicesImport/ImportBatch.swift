@@ -251,6 +251,8 @@ public struct ImportBatch: Sendable, Hashable {
     public var files: [String]
     /// Problems found in the files; rows with problems are not in ``clients`` and ``invoices``.
     public var problems: [ImportProblem]
+    /// Problems found beyond those in ``problems``: counted, not kept (the reader keeps its problem limit's worth).
+    public var omittedProblems = 0
     /// The client references of invoice rows left out for other problems: checked all the same.
     public var rejectedReferences: [ImportedReference]
     /// Clients of client rows left out for problems: references to them are not reported a second time.

@@ -70,7 +70,10 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
 
     /// An error listing `problems` in the order of `files`, then by line (a stable sort, so problems of one
     /// line, or of one JSON file, keep the order they were found in), at most `limit` of them.
-    public init(kind: Kind, ordering problems: [ImportProblem], files: [String], limit: Int = defaultProblemLimit) {
+    /// - Parameter omitted: Problems counted before `problems` were gathered but not kept (``ImportBatch/omittedProblems``).
+    public init(
+        kind: Kind, ordering problems: [ImportProblem], files: [String], limit: Int = defaultProblemLimit, omitted: Int = 0
+    ) {
         var rank: [String: Int] = [:]
         for (index, file) in files.enumerated() where rank[file] == nil { rank[file] = index }
         let ordered = problems.enumerated().sorted { left, right in
@@ -78,7 +81,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
             let b = (rank[right.element.location.file] ?? files.count, right.element.location.line ?? 0, right.offset)
             return a < b
         }.map(\.element)
-        self.init(kind: kind, problems: Array(ordered.prefix(limit)), total: ordered.count)
+        self.init(kind: kind, problems: Array(ordered.prefix(limit)), total: ordered.count + omitted)
     }
 
     public init(kind: Kind, file: String, message: String) {

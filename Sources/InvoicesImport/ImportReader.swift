@@ -42,7 +42,8 @@ public struct ImportReader: Sendable {
     public func read(files: [String]) throws(ImportError) -> ImportBatch {
         let batch = try batch(from: files)
         if !batch.problems.isEmpty {
-            throw ImportError(kind: .badData, ordering: batch.problems, files: batch.files, limit: problemLimit)
+            throw ImportError(
+                kind: .badData, ordering: batch.problems, files: batch.files, limit: problemLimit, omitted: batch.omittedProblems)
         }
         return batch
     }
@@ -62,7 +63,7 @@ public struct ImportReader: Sendable {
             }
         }
         var batch = ImportBatch(files: files)
-        var problems = ProblemList()
+        var problems = ProblemList(files: files, limit: problemLimit)
         var missing: [ImportProblem] = []
         let dates = DateReader(pattern: options.dateFormat)
         for file in files {
@@ -77,9 +78,11 @@ public struct ImportReader: Sendable {
         }
         checkDuplicates(&batch, problems: &problems)
         if !missing.isEmpty {
-            throw ImportError(kind: .missingInput, ordering: missing + problems.all, files: files, limit: problemLimit)
+            throw ImportError(
+                kind: .missingInput, ordering: missing + problems.first, files: files, limit: problemLimit, omitted: problems.omitted)
         }
-        batch.problems = problems.all
+        batch.problems = problems.first
+        batch.omittedProblems = problems.omitted
         return batch
     }
 
@@ -208,8 +211,52 @@ public struct ImportReader: Sendable {
     }
 }
 
-/// Problems in file and line order as found.
+/// The problems found while reading, in bounded memory: every problem is counted, and only the first `limit` in
+/// file and line order are kept (a file of four million bad rows keeps 200, not four million messages).
 struct ProblemList: Sendable {
-    var all: [ImportProblem] = []
-    mutating func add(_ problem: ImportProblem) { all.append(problem) }
+    private let rank: [String: Int]
+    private let limit: Int
+    /// Kept problems with their order key; trimmed to `limit` whenever it reaches twice that.
+    private var kept: [(key: Key, problem: ImportProblem)] = []
+    /// How many problems were added in all.
+    private(set) var total = 0
+
+    private struct Key: Comparable, Sendable {
+        var file: Int, line: Int, sequence: Int
+        static func < (a: Key, b: Key) -> Bool { (a.file, a.line, a.sequence) < (b.file, b.line, b.sequence) }
+    }
+
+    init(files: [String], limit: Int) {
+        var rank: [String: Int] = [:]
+        for (index, file) in files.enumerated() where rank[file] == nil { rank[file] = index }
+        self.rank = rank
+        self.limit = max(limit, 1)
+    }
+
+    mutating func add(_ problem: ImportProblem) {
+        let key = Key(file: rank[problem.location.file] ?? rank.count, line: problem.location.line ?? 0, sequence: total)
+        total += 1
+        kept.append((key, problem))
+        if kept.count >= 2 * limit { trim() }
+    }
+
+    /// The first `limit` problems, in file and line order (problems of one line in the order they were found).
+    var first: [ImportProblem] {
+        var copy = self
+        copy.trim()
+        return copy.kept.map(\.problem)
+    }
+
+    /// How many problems were counted but are not in ``first``.
+    var omitted: Int { total - min(total, limit) }
+
+    var isEmpty: Bool { total == 0 }
+
+    /// How many problems are held in memory now: never more than twice the limit.
+    var held: Int { kept.count }
+
+    private mutating func trim() {
+        kept.sort { $0.key < $1.key }
+        if kept.count > limit { kept.removeSubrange(limit...) }
+    }
 }

@@ -35,7 +35,8 @@ public enum ImportWriter {
             // (65) even when the store could not be opened.
             throw ImportError(
                 kind: batch.problems.isEmpty ? error.kind : .badData, ordering: batch.problems + error.problems,
-                files: batch.files + [PostgresAddress.isAddress(store) ? PostgresAddress.redacted(store) : store])
+                files: batch.files + [PostgresAddress.isAddress(store) ? PostgresAddress.redacted(store) : store],
+                omitted: batch.omittedProblems)
         }
     }
 
