@@ -122,9 +122,7 @@ struct ProjectOptions: ParsableArguments {
         if let locale, !locale.isEmpty, let problem = LocaleName.problem(with: locale) {
             throw ValidationError("--locale \(problem)")
         }
-        if let baseURL, SiteOptions.normalizedBaseURL(baseURL) == nil {
-            throw ValidationError("--base-url '\(baseURL)' is not an absolute http or https address, e.g. https://example.com/reports/")
-        }
+        if let baseURL, let problem = SiteOptions.baseURLProblem(baseURL) { throw ValidationError("--base-url \(problem)") }
         if buildID == "" { throw ValidationError("--build-id cannot be empty") }
         try validateConversion()
     }

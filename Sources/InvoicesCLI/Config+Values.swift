@@ -27,10 +27,7 @@ enum ConfigCheck {
             return SiteOptions.fiscalYearStart(value) == nil
                 ? "fiscal_year_start '\(value)' is not a month; expected 01 to 12 (e.g. 04 for a year from April)" : nil
         case "base_url":
-            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                return "base_url '\(value)' is not an absolute http(s) URL; expected e.g. https://example.com/reports/"
-            }
-            return nil
+            return SiteOptions.baseURLProblem(value).map { "base_url \($0)" }
         case "locale":
             if value.isEmpty { return "locale cannot be empty" }
             return LocaleName.problem(with: value).map { "locale \($0)" }

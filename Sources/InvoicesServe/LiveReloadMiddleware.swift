@@ -1,7 +1,9 @@
 public import Hummingbird
 
-/// Live reload for a site being previewed: answers `/__livereload` with the build generation, and adds a script
-/// that polls it to every HTML response (never to the files themselves).
+/// Live reload for a site being previewed: answers `/__livereload` with the build generation and
+/// `/__livereload.js` with a script that polls it, and adds that script, by address, to every HTML response (never
+/// to the files themselves). The script is a file of the server's own origin, not inline, so the pages' policy
+/// (`script-src 'self'`, no `'unsafe-inline'`) allows it and would refuse any script a value managed to inject.
 ///
 /// Responses are always complete and fresh: the middleware drops the request's `Range` and conditional headers
 /// (`If-None-Match`, `If-Modified-Since`, `If-Range`) before passing it on, so a page is never answered with
@@ -10,19 +12,25 @@ public struct LiveReloadMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The address open pages poll.
     public static var path: String { "/__livereload" }
 
-    /// Polls ``path`` and reloads the page when the build generation changes.
+    /// The address of the polling script.
+    public static var scriptPath: String { "/__livereload.js" }
+
+    /// The element added to HTML responses.
     public static var script: String {
+        "<script src=\"\(scriptPath)\" data-invoices-livereload></script>\n"
+    }
+
+    /// Polls ``path`` and reloads the page when the build generation changes.
+    public static var scriptSource: String {
         """
-        <script data-invoices-livereload>
         (function () {
           var seen = null;
           setInterval(function () {
-            fetch("/__livereload", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (g) {
+            fetch("\(path)", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (g) {
               if (seen === null) { seen = g; } else if (g !== seen) { location.reload(); }
             }).catch(function () {});
           }, 500);
         })();
-        </script>
 
         """
     }
@@ -36,6 +44,12 @@ public struct LiveReloadMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        if request.uri.path == Self.scriptPath {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.scriptSource)))
+        }
         if request.uri.path == Self.path {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; charset=utf-8"

@@ -16,9 +16,8 @@ public struct StoreFile: Sendable {
 
     /// The first 20 bytes of the file, or `nil` when it cannot be opened as a file.
     private func header() -> Data? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let handle = FileHandle(forReadingAtPath: path)
+        // Only a regular file is opened: opening a FIFO would wait for a writer forever.
+        guard FileType(atPath: path) == .regular, let handle = FileHandle(forReadingAtPath: path)
         else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 20)) ?? Data()
@@ -36,6 +35,12 @@ public struct StoreFile: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreIssues([
                 StoreIssue(kind: .missing, path: path, message: "no such file; create one with 'invoices sample' or 'invoices import'")
+            ])
+        }
+        let type = FileType(atPath: path)
+        guard type == .regular else {
+            throw StoreIssues([
+                StoreIssue(kind: .unreadable, path: path, message: "is \(type.description), not a store file; give the path of the SQLite file")
             ])
         }
         guard let header = header() else {

@@ -106,7 +106,7 @@ struct ServeAndProgressTests {
 /// Finds the live-reload script the server adds, to compare the served page with the built file.
 enum SiteScript {
     static func marker(in page: String) -> String {
-        guard let start = page.range(of: "<script data-invoices-livereload>"),
+        guard let start = page.range(of: "<script src=\"/__livereload.js\" data-invoices-livereload>"),
               let end = page.range(of: "</script>\n", range: start.upperBound..<page.endIndex) else { return "" }
         return String(page[start.lowerBound..<end.upperBound])
     }

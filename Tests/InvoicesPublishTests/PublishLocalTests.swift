@@ -55,6 +55,9 @@ struct PublishLocalTests {
             let text = try String(contentsOfFile: folder.path("private/" + page), encoding: .utf8)
             #expect(text.contains(#"<meta name="robots" content="noindex">"#), "\(page)")
             #expect(text.contains("Content-Security-Policy\" content=\"default-src 'self'"), "\(page)")
+            // Scripts only from the site itself: an inline script a value managed to inject would not run.
+            #expect(text.contains("script-src 'self';") && !text.contains("script-src 'self' 'unsafe-inline'"), "\(page)")
+            #expect(!text.contains("<script"), "\(page)")
             // No third-party resource: every src and stylesheet is relative.
             for attribute in ["src=\"", "<link rel=\"stylesheet\" href=\""] {
                 for value in text.components(separatedBy: attribute).dropFirst() {

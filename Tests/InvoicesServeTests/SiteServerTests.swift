@@ -63,8 +63,9 @@ struct SiteServerTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(response.headers[.cacheControl] == "no-store")
-                #expect(Self.count(of: "<script data-invoices-livereload>", in: body) == 1)
+                #expect(Self.count(of: "<script src=\"/__livereload.js\" data-invoices-livereload></script>", in: body) == 1)
                 #expect(Self.count(of: "/__livereload", in: body) == 1)
+                #expect(!body.contains("<script>") && !body.contains("setInterval"), "no inline script: the policy allows none")
                 let script = LiveReloadMiddleware<BasicRequestContext>.script
                 #expect(body == Self.page.replacingOccurrences(of: "</body>", with: script + "</body>"))
                 #expect(response.headers[.contentLength] == String(response.body.readableBytes))
@@ -126,6 +127,11 @@ struct SiteServerTests {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
         try await Application(router: fixture.router).test(.router) { client in
+            try await client.execute(uri: "/__livereload.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(String(buffer: response.body).contains("fetch(\"/__livereload\""))
+            }
             try await client.execute(uri: "/__livereload", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == "1")

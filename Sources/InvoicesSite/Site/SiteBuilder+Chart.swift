@@ -88,11 +88,12 @@ extension SiteBuilder {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    /// `text` escaped for XML text and attribute values.
+    /// `text` escaped for XML text and attribute values, its controls and bidirectional overrides made inert as in
+    /// HTML (``HTMLEscaping``).
     static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in HTMLEscaping.inert(text).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

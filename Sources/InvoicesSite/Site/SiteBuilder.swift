@@ -251,12 +251,14 @@ public struct SiteBuilder: Sendable {
         }
         let body = templates.pageBytes(template, context, rows: rows, renderer: markdown).pieces
         var layout = layout
-        layout["pageTitle"] = title
-        layout["siteTitle"] = options.title
+        // swift-mustache escapes the layout's values for HTML; controls and bidirectional overrides are ours to
+        // make inert, as in every other value.
+        layout["pageTitle"] = HTMLEscaping.inert(title)
+        layout["siteTitle"] = HTMLEscaping.inert(options.title)
         layout["lang"] = options.language
         if let asOf = report.asOf { layout["asOf"] = asOf.description }
         layout["private"] = !options.isPublic
-        if let buildID = options.buildID { layout["buildID"] = buildID }
+        if let buildID = options.buildID { layout["buildID"] = HTMLEscaping.inert(buildID) }
         // The layout is rendered around a marker, and the body's bytes go where the marker came out: a long page is
         // not copied through Mustache. Only when the marker comes out exactly once and unchanged, that is when the
         // layout shows `content` once and unescaped (escaping would change its `<`); otherwise the layout gets the

@@ -59,15 +59,32 @@ public struct SiteOptions: Sendable {
         return month
     }
 
-    /// `text` as a base URL: an absolute `http` or `https` address with a host, without query or fragment, ending
-    /// in `/`; nil when it is not one.
+    /// `text` as a base URL: an absolute `http` or `https` address with a host, without credentials, query or
+    /// fragment, ending in `/`; nil when it is not one (``baseURLProblem(_:)`` says why).
     public static func normalizedBaseURL(_ text: String) -> String? {
+        baseURLProblem(text) == nil ? (text.hasSuffix("/") ? text : text + "/") : nil
+    }
+
+    /// Why `text` is not a base URL, or nil when it is one. The message never repeats the text: it may hold a
+    /// password.
+    public static func baseURLProblem(_ text: String) -> String? {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x20 }) {
+            return "contains a space or control character"
+        }
+        if text.contains(where: { $0.isWhitespace || "\"'<>`\\".contains($0) }) {
+            return "contains a character that is not allowed in an address (a space, quote, <, >, ` or \\)"
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-            components.query == nil, components.fragment == nil,
-            !text.contains(where: { $0.isWhitespace || "\"'<>`".contains($0) })
-        else { return nil }
-        return text.hasSuffix("/") ? text : text + "/"
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return "is not an absolute http or https address, e.g. https://example.com/reports/" }
+        if components.user != nil || components.password != nil || text.contains("@") {
+            return "holds a user name or password ('user:password@'); every page shows its base URL, so give the address "
+                + "without them and let the web server ask for them"
+        }
+        if components.query != nil || components.fragment != nil {
+            return "has a query or fragment ('?' or '#'); give the folder address, e.g. https://example.com/reports/"
+        }
+        return nil
     }
 }
 

@@ -158,7 +158,18 @@ enum HTMLBlock {
     }
 }
 
-/// HTML escaping for text and attribute values: `&`, `<`, `>`, `"` and `'`; NUL becomes U+FFFD.
+/// Every value from the books on its way into HTML: escaped for text and attribute values (`&`, `<`, `>`, `"`,
+/// `'`), and made inert as text.
+///
+/// - Control characters other than tab, line feed and carriage return (C0, DEL and C1, NUL included) become
+///   U+FFFD: HTML forbids them, and a terminal or a copy-paste would act on them.
+/// - Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are balanced within the value:
+///   a closing one without its opening one is dropped, and the ones a value leaves open are closed at its end. So
+///   a name's right-to-left override reverses at most that name, never the amounts and names after it on the page.
+///   Marks (U+200E, U+200F, U+061C) change nothing beyond the value and stay.
+///
+/// Related documentation: <https://html.spec.whatwg.org/multipage/syntax.html#text-2>,
+/// <https://www.unicode.org/reports/tr9/#Explicit_Directional_Embeddings>
 enum HTMLEscaping {
     /// Appends `text` escaped to `output`.
     static func append(_ text: String, to output: inout String) {
@@ -167,27 +178,106 @@ enum HTMLEscaping {
         output += String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `text` with its control characters replaced and its bidirectional controls balanced, not escaped: for values
+    /// that an escaping of their own (swift-mustache's, XML's) writes into a page.
+    static func inert(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        scan(text, markup: false, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Appends `text` escaped to `output`, as UTF-8.
     static func append(_ text: String, to output: inout [UInt8]) {
+        scan(text, markup: true, to: &output)
+    }
+
+    private static func scan(_ text: String, markup: Bool, to output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
+            let table = markup ? special : specialText
             var start = 0
-            for index in bytes.indices {
-                let replacement: StaticString
-                switch bytes[index] {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                case 0: replacement = "\u{FFFD}"
-                default: continue
-                }
+            var index = 0
+            // The bidirectional controls opened and not yet closed: false an embedding or override, true an isolate.
+            var open: [Bool] = []
+            func replace(_ length: Int, with replacement: StaticString) {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
-                start = index + 1
+                index += length
+                start = index
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard table[Int(byte)] else {
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "&"): replace(1, with: "&amp;")
+                case UInt8(ascii: "<"): replace(1, with: "&lt;")
+                case UInt8(ascii: ">"): replace(1, with: "&gt;")
+                case UInt8(ascii: "\""): replace(1, with: "&quot;")
+                case UInt8(ascii: "'"): replace(1, with: "&#39;")
+                case 0xC2:
+                    // U+0080–U+009F, the C1 controls: C2 80 to C2 9F.
+                    if index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F {
+                        replace(2, with: "\u{FFFD}")
+                    } else {
+                        index += 1
+                    }
+                case 0xE2:
+                    guard index + 2 < bytes.count else {
+                        index += 1
+                        continue
+                    }
+                    switch (bytes[index + 1], bytes[index + 2]) {
+                    case (0x80, 0xAA), (0x80, 0xAB), (0x80, 0xAD), (0x80, 0xAE):  // LRE, RLE, LRO, RLO
+                        open.append(false)
+                        index += 3
+                    case (0x81, 0xA6), (0x81, 0xA7), (0x81, 0xA8):  // LRI, RLI, FSI
+                        open.append(true)
+                        index += 3
+                    case (0x80, 0xAC):  // PDF closes the innermost embedding, if it is one
+                        if open.last == false {
+                            open.removeLast()
+                            index += 3
+                        } else {
+                            replace(3, with: "")
+                        }
+                    case (0x81, 0xA9):  // PDI closes the innermost isolate and the embeddings inside it
+                        if let isolate = open.lastIndex(of: true) {
+                            open.removeSubrange(isolate...)
+                            index += 3
+                        } else {
+                            replace(3, with: "")
+                        }
+                    default:
+                        index += 1
+                    }
+                default:  // C0 controls but tab, LF and CR; DEL
+                    replace(1, with: "\u{FFFD}")
+                }
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            for isolate in open.reversed() {
+                output.append(contentsOf: isolate ? [0xE2, 0x81, 0xA9] : [0xE2, 0x80, 0xAC])
+            }
         }
     }
+
+    /// The bytes that need a look: controls, the lead bytes of C1 controls (C2) and of bidirectional controls (E2),
+    /// and, with markup, the five characters HTML escapes.
+    private static let specialText: [Bool] = {
+        var table = Array(repeating: false, count: 256)
+        for control in 0..<0x20 where ![0x09, 0x0A, 0x0D].contains(control) { table[control] = true }
+        table[0x7F] = true
+        table[0xC2] = true
+        table[0xE2] = true
+        return table
+    }()
+
+    private static let special: [Bool] = {
+        var table = specialText
+        for character in "&<>\"'" { table[Int(character.asciiValue!)] = true }
+        return table
+    }()
 }

@@ -1,6 +1,7 @@
 import Foundation
 internal import Mustache
 internal import InvoicesReport
+internal import InvoicesCore
 
 /// The templates a site is built from: the defaults that ship with the tool, each replaceable by a file of the
 /// same name in a user's templates folder.
@@ -168,6 +169,11 @@ public struct TemplateSet: Sendable {
                 throw TemplateError(
                     code: .reservedName, path: path, line: 0, column: 0,
                     message: "has the name of a file the build writes itself ('\(name)'); rename it or move it out of the templates folder")
+            }
+            let type = FileType(atPath: path)
+            guard type == .regular || type == .directory else {
+                throw TemplateError(
+                    code: .unreadable, path: path, line: 0, column: 0, message: "is \(type.description), not a file; remove it from the templates folder")
             }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw TemplateError(code: .unreadable, path: path, line: 0, column: 0, message: "cannot be read as UTF-8 text")
