@@ -28,11 +28,15 @@ public struct Figures: Sendable, Hashable {
     public var credit: Int64 = 0
     /// How many invoices were issued in the period.
     public var invoices: Int = 0
+    /// How many payments, refunds, credit notes and write-offs are dated in the period: a month whose payment and
+    /// refund cancel out still had activity (``isActive``), though its sums are zero.
+    public var movements: Int = 0
 
     /// Figures; `net` defaults to `invoiced` (no taxes).
     public init(
         invoiced: Int64 = 0, net: Int64? = nil, tax: Int64 = 0, paid: Int64 = 0, credited: Int64 = 0,
-        writtenOff: Int64 = 0, outstanding: Int64 = 0, overdue: Int64 = 0, credit: Int64 = 0, invoices: Int = 0
+        writtenOff: Int64 = 0, outstanding: Int64 = 0, overdue: Int64 = 0, credit: Int64 = 0, invoices: Int = 0,
+        movements: Int = 0
     ) {
         self.invoiced = invoiced
         self.net = net ?? invoiced
@@ -44,6 +48,7 @@ public struct Figures: Sendable, Hashable {
         self.overdue = overdue
         self.credit = credit
         self.invoices = invoices
+        self.movements = movements
     }
 
     /// The figures of consecutive months taken together (a quarter, a year): the flows (invoiced, paid, credited,
@@ -58,19 +63,22 @@ public struct Figures: Sendable, Hashable {
         total.credited = 0
         total.writtenOff = 0
         total.invoices = 0
+        total.movements = 0
         for month in months {
             guard checkedAdd(&total.invoiced, month.invoiced), checkedAdd(&total.net, month.net), checkedAdd(&total.tax, month.tax),
                 checkedAdd(&total.paid, month.paid), checkedAdd(&total.credited, month.credited),
                 checkedAdd(&total.writtenOff, month.writtenOff)
             else { return nil }
             total.invoices += month.invoices
+            total.movements += month.movements
         }
         return total
     }
 
-    /// Whether anything happened: an invoice issued, a payment, a credit or write-off, or a balance either way.
+    /// Whether anything happened: an invoice issued, a payment or refund, a credit note or write-off (even when they
+    /// sum to zero), or a balance either way.
     public var isActive: Bool {
-        invoices > 0 || paid != 0 || outstanding != 0 || credited != 0 || writtenOff != 0 || credit != 0
+        invoices > 0 || movements > 0 || paid != 0 || outstanding != 0 || credited != 0 || writtenOff != 0 || credit != 0
     }
 }
 

@@ -53,6 +53,8 @@ extension Report {
         // Per slot and column: invoiced, net, paid, credited, written off (five cells, in that order).
         var sums: [Int64] = []
         var counts: [Int] = []
+        // Per slot and column: payments, refunds, credit notes and write-offs dated in the column.
+        var movements: [Int] = []
         var outstandingDelta: [Int64] = []
         var overdueDelta: [Int64] = []
         var creditDelta: [Int64] = []
@@ -82,6 +84,7 @@ extension Report {
                 slotKeys.append((Int(invoice.clientIndex), Int(invoice.currencyIndex)))
                 sums.append(contentsOf: repeatElement(0, count: columns * 5))
                 counts.append(contentsOf: repeatElement(0, count: columns))
+                movements.append(contentsOf: repeatElement(0, count: columns))
                 outstandingDelta.append(contentsOf: repeatElement(0, count: columns + 1))
                 overdueDelta.append(contentsOf: repeatElement(0, count: columns + 1))
                 creditDelta.append(contentsOf: repeatElement(0, count: columns + 1))
@@ -99,8 +102,9 @@ extension Report {
                     if !checkedAdd(&sums[base + issuedColumn * 5], invoice.amount) { overflowSlot = slot }
                     if !checkedAdd(&sums[base + issuedColumn * 5 + 1], invoice.net) { overflowSlot = slot }
                     counts[slot * columns + issuedColumn] += 1
-                } else if !checkedAdd(&sums[base + issuedColumn * 5 + 3], invoice.amount) {
-                    overflowSlot = slot
+                } else {
+                    movements[slot * columns + issuedColumn] += 1
+                    if !checkedAdd(&sums[base + issuedColumn * 5 + 3], invoice.amount) { overflowSlot = slot }
                 }
             }
             ledger.events(of: index, into: &events)
@@ -140,7 +144,9 @@ extension Report {
             }
 
             // The balance, event by event: positive is outstanding (overdue after the due date), negative is credit.
-            let overdueColumn = invoice.kind == .invoice ? columnOf[invoice.due.adding(days: 1)] : columns
+            // A positive balance is overdue from the day after the due date, a credit note's too (a refund larger than
+            // the credit), as aging.csv and report.json count it at the as-of date.
+            let overdueColumn = columnOf[invoice.due.adding(days: 1)]
             var balance: Int64 = 0
             var asOfBalance: Int64 = 0
             var plain = events.count <= 2 && invoice.kind == .invoice && counting
@@ -157,8 +163,12 @@ extension Report {
                     let eventColumn = columnOf[event.day]
                     if eventColumn >= 0, eventColumn < columns {
                         switch event.kind {
-                        case .payment: if !checkedAdd(&sums[base + eventColumn * 5 + 2], amount) { overflowSlot = slot }
-                        case .writeOff: if !checkedAdd(&sums[base + eventColumn * 5 + 4], amount) { overflowSlot = slot }
+                        case .payment:
+                            movements[slot * columns + eventColumn] += 1
+                            if !checkedAdd(&sums[base + eventColumn * 5 + 2], amount) { overflowSlot = slot }
+                        case .writeOff:
+                            movements[slot * columns + eventColumn] += 1
+                            if !checkedAdd(&sums[base + eventColumn * 5 + 4], amount) { overflowSlot = slot }
                         case .issued, .credit: break
                         }
                     }
@@ -230,7 +240,7 @@ extension Report {
                 let figures = Figures(
                     invoiced: sums[cell], net: sums[cell + 1], tax: sums[cell] &- sums[cell + 1], paid: sums[cell + 2],
                     credited: sums[cell + 3], writtenOff: sums[cell + 4], outstanding: outstanding, overdue: overdue,
-                    credit: credit, invoices: counts[slot * columns + column])
+                    credit: credit, invoices: counts[slot * columns + column], movements: movements[slot * columns + column])
                 months.append(figures)
                 if column > 0 {
                     guard checkedAdd(&period.invoiced, figures.invoiced), checkedAdd(&period.net, figures.net),
@@ -238,6 +248,7 @@ extension Report {
                         checkedAdd(&period.credited, figures.credited), checkedAdd(&period.writtenOff, figures.writtenOff)
                     else { throw overflow(slot) }
                     period.invoices += figures.invoices
+                    period.movements += figures.movements
                 }
             }
             let aging = agings[slot]
@@ -294,6 +305,7 @@ extension Figures {
     /// Adds `other` into these figures; false on overflow.
     mutating func add(_ other: Figures) -> Bool {
         invoices += other.invoices
+        movements += other.movements
         return checkedAdd(&invoiced, other.invoiced) && checkedAdd(&net, other.net) && checkedAdd(&tax, other.tax)
             && checkedAdd(&paid, other.paid) && checkedAdd(&credited, other.credited)
             && checkedAdd(&writtenOff, other.writtenOff) && checkedAdd(&outstanding, other.outstanding)

@@ -109,23 +109,32 @@ struct ReportCrossCheckTests {
         }
         try add(
             """
-            SELECT c.number, i.currency, substr(i.issuedOn, 1, 7) AS month, sum(i.amount) AS total
+            SELECT c.number, i.currency, substr(i.issuedOn, 1, 7) AS month, sum(i.amount) AS total, count(*) AS n
             FROM invoice i JOIN client c ON c.id = i.clientId WHERE i.status = 'sent' AND i.kind = 'credit' GROUP BY 1, 2, 3
             """
-        ) { figures, row in figures.credited = row["total"] }
+        ) { figures, row in
+            figures.credited = row["total"]
+            figures.movements += row["n"] as Int
+        }
         try add(
             """
-            SELECT c.number, i.currency, substr(p.paidOn, 1, 7) AS month, sum(p.amount) AS total
+            SELECT c.number, i.currency, substr(p.paidOn, 1, 7) AS month, sum(p.amount) AS total, count(*) AS n
             FROM payment p JOIN invoice i ON i.id = p.invoiceId JOIN client c ON c.id = i.clientId GROUP BY 1, 2, 3
             """
-        ) { figures, row in figures.paid = row["total"] }
+        ) { figures, row in
+            figures.paid = row["total"]
+            figures.movements += row["n"] as Int
+        }
         try add(
             """
-            SELECT c.number, i.currency, substr(w.writtenOffOn, 1, 7) AS month, sum(w.amount) AS total
+            SELECT c.number, i.currency, substr(w.writtenOffOn, 1, 7) AS month, sum(w.amount) AS total, count(*) AS n
             FROM writeOff w JOIN invoice i ON i.id = w.invoiceId JOIN client c ON c.id = i.clientId
             WHERE i.status = 'sent' GROUP BY 1, 2, 3
             """
-        ) { figures, row in figures.writtenOff = row["total"] }
+        ) { figures, row in
+            figures.writtenOff = row["total"]
+            figures.movements += row["n"] as Int
+        }
         // Balances at each month's end; SQLite's date() finds the last day of the month.
         try add(
             """
@@ -139,7 +148,7 @@ struct ReportCrossCheckTests {
                          JOIN invoice i ON i.id = e.invoiceId GROUP BY m, i.id)
             SELECT c.number, p.currency, p.m AS month,
                    sum(max(b, 0)) AS outstanding, sum(max(-b, 0)) AS credit,
-                   sum(CASE WHEN b > 0 AND p.kind = 'invoice' AND p.dueOn < p.lastDay THEN b ELSE 0 END) AS overdue
+                   sum(CASE WHEN b > 0 AND p.dueOn < p.lastDay THEN b ELSE 0 END) AS overdue
             FROM perMonth p JOIN client c ON c.id = p.clientId GROUP BY 1, 2, 3
             """
         ) { figures, row in
@@ -175,6 +184,7 @@ struct ReportCrossCheckTests {
                     sum.overdue += figures.overdue
                     sum.credit += figures.credit
                     sum.invoices += figures.invoices
+                    sum.movements += figures.movements
                     grand[grandKey] = sum
                 }
             }

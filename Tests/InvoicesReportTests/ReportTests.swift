@@ -19,8 +19,8 @@ struct ReportTests {
         let eur = try #require(report.currencies.first { $0.currency.code == "EUR" })
         // INV-1 issued on 2025-01-31 counts in January, INV-2 issued on 2025-02-01 in February.
         #expect(eur.months[0] == Figures(invoiced: 123450, paid: 0, outstanding: 123450, overdue: 0, invoices: 1))
-        #expect(eur.months[1] == Figures(invoiced: 50000, paid: 123450, outstanding: 50000, overdue: 0, invoices: 1))
-        #expect(eur.period == Figures(invoiced: 173450, paid: 123450, outstanding: 50000, overdue: 0, invoices: 2))
+        #expect(eur.months[1] == Figures(invoiced: 50000, paid: 123450, outstanding: 50000, overdue: 0, invoices: 1, movements: 1))
+        #expect(eur.period == Figures(invoiced: 173450, paid: 123450, outstanding: 50000, overdue: 0, invoices: 2, movements: 1))
     }
 
     @Test func noInvoicesAndNoMonthMeansNoPeriod() throws {

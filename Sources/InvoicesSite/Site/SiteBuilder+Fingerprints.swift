@@ -42,7 +42,7 @@ extension SiteBuilder {
         "ClientTotals": ["clientIndex", "currencies"],
         "ClientCurrency": ["currency", "months", "previousMonth", "period", "aging"],
         "CurrencyTotals": ["currency", "months", "previousMonth", "period", "aging"],
-        "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit"],
+        "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit", "movements"],
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
@@ -262,6 +262,7 @@ extension SiteBuilder {
         fingerprint.add(figures.credited)
         fingerprint.add(figures.writtenOff)
         fingerprint.add(figures.credit)
+        fingerprint.add(figures.movements)
     }
 
     /// The unit key and inputs fingerprint of `job` (client pages are units of their own: see ``clientUnit``).
