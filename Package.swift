@@ -29,8 +29,6 @@ let package = Package(
         // Already dependencies of hummingbird; named so the CLI can import them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Stores on a PostgreSQL server (InvoicesPostgres).
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
@@ -38,6 +36,8 @@ let package = Package(
         // Debian's libcrypt-dev (libxcrypt: bcrypt for htpasswd files) and libssl-dev (libcrypto: SHA-256, HMAC).
         .systemLibrary(name: "Cxcrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Debian's libpq-dev: libpq, the PostgreSQL project's client library (ships libpq.pc).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // `invoices publish`: release folders, rsync over SSH, the atomic switch, htpasswd, server snippets, client links.
         .target(name: "InvoicesPublish", dependencies: ["InvoicesCore", "Cxcrypt", "COpenSSLCrypto"], swiftSettings: upcoming),
         // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
@@ -60,14 +60,12 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        // Stores on a PostgreSQL server: addresses (URLs, PG* variables, ~/.pgpass), the DDL, the one-transaction read
-        // into the same typed tables, and the writable store import uses.
+        // Stores on a PostgreSQL server through libpq: the DDL, the one-transaction read (binary COPY) into the same
+        // typed tables, the writable store import uses, and serve's change polling.
         .target(
             name: "InvoicesPostgres",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", .product(name: "ObjectContexts", package: "ObjectContexts"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "CLibPQ", "InvoicesCore", "InvoicesStore", .product(name: "ObjectContexts", package: "ObjectContexts"),
             ],
             swiftSettings: upcoming
         ),

@@ -1,6 +1,5 @@
 public import InvoicesStore
 internal import ObjectContexts
-internal import PostgresNIO
 
 /// Copies a SQLite store's rows to a PostgreSQL store, ids kept: moving the books to a server is one command
 /// (`invoices import --store postgres://… books.sqlite`), and running it again changes nothing.
@@ -29,74 +28,62 @@ public enum PostgresCopy {
     /// - Throws: ``InvoicesStore/StoreIssues`` as ``PostgresStore/serializable(_:attempts:_:)`` does; a row that
     ///   clashes with another row on the server (the same client number under another id) is bad data (65).
     public static func copy(_ dump: StoreDump, to address: PostgresAddress) throws -> Summary {
-        try PostgresStore.serializable(address) { store in
-            let connection = store.connection
-            return try PostgresStore.wait { try await copy(dump, on: connection) }
-        }
+        try PostgresStore.serializable(address) { store in try copy(dump, on: store.connection) }
     }
 
-    static func copy(_ dump: StoreDump, on connection: PostgresConnection) async throws -> Summary {
-        let logger = PostgresSession.logger
+    static func copy(_ dump: StoreDump, on connection: PostgresConnection) throws -> Summary {
         var summary = Summary()
         for rows in dump.tables {
             let table = Schema.snakeCase(rows.table.name)
             let columns = rows.table.columns.map(\.snakeName)
             let list = columns.joined(separator: ", ")
             let scratch = "invoices_copy_\(table)"
-            _ = try await connection.query(
-                PostgresQuery(unsafeSQL: "CREATE TEMPORARY TABLE \(scratch) (LIKE \(table)) ON COMMIT DROP"), logger: logger
-            ).collect()
-            let types = rows.table.columns.map { column in
-                switch column.type {
-                case .key, .integer: "bigint"
-                case .text: "text"
-                case .date: "date"
-                }
+            try connection.execute("CREATE TEMPORARY TABLE \(scratch) (LIKE \(table)) ON COMMIT DROP")
+            // The rows in COPY's text format: one line each, tab-separated, \N for NULL.
+            var data = ""
+            for row in rows.rows {
+                data += row.map(copyText).joined(separator: "\t")
+                data += "\n"
             }
-            // 500 rows a statement: far below the 65 535 parameters one statement may have.
-            for start in stride(from: 0, to: rows.rows.count, by: 500) {
-                let batch = rows.rows[start..<min(start + 500, rows.rows.count)]
-                var bindings = PostgresBindings(capacity: batch.count * columns.count)
-                var tuples: [String] = []
-                for row in batch {
-                    var placeholders: [String] = []
-                    for (index, value) in row.enumerated() {
-                        switch value {
-                        case .null: bindings.appendNull()
-                        case .integer(let number): bindings.append(number)
-                        case .double(let number): bindings.append(number)
-                        case .text(let text): bindings.append(text)
-                        }
-                        placeholders.append("$\(bindings.count)::\(types[index])")
-                    }
-                    tuples.append("(" + placeholders.joined(separator: ", ") + ")")
-                }
-                _ = try await connection.query(
-                    PostgresQuery(unsafeSQL: "INSERT INTO \(scratch) (\(list)) VALUES " + tuples.joined(separator: ", "), binds: bindings),
-                    logger: logger
-                ).collect()
-            }
+            try connection.copyIn("COPY \(scratch) (\(list)) FROM STDIN", data)
             let updates = columns.dropFirst().map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
             let current = columns.dropFirst().map { "\(table).\($0)" }.joined(separator: ", ")
             let incoming = columns.dropFirst().map { "EXCLUDED.\($0)" }.joined(separator: ", ")
             var counts = Summary.Table(name: table)
-            let upsert = try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(scratch) ORDER BY id "
-                        + "ON CONFLICT (id) DO UPDATE SET \(updates) WHERE (\(current)) IS DISTINCT FROM (\(incoming)) "
-                        + "RETURNING (xmax = 0)"),
-                logger: logger)
-            for try await inserted in upsert.decode(Bool.self) {
-                if inserted { counts.added += 1 } else { counts.updated += 1 }
+            let upsert = try connection.execute(
+                "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(scratch) ORDER BY id "
+                    + "ON CONFLICT (id) DO UPDATE SET \(updates) WHERE (\(current)) IS DISTINCT FROM (\(incoming)) "
+                    + "RETURNING (xmax = 0)")
+            for inserted in upsert.values {
+                if inserted.first == "t" { counts.added += 1 } else { counts.updated += 1 }
             }
             counts.unchanged = rows.rows.count - counts.added - counts.updated
             summary.tables.append(counts)
-            _ = try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: "SELECT setval(pg_get_serial_sequence('\(table)', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM \(table)), false)"),
-                logger: logger
-            ).collect()
+            try connection.execute(
+                "SELECT setval(pg_get_serial_sequence('\(table)', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM \(table)), false)")
         }
         return summary
+    }
+
+    /// A value in COPY's text format: `\N` for NULL, and a backslash, tab, line feed or carriage return escaped.
+    static func copyText(_ value: Value) -> String {
+        switch value {
+        case .null: return "\\N"
+        case .integer(let number): return String(number)
+        case .double(let number): return "\(number)"
+        case .text(let text):
+            var escaped = ""
+            escaped.reserveCapacity(text.utf8.count)
+            for character in text.unicodeScalars {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\t": escaped += "\\t"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return escaped
+        }
     }
 }

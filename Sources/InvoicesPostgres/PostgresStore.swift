@@ -1,9 +1,7 @@
 import Foundation
 internal import InvoicesCore
 internal import InvoicesStore
-internal import Logging
 public import ObjectContexts
-internal import PostgresNIO
 
 /// A writable ``ObjectContexts/PersistentStore`` on a PostgreSQL store, inside one `SERIALIZABLE` transaction: the
 /// root of the context tree an import writes through, as ``InvoicesStore/SQLiteStore`` is for a file.
@@ -15,11 +13,12 @@ internal import PostgresNIO
 /// because a concurrent one wrote what it read (SQLSTATE 40001 or 40P01), the whole body runs again on a fresh
 /// snapshot, a bounded number of times.
 ///
-/// The store's methods are synchronous (as the contexts call them); they wait for the server on the calling thread,
-/// so call them from a thread of your own (the CLI's main thread, a context's queue), never from Swift concurrency's
-/// cooperative pool.
+/// The store's methods are synchronous (as the contexts call them, and as libpq is); they wait for the server on the
+/// calling thread, so call them from a thread of your own (the CLI's main thread, a context's queue), never from
+/// Swift concurrency's cooperative pool.
 public final class PostgresStore: PersistentStore, @unchecked Sendable {
-    // @unchecked Sendable: `saved` is only read or written while holding `lock`; everything else is immutable.
+    // @unchecked Sendable: `saved` is only read or written while holding `lock`, and the connection is used by one
+    // thread at a time (the import's, which runs the transaction and the contexts' saves in turn).
     public var model: ObjectModel { InvoicesModel.model }
     public var isReadOnly: Bool { false }
     let address: PostgresAddress
@@ -54,9 +53,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
                 .map(\.0)
         }
         if !stale.isEmpty { throw StoreConflictError(objectIDs: stale) }
-        let connection = connection
         let rewrites = try detailRewrites(changes)
-        let permanent = try Self.wait { try await Self.write(changes, rewrites, on: connection) }
+        let permanent = try Self.write(changes, rewrites, on: connection)
         lock.withLock { saved = true }
         return permanent
     }
@@ -98,7 +96,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
 
     private static func write(
         _ changes: StoreChanges, _ rewrites: [(table: String, invoice: ObjectID, rows: [[Value]])], on connection: PostgresConnection
-    ) async throws -> [ObjectID: ObjectID] {
+    ) throws -> [ObjectID: ObjectID] {
         var permanent: [ObjectID: ObjectID] = [:]
         func clientKey(_ values: RowValues) throws -> Value {
             guard let target = values.relationships[InvoicesModel.invoiceClientRelationship],
@@ -112,9 +110,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             let key: Int64
             switch write.objectID.entityName {
             case "Client":
-                key = try await insert(connection, "client", StoreWrites.clientColumns, write.values.attributes)
+                key = try insert(connection, "client", StoreWrites.clientColumns, write.values.attributes)
             case "Invoice":
-                key = try await insert(
+                key = try insert(
                     connection, "invoice", StoreWrites.invoiceColumns + ["clientId"],
                     StoreWrites.invoice(write.values.attributes) + [try clientKey(write.values)])
             default:
@@ -126,9 +124,9 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             guard let key = write.objectID.primaryKey else { continue }
             switch write.objectID.entityName {
             case "Client":
-                try await update(connection, "client", key, StoreWrites.clientColumns, write.values.attributes)
+                try update(connection, "client", key, StoreWrites.clientColumns, write.values.attributes)
             case "Invoice":
-                try await update(
+                try update(
                     connection, "invoice", key, StoreWrites.invoiceColumns + ["clientId"],
                     StoreWrites.invoice(write.values.attributes) + [try clientKey(write.values)])
             default:
@@ -140,14 +138,14 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             guard let invoice = (permanent[change.objectID] ?? change.objectID).primaryKey else { continue }
             let target = change.values.relationships[InvoicesModel.invoiceCorrectsRelationship]
             let corrects = target.flatMap { (permanent[$0] ?? $0).primaryKey }.map(Value.integer) ?? .null
-            try await run(connection, "UPDATE invoice SET corrects_id = $1 WHERE id = $2", [corrects, .integer(invoice)])
+            try run(connection, "UPDATE invoice SET corrects_id = $1 WHERE id = $2", [corrects, .integer(invoice)])
         }
         for rewrite in rewrites {
             guard let invoice = (permanent[rewrite.invoice] ?? rewrite.invoice).primaryKey else { continue }
-            try await run(connection, "DELETE FROM \(Schema.snakeCase(rewrite.table)) WHERE invoice_id = $1", [.integer(invoice)])
+            try run(connection, "DELETE FROM \(Schema.snakeCase(rewrite.table)) WHERE invoice_id = $1", [.integer(invoice)])
             let columns = StoreWrites.detail(InvoicesModel.details.first { $0.table == rewrite.table }?.entity ?? "")?.columns ?? []
             for row in rewrite.rows {
-                _ = try await insert(connection, rewrite.table, ["invoiceId"] + columns, [.integer(invoice)] + row)
+                _ = try insert(connection, rewrite.table, ["invoiceId"] + columns, [.integer(invoice)] + row)
             }
         }
         // Invoices before the clients they refer to.
@@ -155,39 +153,37 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         where StoreWrites.detail(deletion.objectID.entityName) == nil {
             guard let key = deletion.objectID.primaryKey else { continue }
             let table = deletion.objectID.entityName == "Client" ? "client" : "invoice"
-            if table == "invoice" { try await deleteDetails(connection, invoice: key) }
-            try await run(connection, "DELETE FROM \(table) WHERE id = $1", [.integer(key)])
+            if table == "invoice" { try deleteDetails(connection, invoice: key) }
+            try run(connection, "DELETE FROM \(table) WHERE id = $1", [.integer(key)])
         }
         return permanent
     }
 
-    private static func deleteDetails(_ connection: PostgresConnection, invoice: Int64) async throws {
+    private static func deleteDetails(_ connection: PostgresConnection, invoice: Int64) throws {
         for table in ["payment", "writeOff", "taxLine"] {
-            try await run(connection, "DELETE FROM \(Schema.snakeCase(table)) WHERE invoice_id = $1", [.integer(invoice)])
+            try run(connection, "DELETE FROM \(Schema.snakeCase(table)) WHERE invoice_id = $1", [.integer(invoice)])
         }
     }
 
     /// Inserts one row (SQLite names) and returns its id.
-    private static func insert(_ connection: PostgresConnection, _ table: String, _ columns: [String], _ values: [Value]) async throws -> Int64 {
+    private static func insert(_ connection: PostgresConnection, _ table: String, _ columns: [String], _ values: [Value]) throws -> Int64 {
         let placeholders = columns.indices.map { parameter(table, columns[$0], $0 + 1) }
         let sql = "INSERT INTO \(Schema.snakeCase(table)) (\(columns.map(Schema.snakeCase).joined(separator: ", "))) "
             + "VALUES (\(placeholders.joined(separator: ", "))) RETURNING id"
-        var id: Int64 = 0
-        for try await key in try await connection.query(query(sql, values), logger: PostgresSession.logger).decode(Int64.self) { id = key }
-        return id
+        return try connection.execute(sql, values.map(text)).values.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
     }
 
     private static func update(
         _ connection: PostgresConnection, _ table: String, _ key: Int64, _ columns: [String], _ values: [Value]
-    ) async throws {
+    ) throws {
         let assignments = columns.indices.map { "\(Schema.snakeCase(columns[$0])) = \(parameter(table, columns[$0], $0 + 1))" }
-        try await run(
+        try run(
             connection, "UPDATE \(Schema.snakeCase(table)) SET \(assignments.joined(separator: ", ")) WHERE id = $\(columns.count + 1)",
             values + [.integer(key)])
     }
 
-    private static func run(_ connection: PostgresConnection, _ sql: String, _ values: [Value]) async throws {
-        _ = try await connection.query(query(sql, values), logger: PostgresSession.logger).collect()
+    private static func run(_ connection: PostgresConnection, _ sql: String, _ values: [Value]) throws {
+        try connection.execute(sql, values.map(text))
     }
 
     /// `$n`, cast to `date` for a date column (days travel as `YYYY-MM-DD` text).
@@ -196,17 +192,14 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         return type == .date ? "$\(number)::date" : "$\(number)"
     }
 
-    private static func query(_ sql: String, _ values: [Value]) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: values.count)
-        for value in values {
-            switch value {
-            case .null: bindings.appendNull()
-            case .integer(let number): bindings.append(number)
-            case .double(let number): bindings.append(number)
-            case .text(let text): bindings.append(text)
-            }
+    /// A value as libpq sends it: text, which the server reads as the column's type; nil for NULL.
+    static func text(_ value: Value) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): String(number)
+        case .double(let number): "\(number)"
+        case .text(let text): text
         }
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     // MARK: - The transaction
@@ -220,23 +213,19 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     public static func serializable<T: Sendable>(
         _ address: PostgresAddress, attempts: Int = 5, _ body: (PostgresStore) throws -> T
     ) throws -> T {
-        let session = try wait { () async throws(StoreIssues) in try await PostgresSession.connect(address) }
-        let connection = session.connection
-        defer { try? wait { try await connection.close().get() } }
+        let connection = try PostgresConnection(address)
         for attempt in 1...max(attempts, 1) {
             do {
-                let books = try wait {
-                    _ = try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: PostgresSession.logger).collect()
-                    return try await PostgresBooks.read(connection, address: address, issueLimit: 100)
-                }
+                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                let books = try PostgresBooks.read(connection, issueLimit: 100)
                 let value = try body(PostgresStore(address: address, connection: connection, books: books))
-                try wait { _ = try await connection.query("COMMIT", logger: PostgresSession.logger).collect() }
+                try connection.execute("COMMIT")
                 return value
             } catch {
-                try? wait { _ = try await connection.query("ROLLBACK", logger: PostgresSession.logger).collect() }
+                _ = try? connection.execute("ROLLBACK")
                 guard isSerializationFailure(error) else {
-                    if error is StoreIssues || !(error is PSQLError) { throw error }
-                    throw StoreIssues([PostgresSession.issue(for: error, address: address)])
+                    if error is PostgresConnection.Failure { throw StoreIssues([connection.issue(for: error)]) }
+                    throw error
                 }
                 if attempt < attempts {
                     // 20, 40, 80 … ms, with jitter so two retrying writers do not meet again.
@@ -254,35 +243,6 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     /// Whether `error` (or the error a context wrapped it in) is PostgreSQL's "could not serialize access" or a
     /// deadlock: the transaction may succeed when run again.
     static func isSerializationFailure(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
-        return state == "40001" || state == "40P01"
-    }
-
-    /// Runs `body` on Swift concurrency and waits for it on this thread.
-    static func wait<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
-        let box = ResultBox<T, E>()
-        Task {
-            let result: Result<T, E>
-            do throws(E) { result = .success(try await body()) } catch { result = .failure(error) }
-            box.set(result)
-        }
-        return try box.wait().get()
-    }
-}
-
-/// A result handed from a task to a waiting thread.
-private final class ResultBox<T: Sendable, E: Error>: @unchecked Sendable {
-    // @unchecked Sendable: `result` is written once before `semaphore` is signalled and read after the wait.
-    private var result: Result<T, E>?
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    func set(_ result: Result<T, E>) {
-        self.result = result
-        semaphore.signal()
-    }
-
-    func wait() -> Result<T, E> {
-        semaphore.wait()
-        return result!
+        PostgresConnection.isSerializationFailure(error)
     }
 }
