@@ -14,6 +14,9 @@ setup:
 	@pkg-config --exists libcrypto libxcrypt 2>/dev/null || \
 		{ echo "Installing libssl-dev and libcrypt-dev (publish: SHA-256, HMAC, bcrypt)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) apt-get install -y -qq libssl-dev libcrypt-dev >/dev/null; }
+	@pkg-config --exists libpq 2>/dev/null || \
+		{ echo "Installing libpq-dev (PostgreSQL stores: libpq, PostgreSQL's own client library)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) apt-get install -y -qq libpq-dev >/dev/null; }
 
 # The binary is built optimized; CI builds `CONFIG=debug` (the test build's configuration) to stay well under 30 minutes.
 CONFIG ?= release

@@ -141,13 +141,13 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "InvoicesCLITests", dependencies: ["InvoicesTesting", "InvoicesCore"], swiftSettings: upcoming),
-        // `serve`'s routes in process, through HummingbirdTesting (no socket, no binary).
+        // `serve`'s routes in process, asking the router's responder directly (no socket, no binary, no HTTP client:
+        // HummingbirdTesting would bring AsyncHTTPClient and two copies of BoringSSL into the test build).
         .testTarget(
             name: "InvoicesServeTests",
             dependencies: [
                 "InvoicesServe", "InvoicesSite", "InvoicesTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

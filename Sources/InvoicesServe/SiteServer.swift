@@ -20,10 +20,13 @@ public enum SiteServer {
     ///   - folder: The site's folder (the build's output). Requests are resolved against this path each time.
     ///   - generation: The build generation open pages poll.
     ///   - logger: Where the file middleware logs.
-    public static func router(
-        serving folder: String, generation: BuildGeneration, logger: Logger = Logger(label: "invoices.serve")
-    ) -> Router<BasicRequestContext> {
-        let router = Router()
+    ///   - context: The request context: `BasicRequestContext` for the server; tests ask the router's responder
+    ///     directly with a context of their own (no socket, no HTTP client).
+    public static func router<Context: RequestContext>(
+        serving folder: String, generation: BuildGeneration, logger: Logger = Logger(label: "invoices.serve"),
+        context: Context.Type = BasicRequestContext.self
+    ) -> Router<Context> {
+        let router = Router(context: Context.self)
         router.middlewares.add(LoopbackHostMiddleware())
         router.middlewares.add(LiveReloadMiddleware(generation: generation))
         router.middlewares.add(NotFoundPageMiddleware(page: "/404.html"))

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import InvoicesServe
 import InvoicesSite
 import InvoicesTesting
@@ -8,7 +7,7 @@ import Logging
 import Testing
 
 /// `serve`'s routes in process: a site written by ``SiteWriter`` (as a build writes it), served through
-/// ``SiteServer/router(serving:generation:logger:)`` with HummingbirdTesting's router client.
+/// ``SiteServer/router(serving:generation:logger:)`` with an in-process client of the router's responder (``RouterClient``).
 struct SiteServerTests {
     static let page =
         "<!doctype html>\n<html><head><title>Overview</title></head>\n<body><h1>Overview v1</h1></body></html>\n"
@@ -21,10 +20,10 @@ struct SiteServerTests {
         let folder: TemporaryFolder
         let generation = BuildGeneration()
         var site: String { folder.path("site") }
-        var router: Router<BasicRequestContext> {
+        var router: Router<RouterClient.Context> {
             var logger = Logger(label: "invoices.serve.tests")
             logger.logLevel = .error
-            return SiteServer.router(serving: site, generation: generation, logger: logger)
+            return SiteServer.router(serving: site, generation: generation, logger: logger, context: RouterClient.Context.self)
         }
 
         init(notFoundPage: Bool = true) async throws {
@@ -57,7 +56,7 @@ struct SiteServerTests {
     @Test func anHTMLPageGetsTheScriptOnceBeforeItsBodyEnds() async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/index.html", method: .get) { response in
                 let body = String(buffer: response.body)
                 #expect(response.status == .ok)
@@ -83,7 +82,7 @@ struct SiteServerTests {
     @Test func cssAndOtherFilesAreServedAsWritten() async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/style.css", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == Self.css)
@@ -101,7 +100,7 @@ struct SiteServerTests {
     func contentTypesFollowTheExtension(path: String, type: String) async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == type)
@@ -112,7 +111,7 @@ struct SiteServerTests {
     @Test func anHTMLPageIsAlwaysWholeAndFreshEvenWhenTheBrowserAsksForPartOrAValidation() async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             let eTag = try await client.execute(uri: "/index.html", method: .get) { $0.headers[.eTag] }
             let conditional: HTTPFields = [.ifNoneMatch: try #require(eTag), .range: "bytes=0-9"]
             try await client.execute(uri: "/index.html", method: .get, headers: conditional) { response in
@@ -126,7 +125,7 @@ struct SiteServerTests {
     @Test func liveReloadAnswersTheGenerationWhichMovesOnWithEachSuccessfulRebuild() async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/__livereload.js", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
@@ -163,7 +162,7 @@ struct SiteServerTests {
     func aMissingPageIsTheSitesNotFoundPageWithStatus404(path: String) async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 let body = String(buffer: response.body)
                 #expect(response.status == .notFound)
@@ -177,7 +176,7 @@ struct SiteServerTests {
     @Test func withoutA404PageAMissingPageIsStillA404() async throws {
         let fixture = try await Fixture(notFoundPage: false)
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/nope.html", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(String(buffer: response.body).contains("Not found"))
@@ -189,7 +188,7 @@ struct SiteServerTests {
     func pathsOutOfTheSiteAreRefused(path: String) async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(!String(buffer: response.body).contains("never served"))
@@ -200,7 +199,7 @@ struct SiteServerTests {
     @Test func aFolderServesItsIndexPage() async throws {
         let fixture = try await Fixture()
         defer { fixture.folder.remove() }
-        try await Application(router: fixture.router).test(.router) { client in
+        try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("Overview v1"))
