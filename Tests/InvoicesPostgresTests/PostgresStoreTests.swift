@@ -141,4 +141,48 @@ struct PostgresStoreTests {
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
+
+    /// libpq reads the address (issue 29): a connection string, a service file and a password file work as they do
+    /// for psql, and a password given in a connection string is never shown.
+    @Test func connectionStringsServiceFilesAndPasswordFilesWorkAsInPsql() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (server, database) = try Self.serverWithSmallStore(in: folder)
+        defer { server.stop() }
+        let reference = try CLI.run(["build", "--store", server.url(database), "--output", folder.path("url")], environment: server.environment)
+        #expect(reference.status == 0, "\(reference.stderr)")
+        // A service file names the server; a password file (mode 600) holds the password; no PGPASSWORD.
+        try "[books]\nhost=127.0.0.1\nport=\(server.port)\ndbname=\(database)\nuser=postgres\nsslmode=disable\n"
+            .write(toFile: folder.path("services.conf"), atomically: true, encoding: .utf8)
+        try "127.0.0.1:\(server.port):*:postgres:\(server.password)\n".write(toFile: folder.path("pgpass"), atomically: true, encoding: .utf8)
+        #expect(chmod(folder.path("pgpass"), 0o600) == 0)
+        var environment = server.environment
+        environment["PGPASSWORD"] = nil
+        environment["PGSERVICEFILE"] = folder.path("services.conf")
+        environment["PGPASSFILE"] = folder.path("pgpass")
+        let addresses = [
+            "host=127.0.0.1 port=\(server.port) dbname=\(database) user=postgres sslmode=disable",
+            "service=books",
+            "postgresql:///?service=books",
+        ]
+        for (index, address) in addresses.enumerated() {
+            let output = folder.path("site\(index)")
+            let result = try CLI.run(["build", "--store", address, "--output", output], environment: environment)
+            #expect(result.status == 0, "\(address): \(result.stderr)")
+            #expect(try Self.files(URL(fileURLWithPath: output)) == Self.files(URL(fileURLWithPath: folder.path("url"))), "\(address)")
+        }
+        // A wrong password in a connection string: refused (77), named without the password.
+        let secret = "wrong-\(UUID().uuidString)"
+        let refused = try CLI.run(
+            ["build", "--verbose", "--store", "host=127.0.0.1 port=\(server.port) dbname=\(database) user=postgres password='\(secret)' sslmode=disable",
+             "--output", folder.path("refused")], environment: server.environment)
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("dbname=\(database)"), "\(refused.stderr)")
+        #expect(!(refused.stdout + refused.stderr).contains(secret))
+        #expect(!(refused.stdout + refused.stderr).contains(server.password))
+        // libpq's parser refuses an unknown parameter before connecting.
+        let unknown = try CLI.run(["build", "--store", "host=127.0.0.1 dbname=x colour=blue"], environment: server.environment)
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("colour"), "\(unknown.stderr)")
+    }
 }
