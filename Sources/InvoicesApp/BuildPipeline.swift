@@ -22,6 +22,11 @@ public struct BuildPipeline: Sendable {
         public var full = false
         /// Paths the build must never replace besides the store and the templates (the project file).
         public var keeping: [String] = []
+        /// The books are closed through this day: a build that would change a document or figure on or before it
+        /// stops (exit 65) unless ``allowClosedChanges``.
+        public var closedThrough: CalendarDate?
+        /// Build even when the closed period changed; the changes page records it.
+        public var allowClosedChanges = false
 
         public init(store: String, templates: String? = nil, output: String = "Output", site: SiteOptions = SiteOptions()) {
             self.store = store
@@ -141,8 +146,21 @@ public struct BuildPipeline: Sendable {
         var timings = prepared.timings
         let books = prepared.books
 
+        // What changed since the previous build, and whether the closed period did.
+        let trail: Trail
+        do {
+            let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
+            trail = Trail(books: books.books, report: full)
+        } catch {
+            throw BuildError(code: .dataError, message: "\(storeName): \(error)")
+        }
+        let previousTrail = (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap(Trail.init(text:))
+        let changes = previousTrail.map { trail.changes(since: $0, closedThrough: configuration.closedThrough) } ?? []
+        try checkClosedPeriod(changes, hasPrevious: previousTrail != nil, trailPath: writer.trailURL.path)
+
         var start = clock.now
-        let site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
+        var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
+        site.changeLog = ChangeLog(hasPrevious: previousTrail != nil, changes: changes, closedThrough: configuration.closedThrough)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
         // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
@@ -175,9 +193,35 @@ public struct BuildPipeline: Sendable {
         }
         // Without a manifest the next build renders everything: a failure here costs time, never correctness.
         try? manifest.write(to: writer.manifestURL)
+        // The trail the next build compares with (written whole, then renamed into place).
+        var warnings = books.warnings
+        do {
+            try writer.writeTrail(trail.text)
+        } catch {
+            warnings.append("\(error.description); the next build compares with an older record")
+        }
         timings[.write] = seconds(clock.now - start)
         observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused")
-        return Result(summary: summary, timings: timings, warnings: books.warnings)
+        return Result(summary: summary, timings: timings, warnings: warnings)
+    }
+
+    /// Stops the build when documents or figures on or before ``Configuration/closedThrough`` changed since the
+    /// previous build, or when there is no previous build to compare with; unless ``Configuration/allowClosedChanges``.
+    /// - Throws: ``BuildError``: 65 naming each change (document or figure, field, both values), 66 without a trail.
+    func checkClosedPeriod(_ changes: [Trail.Change], hasPrevious: Bool, trailPath: String) throws(BuildError) {
+        guard let closed = configuration.closedThrough, !configuration.allowClosedChanges else { return }
+        guard hasPrevious else {
+            throw BuildError(
+                code: .noInput,
+                message: "\(trailPath): no record of the previous build, so the books closed through \(closed) cannot be checked; "
+                    + "restore this file from the last build (e.g. a CI artifact), or build once with --allow-closed-changes to start the record")
+        }
+        let touched = changes.filter(\.closed)
+        guard !touched.isEmpty else { return }
+        var lines = touched.prefix(50).map { "closed period (through \(closed)) changed: \($0.description)" }
+        if touched.count > 50 { lines.append("... and \(touched.count - 50) more changes in the closed period") }
+        lines.append("nothing was built, the previous site is kept; undo the changes, or build with --allow-closed-changes to record them")
+        throw BuildError(code: .dataError, message: lines.joined(separator: "\n"))
     }
 }
 

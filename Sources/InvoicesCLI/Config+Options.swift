@@ -38,6 +38,14 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The date outstanding and overdue amounts are measured at: YYYY-MM-DD, 'today' or 'end-of-period' (the last day of the latest month reported; the default).")
     var asOf: String?
 
+    @Option(help: ArgumentHelp(
+        "Refuse to change the books on or before YYYY-MM-DD: every document and figure of that period must be as the previous build left them.",
+        discussion: "The previous build's values are in .OUTPUT.trail beside the output folder (docs/cli.md, \"Closed periods\")."))
+    var closedThrough: String?
+
+    @Flag(help: "Build even when documents or figures of the closed period changed; the changes page records them.")
+    var allowClosedChanges = false
+
     @Option(help: "The basis of the overview's tax summary: 'accrual' (by issue date; the default) or 'cash' (by payment date). The exports carry both.")
     var basis: String?
 
@@ -101,6 +109,9 @@ struct ProjectOptions: ParsableArguments {
         let periodFlags = [("--month", month), ("--quarter", quarter), ("--year", year)].filter { $0.1 != nil }.map(\.0)
         if periodFlags.count > 1 {
             throw ValidationError("\(periodFlags.joined(separator: " and ")) both choose the report's period; give only one of --month, --quarter and --year")
+        }
+        if let closedThrough, CalendarDate(iso: closedThrough) == nil {
+            throw ValidationError("--closed-through '\(closedThrough)' is not a date; expected YYYY-MM-DD, e.g. 2025-09-30")
         }
         if let asOf, AsOfPolicy(asOf) == nil {
             throw ValidationError("--as-of '\(asOf)' is not a date; expected YYYY-MM-DD, e.g. 2025-06-30, or 'today', 'end-of-period'")
@@ -183,6 +194,8 @@ struct ProjectOptions: ParsableArguments {
         _ = mapping.addNames(coreDataName)
         configuration.coreDataMapping = mapping
         configuration.keeping = [config?.file].compactMap { $0 }
+        configuration.closedThrough = (closedThrough ?? config?["closed_through"]).flatMap(CalendarDate.init(iso:))
+        configuration.allowClosedChanges = allowClosedChanges
         return ResolvedProject(config: config, configuration: configuration, baseURL: baseURL)
     }
 }

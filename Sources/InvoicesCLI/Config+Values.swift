@@ -18,6 +18,8 @@ enum ConfigCheck {
         case "year":
             return YearPolicy(value) == nil
                 ? "year '\(value)' is not a year; expected YYYY (e.g. 2025, the fiscal year starting in 2025), 'previous' or 'current'" : nil
+        case "closed_through":
+            return CalendarDate(iso: value) == nil ? "closed_through '\(value)' is not a date; expected YYYY-MM-DD, e.g. 2025-09-30" : nil
         case "as_of":
             return AsOfPolicy(value) == nil
                 ? "as_of '\(value)' is not a date; expected YYYY-MM-DD (e.g. 2025-06-30), 'end-of-period' or 'today'" : nil

@@ -281,6 +281,7 @@ extension SiteBuilder {
         case .notFound: return page("404", "404", inputs.base)
         case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)
+        case .changes: return page("changes", "changes", changesFingerprint(base: inputs.base))
         case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
         case .period(let position): return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all)
         case .clientPages: preconditionFailure("client pages are units one by one")

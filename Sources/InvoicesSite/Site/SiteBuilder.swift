@@ -17,6 +17,8 @@ public struct SiteBuilder: Sendable {
     let formatter: MoneyFormatter
     let slugs: [String]
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
+    /// What changed since the previous report: `changes.html` and `changes.csv`.
+    public var changeLog = ChangeLog()
 
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
         self.books = books
@@ -60,7 +62,7 @@ public struct SiteBuilder: Sendable {
 
     /// A piece of the site that renders independently of the others.
     enum Job: Sendable {
-        case assets, overview, clients, collections, notFound, exports, addresses
+        case assets, overview, clients, collections, notFound, exports, addresses, changes
         case month(Int)
         /// A fiscal year's or quarter's page, by its position in ``SiteBuilder/fiscalPeriods()``.
         case period(Int)
@@ -71,7 +73,7 @@ public struct SiteBuilder: Sendable {
     /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
     func jobs(batch: Int = 64) -> [Job] {
         // The exports are one long job: first, so the other cores render pages meanwhile.
-        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound]
+        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound, .changes]
         jobs += report.months.indices.map(Job.month)
         jobs += fiscalPeriods().indices.map(Job.period)
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
@@ -94,6 +96,7 @@ public struct SiteBuilder: Sendable {
             range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
         case .exports: exportFiles()
         case .addresses: addressFiles()
+        case .changes: changesFiles()
         }
     }
 

@@ -43,6 +43,29 @@ public struct SiteWriter: Sendable {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).manifest")
     }
 
+    /// The trail of the books the site in ``output`` was built from, beside it (`.Output.trail` for `Output`): what
+    /// the next build compares with to list what changed and to guard closed periods (``InvoicesReport/Trail``).
+    public var trailURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).trail")
+    }
+
+    /// Writes `text` as ``trailURL``, whole or not at all: into a temporary file beside it, renamed into place (a build
+    /// killed meanwhile leaves the previous trail, and its temporary file is removed by the next build).
+    public func writeTrail(_ text: String) throws(SiteWriteError) {
+        let temporary = trailURL.path + ".\(getpid()).tmp"
+        do {
+            try SiteStaging.writeFile(temporary, Data(text.utf8))
+        } catch {
+            unlink(temporary)
+            throw SiteWriteError(path: trailURL.path, message: "cannot write the trail: \(error.message)")
+        }
+        guard rename(temporary, trailURL.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SiteWriteError(path: trailURL.path, message: "cannot write the trail: \(reason)")
+        }
+    }
+
     /// Starts a new site: a staging folder beside the output that files are written into.
     /// - Throws: ``SiteWriteError`` when the folder cannot be created.
     public func begin() throws(SiteWriteError) -> SiteStaging {
@@ -94,7 +117,7 @@ public struct SiteWriter: Sendable {
 
     /// Removes the staging folders and temporary manifests that an interrupted build left beside the output.
     func removeLeftovers(in parent: URL) {
-        let prefixes = [".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + "."]
+        let prefixes = [".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + ".", trailURL.lastPathComponent + "."]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names {
             guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }

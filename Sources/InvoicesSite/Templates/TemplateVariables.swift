@@ -49,6 +49,11 @@ public enum TemplateVariables {
         "layout": TemplateScope(values: [
             "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
         ]),
+        "changes": page([
+            "hasPrevious": nil, "hasChanges": nil, "closedThrough": nil, "documentCount": nil, "figureCount": nil, "more": nil,
+            "documents": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
+            "figures": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
+        ]),
         "overview": page([
             "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "hasMonths": nil, "clientCount": nil, "hasTotals": nil,
             "totals": TemplateScope(values: figures),

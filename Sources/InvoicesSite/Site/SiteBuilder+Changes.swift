@@ -1,0 +1,76 @@
+import Foundation
+public import InvoicesCore
+public import InvoicesReport
+
+/// What changed in the books since the previous report, for `changes.html` and `changes.csv` (issue 32).
+public struct ChangeLog: Sendable {
+    /// Whether a previous build left a trail to compare with; without one the page says this is the first report.
+    public var hasPrevious: Bool
+    /// The differences, in the trail's order (documents by kind and key, then the figures that moved).
+    public var changes: [Trail.Change]
+    /// The day the books are closed through, if they are (changes on or before it are marked).
+    public var closedThrough: CalendarDate?
+
+    public init(hasPrevious: Bool = false, changes: [Trail.Change] = [], closedThrough: CalendarDate? = nil) {
+        self.hasPrevious = hasPrevious
+        self.changes = changes
+        self.closedThrough = closedThrough
+    }
+
+    /// The columns of `changes.csv`.
+    public static let columns = ["record", "name", "change", "field", "before", "after", "closed_period"]
+
+    /// Every change as CSV (RFC 4180, CRLF), a header line first.
+    public var csv: String {
+        var writer = CSVWriter(header: Self.columns)
+        for change in changes {
+            writer.append([
+                change.kind.rawValue, change.name, change.what.rawValue, change.field, change.before, change.after,
+                change.closed ? "yes" : "",
+            ])
+        }
+        var data = Data()
+        writer.flush { data.append(contentsOf: $0) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension SiteBuilder {
+    /// How many changes the page lists; changes.csv has them all.
+    static let changesOnPage = 2_000
+
+    /// `changes.html` and `changes.csv`.
+    func changesFiles() -> [File] {
+        let log = changeLog
+        let documents = log.changes.filter { $0.kind.isDocument }
+        let figures = log.changes.filter { !$0.kind.isDocument }
+        func rows(_ changes: [Trail.Change]) -> [[String: Any]] {
+            changes.prefix(Self.changesOnPage).map { change in
+                [
+                    "name": change.name, "change": change.what.rawValue, "field": change.field,
+                    "before": change.before, "after": change.after, "closed": change.closed,
+                ]
+            }
+        }
+        var context: [String: Any] = [
+            "hasPrevious": log.hasPrevious, "hasChanges": !log.changes.isEmpty,
+            "documents": rows(documents), "documentCount": documents.count,
+            "figures": rows(figures), "figureCount": figures.count,
+            "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
+        ]
+        if let closed = log.closedThrough { context["closedThrough"] = closed.description }
+        return [
+            page("changes.html", template: "changes", title: "Changes since the previous report", context),
+            File(path: "changes.csv", data: Data(log.csv.utf8)),
+        ]
+    }
+
+    /// The changes unit's inputs: what the page shows.
+    func changesFingerprint(base: UInt64) -> UInt64 {
+        var fingerprint = Fingerprint(seed: base)
+        fingerprint.add(changeLog.hasPrevious ? "previous" : "first")
+        fingerprint.add(changeLog.closedThrough?.description ?? "")
+        fingerprint.add(changeLog.csv)
+        return fingerprint.value
+    }
+}
