@@ -154,13 +154,16 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .dataError, message: "\(storeName): \(error)")
         }
-        let previousTrail = (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap(Trail.init(text:))
-        let changes = previousTrail.map { trail.changes(since: $0, closedThrough: configuration.closedThrough) } ?? []
-        try checkClosedPeriod(changes, hasPrevious: previousTrail != nil, trailPath: writer.trailURL.path)
+        // The previous trail is compared as text, line by line: only lines that differ are parsed.
+        let previousChanges = (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap {
+            trail.changes(sinceText: $0, closedThrough: configuration.closedThrough)
+        }
+        let changes = previousChanges ?? []
+        try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
 
         var start = clock.now
         var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
-        site.changeLog = ChangeLog(hasPrevious: previousTrail != nil, changes: changes, closedThrough: configuration.closedThrough)
+        site.changeLog = ChangeLog(hasPrevious: previousChanges != nil, changes: changes, closedThrough: configuration.closedThrough)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
         // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are

@@ -1,4 +1,7 @@
 public import InvoicesCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a report was made of: every document of the books with the values a reader sees, and every figure per
 /// client, currency and month (and per tax), in a form the next build can compare with its own.
@@ -28,9 +31,19 @@ public struct Trail: Sendable, Equatable {
         /// Whether the record is a document of the books (the rest are figures computed from them).
         public var isDocument: Bool { self != .figures && self != .taxFigures }
 
-        public static func < (a: Kind, b: Kind) -> Bool {
-            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        /// The kind's place in the trail (the order of ``allCases``).
+        var rank: Int {
+            switch self {
+            case .invoice: 0
+            case .payment: 1
+            case .writeOff: 2
+            case .taxLine: 3
+            case .figures: 4
+            case .taxFigures: 5
+            }
         }
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
     }
 
     /// One document or one line of figures.
@@ -62,31 +75,50 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// Every record, ordered by kind, then key.
-    public private(set) var records: [Record]
+    /// Every record as its line of the trail file (``line(_:)``), ordered by kind, then by the key's bytes: the order
+    /// the file has, so the next build compares the two line by line and parses only the lines that differ.
+    public private(set) var lines: [String]
 
     public init(records: [Record]) {
-        self.records = records.sorted { ($0.kind, $0.key) < ($1.kind, $1.key) }
+        var records = records
+        records.sort { a, b in
+            a.kind != b.kind ? a.kind < b.kind : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        }
+        lines = records.map(Self.line)
     }
+
+    /// The records, parsed back from ``lines``.
+    public var records: [Record] { lines.compactMap { Self.record(Substring($0)) } }
 
     /// The trail of `books`, with the figures of `report` (computed over every month of the books).
     public init(books: Books, report: Report) {
-        var records: [Record] = []
-        records.reserveCapacity(books.invoices.count * 2 + books.payments.count + books.taxLines.count)
+        // Each record's line is written straight from the books (no record, no array of values in between), with
+        // its key for the order of the file.
+        var entries: [(kind: Kind, key: String, line: String)] = []
+        entries.reserveCapacity(books.invoices.count * 2 + books.payments.count + books.taxLines.count)
+        func add(_ kind: Kind, _ key: String, _ date: CalendarDate, _ values: String...) {
+            var line = kind.rawValue
+            line += "\t"
+            line += Self.escape(key)
+            line += "\t"
+            line += date.description
+            for value in values {
+                line += "\t"
+                line += Self.escape(value)
+            }
+            entries.append((kind, key, line))
+        }
         func money(_ minorUnits: Int64, _ invoice: InvoiceSnapshot) -> String {
             Money.decimalString(minorUnits, digits: books.currencies[Int(invoice.currencyIndex)].minorUnitDigits)
         }
         for invoice in books.invoices {
             let corrects = invoice.corrects >= 0 && Int(invoice.corrects) < books.invoices.count
                 ? books.invoices[Int(invoice.corrects)].identifier : ""
-            records.append(Record(
-                kind: .invoice, key: invoice.identifier, date: invoice.issued,
-                values: [
-                    invoice.kind == .invoice ? "invoice" : "credit note", books.clients[Int(invoice.clientIndex)].number,
-                    "\(invoice.status)", invoice.issued.description, invoice.due.description,
-                    books.currencies[Int(invoice.currencyIndex)].code, money(invoice.amount, invoice), money(invoice.net, invoice),
-                    corrects, invoice.applied?.description ?? "", invoice.notes,
-                ]))
+            add(
+                .invoice, invoice.identifier, invoice.issued, invoice.kind == .invoice ? "invoice" : "credit note",
+                books.clients[Int(invoice.clientIndex)].number, invoice.status.name,
+                invoice.issued.description, invoice.due.description, books.currencies[Int(invoice.currencyIndex)].code,
+                money(invoice.amount, invoice), money(invoice.net, invoice), corrects, invoice.applied?.description ?? "", invoice.notes)
         }
         // Payments, write-offs and tax lines by their invoice and their place among its own, in the books' order.
         var seen: [Int32: Int] = [:]
@@ -95,18 +127,18 @@ public struct Trail: Sendable, Equatable {
             let place = (seen[payment.invoiceIndex] ?? 0) + 1
             seen[payment.invoiceIndex] = place
             let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
-            records.append(Record(
-                kind: .payment, key: "\(invoice.identifier) payment \(place)", date: payment.date,
-                values: [payment.date.description, money(payment.amount, invoice), details.method, details.reference]))
+            add(
+                .payment, "\(invoice.identifier) payment \(place)", payment.date, payment.date.description, money(payment.amount, invoice),
+                details.method, details.reference)
         }
         seen = [:]
         for writeOff in books.writeOffs {
             let invoice = books.invoices[Int(writeOff.invoiceIndex)]
             let place = (seen[writeOff.invoiceIndex] ?? 0) + 1
             seen[writeOff.invoiceIndex] = place
-            records.append(Record(
-                kind: .writeOff, key: "\(invoice.identifier) write-off \(place)", date: writeOff.date,
-                values: [writeOff.date.description, money(writeOff.amount, invoice), writeOff.reason]))
+            add(
+                .writeOff, "\(invoice.identifier) write-off \(place)", writeOff.date, writeOff.date.description,
+                money(writeOff.amount, invoice), writeOff.reason)
         }
         seen = [:]
         for line in books.taxLines {
@@ -114,39 +146,38 @@ public struct Trail: Sendable, Equatable {
             let place = (seen[line.invoiceIndex] ?? 0) + 1
             seen[line.invoiceIndex] = place
             let tax = books.taxes[Int(line.taxIndex)]
-            records.append(Record(
-                kind: .taxLine, key: "\(invoice.identifier) tax line \(place)", date: invoice.issued,
-                values: [tax.name, tax.percent + "%", money(line.net, invoice), money(line.amount, invoice)]))
+            add(
+                .taxLine, "\(invoice.identifier) tax line \(place)", invoice.issued, tax.name, tax.percent + "%",
+                money(line.net, invoice), money(line.amount, invoice))
         }
         for totals in report.clients {
             let number = books.clients[totals.clientIndex].number
             for entry in totals.currencies {
                 let digits = entry.currency.minorUnitDigits
+                func decimal(_ value: Int64) -> String { Money.decimalString(value, digits: digits) }
                 for (offset, figures) in entry.months.enumerated() where figures.isActive {
                     let month = report.months[offset]
-                    let amounts = [
-                        figures.invoiced, figures.net, figures.tax, figures.paid, figures.credited, figures.writtenOff,
-                        figures.outstanding, figures.overdue, figures.credit,
-                    ]
-                    records.append(Record(
-                        kind: .figures, key: "\(number) \(entry.currency.code) \(month)", date: month.lastDay,
-                        values: amounts.map { Money.decimalString($0, digits: digits) } + [String(figures.invoices)]))
+                    add(
+                        .figures, "\(number) \(entry.currency.code) \(month)", month.lastDay, decimal(figures.invoiced),
+                        decimal(figures.net), decimal(figures.tax), decimal(figures.paid), decimal(figures.credited),
+                        decimal(figures.writtenOff), decimal(figures.outstanding), decimal(figures.overdue), decimal(figures.credit),
+                        String(figures.invoices))
                 }
             }
         }
         for totals in report.taxes {
             let tax = books.taxes[totals.taxIndex]
             let digits = totals.currency.minorUnitDigits
+            func decimal(_ value: Int64) -> String { Money.decimalString(value, digits: digits) }
             for (offset, figures) in totals.months.enumerated() where figures.isActive {
                 let month = report.months[offset]
-                records.append(Record(
-                    kind: .taxFigures, key: "\(totals.currency.code) \(tax) \(month)", date: month.lastDay,
-                    values: [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
-                        Money.decimalString($0, digits: digits)
-                    }))
+                add(
+                    .taxFigures, "\(totals.currency.code) \(tax) \(month)", month.lastDay, decimal(figures.accrualNet),
+                    decimal(figures.accrualTax), decimal(figures.cashNet), decimal(figures.cashTax))
             }
         }
-        self.init(records: records)
+        entries.sort { a, b in a.kind != b.kind ? a.kind < b.kind : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        lines = entries.map(\.line)
     }
 
     // MARK: - What changed
@@ -179,9 +210,23 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// What changed from `previous` to this trail, in the order of ``records``; each change marked closed when it
+    /// What changed from `previous` to this trail, in the order of ``lines``; each change marked closed when it
     /// touches a day on or before `closedThrough`.
     public func changes(since previous: Trail, closedThrough: CalendarDate? = nil) -> [Change] {
+        Self.changes(from: previous.lines.map { Substring($0) }, to: lines, closedThrough: closedThrough)
+    }
+
+    /// What changed from the trail file `text` (as ``text`` wrote it) to this trail; nil when `text` is not a trail.
+    /// Lines equal in both are skipped without parsing them.
+    public func changes(sinceText text: String, closedThrough: CalendarDate? = nil) -> [Change]? {
+        // Split on the line feed's byte: no grapheme breaking over a file of millions of lines.
+        var previous = text.utf8.split(separator: 0x0A)[...].map { Substring($0) }[...]
+        guard previous.first == Substring(Self.header) else { return nil }
+        previous = previous.dropFirst()
+        return Self.changes(from: Array(previous), to: lines, closedThrough: closedThrough)
+    }
+
+    private static func changes(from old: [Substring], to new: [String], closedThrough: CalendarDate?) -> [Change] {
         var changes: [Change] = []
         func isClosed(_ days: CalendarDate...) -> Bool {
             guard let closedThrough else { return false }
@@ -190,28 +235,85 @@ public struct Trail: Sendable, Equatable {
         func summary(_ record: Record) -> String {
             zip(record.kind.fields, record.values).filter { !$0.1.isEmpty }.map { "\($0) \($1)" }.joined(separator: ", ")
         }
-        var old = previous.records[...]
-        var new = records[...]
-        while !old.isEmpty || !new.isEmpty {
-            let a = old.first, b = new.first
-            if let a, b == nil || (a.kind, a.key) < (b!.kind, b!.key) {
-                changes.append(Change(kind: a.kind, key: a.key, name: a.name, what: .removed, field: "", before: summary(a), after: "", closed: isClosed(a.date)))
-                old = old.dropFirst()
-            } else if let b, a == nil || (b.kind, b.key) < (a!.kind, a!.key) {
-                changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .added, field: "", before: "", after: summary(b), closed: isClosed(b.date)))
-                new = new.dropFirst()
-            } else if let a, let b {
-                for (index, field) in b.kind.fields.enumerated() {
-                    let before = index < a.values.count ? a.values[index] : "", after = index < b.values.count ? b.values[index] : ""
-                    if before != after {
-                        changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .changed, field: field, before: before, after: after, closed: isClosed(a.date, b.date)))
+        func removed(_ line: Substring) {
+            guard let a = record(line) else { return }
+            changes.append(Change(kind: a.kind, key: a.key, name: a.name, what: .removed, field: "", before: summary(a), after: "", closed: isClosed(a.date)))
+        }
+        func added(_ line: String) {
+            guard let b = record(Substring(line)) else { return }
+            changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .added, field: "", before: "", after: summary(b), closed: isClosed(b.date)))
+        }
+        var i = 0, j = 0
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, same(old[i], new[j]) {
+                i += 1
+                j += 1
+                continue
+            }
+            if j == new.count || (i < old.count && precedes(old[i], Substring(new[j]))) {
+                removed(old[i])
+                i += 1
+            } else if i == old.count || precedes(Substring(new[j]), old[i]) {
+                added(new[j])
+                j += 1
+            } else {
+                // The same record, other values.
+                if let a = record(old[i]), let b = record(Substring(new[j])) {
+                    for (index, field) in b.kind.fields.enumerated() {
+                        let before = index < a.values.count ? a.values[index] : "", after = index < b.values.count ? b.values[index] : ""
+                        if before != after {
+                            changes.append(Change(
+                                kind: b.kind, key: b.key, name: b.name, what: .changed, field: field, before: before, after: after,
+                                closed: isClosed(a.date, b.date)))
+                        }
                     }
                 }
-                old = old.dropFirst()
-                new = new.dropFirst()
+                i += 1
+                j += 1
             }
         }
         return changes
+    }
+
+    /// Whether two lines have the same bytes (compared as memory: most lines of two trails are equal).
+    private static func same(_ a: Substring, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let equal = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+        return (equal ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// The rank of a line's kind (its first cell) in ``Kind/allCases``, read from its bytes.
+    private static func rank(_ kind: Substring.UTF8View) -> Int {
+        switch kind.first {
+        case UInt8(ascii: "i"): 0
+        case UInt8(ascii: "p"): 1
+        case UInt8(ascii: "w"): 2
+        case UInt8(ascii: "t"): kind.count > 4 && kind[kind.index(kind.startIndex, offsetBy: 4)] == UInt8(ascii: "l") ? 3 : 5
+        case UInt8(ascii: "f"): 4
+        default: Int.max
+        }
+    }
+
+    /// The kind's rank and the key's escaped bytes of a line (its first two cells), which order the lines.
+    private static func sortKey(_ line: Substring) -> (rank: Int, key: Substring.UTF8View) {
+        let bytes = line.utf8
+        guard let firstTab = bytes.firstIndex(of: 9) else { return (Int.max, bytes[...]) }
+        let rest = bytes[bytes.index(after: firstTab)...]
+        let secondTab = rest.firstIndex(of: 9) ?? rest.endIndex
+        return (rank(bytes[..<firstTab]), rest[..<secondTab])
+    }
+
+    /// Whether line `a` comes before line `b`: by kind, then by the key's bytes (unescaped, as records are sorted).
+    static func precedes(_ a: Substring, _ b: Substring) -> Bool {
+        let x = sortKey(a), y = sortKey(b)
+        if x.rank != y.rank { return x.rank < y.rank }
+        let backslash = UInt8(ascii: "\\")
+        if x.key.contains(backslash) || y.key.contains(backslash) {
+            return unescape(Substring(x.key)).utf8.lexicographicallyPrecedes(unescape(Substring(y.key)).utf8)
+        }
+        return x.key.lexicographicallyPrecedes(y.key)
     }
 
     // MARK: - The file
@@ -223,31 +325,52 @@ public struct Trail: Sendable, Equatable {
     /// backslash, tab, line feed and carriage return escaped.
     public var text: String {
         var text = Self.header + "\n"
-        for record in records {
-            text += ([record.kind.rawValue, record.key, record.date.description] + record.values).map(Self.escape).joined(separator: "\t")
+        text.reserveCapacity(lines.reduce(text.utf8.count) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            text += line
             text += "\n"
         }
         return text
     }
 
+    /// A record's line: its cells escaped and joined by tabs.
+    static func line(_ record: Record) -> String {
+        var line = escape(record.kind.rawValue)
+        line += "\t"
+        line += escape(record.key)
+        line += "\t"
+        line += record.date.description
+        for value in record.values {
+            line += "\t"
+            line += escape(value)
+        }
+        return line
+    }
+
+    /// The record a line holds; nil when it is not one.
+    static func record(_ line: Substring) -> Record? {
+        let cells = line.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { unescape(Substring($0)) }
+        guard cells.count >= 3, let kind = Kind(rawValue: cells[0]), let date = CalendarDate(iso: cells[2]),
+            cells.count - 3 == kind.fields.count
+        else { return nil }
+        return Record(kind: kind, key: cells[1], date: date, values: Array(cells[3...]))
+    }
+
     /// A trail read back from ``text``; nil when the text is not one (another format, a damaged file).
     public init?(text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
         guard lines.first == Substring(Self.header) else { return nil }
         lines = lines.dropFirst()
         var records: [Record] = []
-        for line in lines where !line.isEmpty {
-            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map { Self.unescape($0) }
-            guard cells.count >= 3, let kind = Kind(rawValue: cells[0]), let date = CalendarDate(iso: cells[2]),
-                cells.count - 3 == kind.fields.count
-            else { return nil }
-            records.append(Record(kind: kind, key: cells[1], date: date, values: Array(cells[3...])))
+        for line in lines {
+            guard let record = Self.record(line) else { return nil }
+            records.append(record)
         }
         self.init(records: records)
     }
 
     static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -262,7 +385,7 @@ public struct Trail: Sendable, Equatable {
     }
 
     static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+        guard text.utf8.contains(0x5C) else { return String(text) }
         var result = ""
         var escaped = false
         for scalar in text.unicodeScalars {

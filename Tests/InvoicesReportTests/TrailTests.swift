@@ -1,0 +1,35 @@
+import InvoicesCore
+@testable import InvoicesReport
+import Testing
+
+/// The trail file and its comparison (issue 32): the next build reads the file back line by line, so its order and
+/// escaping must agree with the records whatever the keys hold.
+struct TrailTests {
+    static let day = CalendarDate(iso: "2025-03-01")!
+
+    func payment(_ key: String, _ amount: String, reason: String = "") -> Trail.Record {
+        Trail.Record(kind: .payment, key: key, date: Self.day, values: ["2025-03-01", amount, "bank\ttransfer", reason])
+    }
+
+    @Test func aTrailComparedWithItsOwnFileHasNoChangesWhateverTheKeysHold() throws {
+        let keys = ["INV-1 payment 1", "INV-1 payment 10", "INV-1 payment 2", "A\\B payment 1", "A\tB payment 1", "A\nB payment 1",
+                    "A]B payment 1", "Ä payment 1", "a payment 1", "", "\\", "\\\\t"]
+        let trail = Trail(records: keys.map { payment($0, "1.00", reason: "line\nbreak \\ backslash") })
+        #expect(try #require(trail.changes(sinceText: trail.text)).isEmpty)
+        #expect(Trail(text: trail.text) == trail)
+        #expect(trail.records.map(\.key).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } == trail.records.map(\.key))
+    }
+
+    @Test func addedChangedAndRemovedRecordsAreFoundWithTheirValues() throws {
+        let before = Trail(records: [payment("INV-1 payment 1", "1.00"), payment("INV-2 payment 1", "2.00"), payment("INV\\3 payment 1", "3.00")])
+        let after = Trail(records: [payment("INV-1 payment 1", "1.50"), payment("INV\\3 payment 1", "3.00"), payment("INV-4 payment 1", "4.00")])
+        let changes = try #require(after.changes(sinceText: before.text, closedThrough: CalendarDate(iso: "2025-03-31")))
+        #expect(changes.map(\.description) == [
+            "INV-1 payment 1 amount: 1.00 → 1.50",
+            "INV-2 payment 1 removed (was date 2025-03-01, amount 2.00, method bank\ttransfer)",
+            "INV-4 payment 1 added (date 2025-03-01, amount 4.00, method bank\ttransfer)",
+        ])
+        #expect(changes.allSatisfy { $0.closed })
+        #expect(after.changes(sinceText: "not a trail\n") == nil)
+    }
+}
