@@ -19,11 +19,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for options in [ImportReader.Options(), named] {
         let reader = ImportReader(options: options)
         var batch = ImportBatch(files: ["fuzz.csv"])
-        var problems = ProblemList()
+        var problems = ProblemList(files: ["fuzz.csv"], limit: 1_000_000)
         let dates = DateReader(pattern: options.dateFormat)
         reader.read(file: "fuzz.csv", bytes: bytes, dates: dates, into: &batch, problems: &problems)
         reader.checkDuplicates(&batch, problems: &problems)
-        for problem in problems.all {
+        for problem in problems.first {
             check(problem.location.file == "fuzz.csv", "a problem names another file: \(problem)")
             if let line = problem.location.line {
                 check((1...lines).contains(line), "line \(line) of a file of \(lines) lines: \(problem)")
@@ -36,13 +36,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(invoice.paid.map { $0 >= invoice.issued } ?? true, "invoice '\(invoice.identifier)' is paid before issue")
             check(!invoice.identifier.isEmpty, "an invoice without an identifier at \(invoice.source)")
         }
-        if problems.all.isEmpty {
+        if problems.first.isEmpty {
             let identifiers = Set(batch.invoices.map(\.identifier))
             check(identifiers.count == batch.invoices.count, "duplicate identifiers were not reported")
         }
-        let error = ImportError(kind: .badData, ordering: problems.all, files: ["fuzz.csv"], limit: 5)
-        let kept = min(5, problems.all.count)
-        check(error.total == problems.all.count && error.problems.count == kept, "the error lost problems")
+        let error = ImportError(kind: .badData, ordering: problems.first, files: ["fuzz.csv"], limit: 5)
+        let kept = min(5, problems.first.count)
+        check(error.total == problems.first.count && error.problems.count == kept, "the error lost problems")
     }
     // A pattern made of the first bytes: refused or accepted, never a crash.
     _ = try? DatePattern(String(decoding: bytes.prefix(24), as: UTF8.self))
