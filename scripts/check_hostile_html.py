@@ -7,7 +7,7 @@ Usage: check_hostile_html.py HOSTILE_SITE BENIGN_SITE VALUES.json [HEADINGS.json
 - every value in VALUES.json appears, exactly, inside one text node of some page (NUL read as U+FFFD);
 - the hostile site has no element name and no attribute name that the benign site (same layout, plain data) lacks;
 - with HEADINGS.json ({"clients/x.html": "name", ...}), each page's <h1> reads exactly the name given;
-- no script element, no on* attribute, no link, image or form address with a scheme other than http(s) or mailto.
+- no script element but clients.html's own `<script src="clients.js">`, no on* attribute, no link, image or form address with a scheme other than http(s) or mailto.
 Exits 1 and prints each problem otherwise.
 """
 import json
@@ -53,7 +53,9 @@ for path, tree in pages(hostile_root):
         for piece in (element.text, element.tail):
             if piece:
                 texts.append(piece)
-        if tag == "script":
+        # The one script a site has is its own search file on clients.html (empty element, src="clients.js").
+        own_search = os.path.relpath(path, hostile_root) == "clients.html" and element.get("src") == "clients.js" and not (element.text or "").strip()
+        if tag == "script" and not own_search:
             problems.append(f"{path}: a <script> element")
         for name, value in element.attrib.items():
             if name.lower().startswith("on"):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
-# collections page) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# collections page, and the client search) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png...
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
@@ -43,6 +43,15 @@ for page in "index.html:overview" "months/$month:month" "clients/$client:client"
             --window-size="$window" --screenshot="$out/$name-$label.png" "file://$(realpath "$site/$path")" 2>/dev/null
         echo "$out/$name-$label.png"
     done
+done
+
+# The client search, filtered by the first client's city (the box is filled from ?q=).
+city=$(sed -n 's|.*<th scope="row"><a href="[^"]*">[^<]*</a></th><td>\([^<]*\)</td>.*|\1|p' "$site/clients.html" | head -n 1)
+for size in "1280,1200:desktop" "390,1600:phone"; do
+    window=${size%%:*}; label=${size##*:}
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+        --window-size="$window" --screenshot="$out/clients-search-$label.png" "file://$(realpath "$site/clients.html")?q=${city// /%20}" 2>/dev/null
+    echo "$out/clients-search-$label.png"
 done
 
 # The statement on paper: a copy beside it (so its style sheet loads) that asks for the paper size, printed without

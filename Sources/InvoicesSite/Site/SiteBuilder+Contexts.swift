@@ -98,7 +98,8 @@ extension SiteBuilder {
         let clients: [[String: Any]] = books.clients.indices.map { index in
             let client = books.clients[index]
             return [
-                "name": client.name, "number": client.number, "href": currenciesByClient[index] == nil ? "" : clientPath(index),
+                "name": client.name, "number": client.number, "city": client.city,
+                "href": currenciesByClient[index] == nil ? "" : clientPath(index),
                 "currencies": (currenciesByClient[index] ?? []).joined(separator: ", "), "invoices": String(invoiceCounts[index]),
             ]
         }

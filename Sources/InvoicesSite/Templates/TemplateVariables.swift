@@ -137,7 +137,7 @@ public enum TemplateVariables {
             "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
         ]),
         "clients": page([
-            "clients": TemplateScope(values: ["name", "number", "href", "currencies", "invoices"]),
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
         ]),
         "404": page(["home": nil]),
     ]

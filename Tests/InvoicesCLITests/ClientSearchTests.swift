@@ -1,0 +1,67 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+/// clients.html's search box (issue 30): in a real browser (headless Chromium) on the real server (`invoices
+/// serve`), under the pages' Content-Security-Policy. `?q=` fills the box, so the filtered DOM can be read back.
+@Suite(.serialized)
+struct ClientSearchTests {
+    /// Chromium, installed when missing (as `make screenshots` does); nil when it cannot be.
+    static func chromium() -> String? {
+        for name in ["chromium", "chromium-browser"] {
+            if let path = try? CLI.shell("command -v \(name)").stdout.trimmingCharacters(in: .whitespacesAndNewlines), !path.isEmpty {
+                return path
+            }
+        }
+        _ = try? CLI.shell("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1")
+        return (try? CLI.shell("command -v chromium").stdout.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The DOM of `url` after its scripts ran, as Chromium serializes it.
+    static func dom(_ browser: String, _ url: String) throws -> String {
+        let flags = "--headless --no-sandbox --disable-gpu --no-first-run --virtual-time-budget=3000"
+        let result = try CLI.shell("'\(browser)' \(flags) --dump-dom '\(url)' 2>/dev/null")
+        return result.stdout
+    }
+
+    /// The client rows of a dumped clients.html: (number, hidden).
+    static func rows(_ dom: String) -> [(number: String, hidden: Bool)] {
+        dom.matches(of: /<tr( hidden="")?><td>([^<]*)<\/td><th scope="row">/).map { (String($0.output.2), $0.output.1 != nil) }
+    }
+
+    @Test func typingFiltersByNameNumberOrCityAndWithoutJavaScriptTheWholeListShows() async throws {
+        let browser = try #require(Self.chromium(), "headless Chromium is needed (Debian's chromium)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let project = folder.path("report")
+        #expect(try CLI.run(["init", project]).status == 0)
+        // Three clients of our own, with accents and a city in common.
+        try StoreFixture.execute(project + "/books.sqlite", """
+            INSERT INTO client (number, name, city) VALUES ('Z-1', 'Müller Atelier', 'Ölbergstadt'), ('Z-2', 'Mueller Bau', 'Basel'),
+              ('Z-3', 'Schmidt & Söhne', 'Ölbergstadt');
+            """)
+        let serve = try await ServeProcess.start(in: URL(fileURLWithPath: project))
+        defer { serve.terminate() }
+        let page = serve.base.absoluteString + "clients.html"
+
+        let all = Self.rows(try Self.dom(browser, page))
+        #expect(all.count > 3 && all.allSatisfy { !$0.hidden }, "no query: every row shows")
+        func shown(_ query: String) throws -> [String] {
+            let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+            return Self.rows(try Self.dom(browser, page + "?q=" + encoded)).filter { !$0.hidden }.map(\.number)
+        }
+        #expect(try shown("olbergstadt") == ["Z-1", "Z-3"], "by city, without its accent")
+        #expect(try shown("MÜLLER") == ["Z-1"], "by name, ignoring case")
+        #expect(try shown("z-2") == ["Z-2"], "by number")
+        #expect(try shown("ölbergstadt söhne") == ["Z-3"], "every word must match")
+        #expect(try shown("nobody-at-all") == [])
+        let filtered = try Self.dom(browser, page + "?q=olbergstadt")
+        #expect(filtered.contains("2 of \(all.count) clients"))
+        #expect(!filtered.contains("id=\"client-search-box\" hidden"), "the box shows once the script runs")
+
+        // Without JavaScript the page is what the server sends: the box hidden, every row shown.
+        let plain = try CLI.shell("curl -s '\(page)?q=olbergstadt'").stdout
+        #expect(plain.contains("id=\"client-search-box\" hidden"))
+        #expect(Self.rows(plain).count == all.count && Self.rows(plain).allSatisfy { !$0.hidden })
+    }
+}
