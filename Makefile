@@ -33,6 +33,7 @@ report: build
 # The site tests parse pages with html5lib (Python); site-checks adds the Nu validator and an nginx crawl.
 # The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
 # The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
+# The client search test runs clients.html in headless Chromium.
 test-deps:
 	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v curl >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
 		{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || \
@@ -41,6 +42,9 @@ test-deps:
 	@[ -d /usr/lib/postgresql ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ echo "Installing postgresql (the PostgreSQL store tests)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+		{ echo "Installing chromium (the client search test runs clients.html in headless Chromium)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }
