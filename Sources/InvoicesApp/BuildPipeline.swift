@@ -146,23 +146,35 @@ public struct BuildPipeline: Sendable {
         var timings = prepared.timings
         let books = prepared.books
 
-        // What changed since the previous build, and whether the closed period did.
-        let trail: Trail
-        do {
-            let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
-            trail = Trail(books: books.books, report: full)
-        } catch {
-            throw BuildError(code: .dataError, message: "\(storeName): \(error)")
-        }
-        // The previous trail is compared as text, line by line: only lines that differ are parsed.
-        let previousChanges = (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap {
-            trail.changes(sinceText: $0, closedThrough: configuration.closedThrough)
+        var start = clock.now
+        var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
+
+        // What changed since the previous build, and whether the closed period did. The trail's first line holds a
+        // fingerprint of the books (and the options and the executable): when the previous trail's equals this
+        // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
+        let fingerprint = site.booksFingerprint()
+        let previousFirstLine = Self.firstLine(of: writer.trailURL)
+        let previousChanges: [Trail.Change]?
+        var trailText: String?
+        if previousFirstLine == Trail.firstLine(books: fingerprint) {
+            previousChanges = []
+        } else {
+            let trail: Trail
+            do {
+                let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
+                trail = Trail(books: books.books, report: full)
+            } catch {
+                throw BuildError(code: .dataError, message: "\(storeName): \(error)")
+            }
+            // The previous trail is compared as text, line by line: only lines that differ are parsed.
+            previousChanges = previousFirstLine == nil ? nil : (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap {
+                trail.changes(sinceText: $0, closedThrough: configuration.closedThrough)
+            }
+            trailText = trail.text(books: fingerprint)
         }
         let changes = previousChanges ?? []
         try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
 
-        var start = clock.now
-        var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
         site.changeLog = ChangeLog(hasPrevious: previousChanges != nil, changes: changes, closedThrough: configuration.closedThrough)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
@@ -198,14 +210,32 @@ public struct BuildPipeline: Sendable {
         try? manifest.write(to: writer.manifestURL)
         // The trail the next build compares with (written whole, then renamed into place).
         var warnings = books.warnings
-        do {
-            try writer.writeTrail(trail.text)
-        } catch {
-            warnings.append("\(error.description); the next build compares with an older record")
+        if let trailText {
+            do {
+                try writer.writeTrail(trailText)
+            } catch {
+                warnings.append("\(error.description); the next build compares with an older record")
+            }
         }
         timings[.write] = seconds(clock.now - start)
         observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused")
         return Result(summary: summary, timings: timings, warnings: warnings)
+    }
+
+    /// The first line of the file at `url`, read on its own (a trail can be tens of megabytes); nil when there is no
+    /// such file.
+    static func firstLine(of url: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var line = Data()
+        while line.count < 4096, let piece = try? handle.read(upToCount: 256), !piece.isEmpty {
+            if let end = piece.firstIndex(of: 0x0A) {
+                line.append(piece[piece.startIndex..<end])
+                return String(decoding: line, as: UTF8.self)
+            }
+            line.append(piece)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// Stops the build when documents or figures on or before ``Configuration/closedThrough`` changed since the

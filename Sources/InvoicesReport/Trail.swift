@@ -221,7 +221,7 @@ public struct Trail: Sendable, Equatable {
     public func changes(sinceText text: String, closedThrough: CalendarDate? = nil) -> [Change]? {
         // Split on the line feed's byte: no grapheme breaking over a file of millions of lines.
         var previous = text.utf8.split(separator: 0x0A)[...].map { Substring($0) }[...]
-        guard previous.first == Substring(Self.header) else { return nil }
+        guard let first = previous.first, first == Substring(Self.header) || first.hasPrefix(Self.header + " ") else { return nil }
         previous = previous.dropFirst()
         return Self.changes(from: Array(previous), to: lines, closedThrough: closedThrough)
     }
@@ -318,13 +318,20 @@ public struct Trail: Sendable, Equatable {
 
     // MARK: - The file
 
-    /// The first line of a trail file.
+    /// The first line of a trail file, before its fingerprint.
     static let header = "invoices-trail 1"
+
+    /// The first line of a trail file whose books have the fingerprint `books`: the next build reads only this line
+    /// when its books have the same fingerprint (nothing can have changed).
+    public static func firstLine(books: UInt64) -> String { header + " " + String(books, radix: 16) }
 
     /// The trail as text: a header line, then one line per record, tab-separated (kind, key, day, values), with
     /// backslash, tab, line feed and carriage return escaped.
-    public var text: String {
-        var text = Self.header + "\n"
+    public var text: String { text(books: nil) }
+
+    /// ``text`` with the fingerprint of the books it was made from in its first line (``firstLine(books:)``).
+    public func text(books: UInt64?) -> String {
+        var text = (books.map(Self.firstLine) ?? Self.header) + "\n"
         text.reserveCapacity(lines.reduce(text.utf8.count) { $0 + $1.utf8.count + 1 })
         for line in lines {
             text += line
@@ -359,7 +366,7 @@ public struct Trail: Sendable, Equatable {
     /// A trail read back from ``text``; nil when the text is not one (another format, a damaged file).
     public init?(text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
-        guard lines.first == Substring(Self.header) else { return nil }
+        guard let first = lines.first, first == Substring(Self.header) || first.hasPrefix(Self.header + " ") else { return nil }
         lines = lines.dropFirst()
         var records: [Record] = []
         for line in lines {

@@ -160,4 +160,34 @@ struct ClosedPeriodTests {
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(page.contains("\u{202E}evil\u{202C}"), "the override is closed within the value")
     }
+
+    /// A rebuild of the same books reads only the trail's first line (their fingerprint) and leaves the file as it
+    /// was; a change after such a rebuild is still found, and a trail whose fingerprint line was edited is compared
+    /// in full.
+    @Test func aRebuildOfTheSameBooksKeepsTheTrailAndStillFindsTheNextChange() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        #expect(try project.build().status == 0)
+        let first = try FileManager.default.attributesOfItem(atPath: project.trail)
+        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: project.trail))
+        #expect(String(decoding: firstBytes.prefix(while: { $0 != 0x0A }), as: UTF8.self).hasPrefix("invoices-trail 1 "))
+        #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0)
+        let second = try FileManager.default.attributesOfItem(atPath: project.trail)
+        #expect(second[.systemFileNumber] as? Int == first[.systemFileNumber] as? Int, "the trail was not rewritten")
+        #expect(try project.text("changes.csv") == "record,name,change,field,before,after,closed_period\r\n")
+
+        try project.sql("UPDATE invoice SET amount = 51000 WHERE identifier = 'INV-2'")
+        let refused = try project.build(["--closed-through", "2025-09-30"])
+        #expect(refused.status == 65 && refused.stderr.contains("invoice INV-2 amount: 500.00 → 510.00"), "\(refused.stderr)")
+        try project.sql("UPDATE invoice SET amount = 50000 WHERE identifier = 'INV-2'")
+
+        // The same records under another fingerprint (an older file, or one edited by hand): compared line by line.
+        var edited = firstBytes
+        let end = try #require(edited.firstIndex(of: 0x0A))
+        edited.replaceSubrange(0..<end, with: Data("invoices-trail 1 0".utf8))
+        try edited.write(to: URL(fileURLWithPath: project.trail))
+        #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0)
+        #expect(try project.text("changes.csv") == "record,name,change,field,before,after,closed_period\r\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: project.trail)) == firstBytes, "rewritten with the books' fingerprint")
+    }
 }
