@@ -17,6 +17,9 @@ setup:
 	@pkg-config --exists libpq 2>/dev/null || \
 		{ echo "Installing libpq-dev (PostgreSQL stores: libpq, PostgreSQL's own client library)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) apt-get install -y -qq libpq-dev >/dev/null; }
+	@pkg-config --exists libqrencode 2>/dev/null || \
+		{ echo "Installing libqrencode-dev (the EPC payment QR codes on statements)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) apt-get install -y -qq libqrencode-dev >/dev/null; }
 
 # The binary is built optimized; CI builds `CONFIG=debug` (the test build's configuration) to stay well under 30 minutes.
 CONFIG ?= release
@@ -33,7 +36,7 @@ report: build
 # The site tests parse pages with html5lib (Python); site-checks adds the Nu validator and an nginx crawl.
 # The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
 # The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
-# The client search test runs clients.html in headless Chromium.
+# The client search and payment code tests run pages in headless Chromium; zbarimg (zbar-tools) reads the codes back.
 test-deps:
 	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v curl >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
 		{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || \
@@ -45,6 +48,9 @@ test-deps:
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 		{ echo "Installing chromium (the client search test runs clients.html in headless Chromium)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	@command -v zbarimg >/dev/null || \
+		{ echo "Installing zbar-tools (the payment code test decodes the QR codes on a screenshot)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools >/dev/null; }
 	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }

@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Debian's libpq-dev: libpq, the PostgreSQL project's client library (ships libpq.pc).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Debian's libqrencode-dev: QR code symbols for the EPC payment codes on statements.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // `invoices publish`: release folders, rsync over SSH, the atomic switch, htpasswd, server snippets, client links.
         .target(name: "InvoicesPublish", dependencies: ["InvoicesCore", "Cxcrypt", "COpenSSLCrypto"], swiftSettings: upcoming),
         // Money, currencies, calendar dates, the Sendable snapshots of the books, and the Client/Invoice model.
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "InvoicesSite",
             dependencies: [
-                "Ccmark", "InvoicesCore", "InvoicesReport",
+                "Ccmark", "CQRencode", "InvoicesCore", "InvoicesReport",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: upcoming,

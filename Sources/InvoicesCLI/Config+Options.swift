@@ -92,7 +92,7 @@ struct ProjectOptions: ParsableArguments {
     var buildID: String?
 
     @Option(help: ArgumentHelp(
-        "Also write each client's page at c/<token>/, the token made from this secret: a key file, or env:NAME for an environment variable (never the key itself).",
+        "Also write each client's statement and page at c/<token>/, the token made from this secret: a key file, or env:NAME for an environment variable (never the key itself).",
         valueName: "key-file|env:NAME"))
     var clientLinks: String?
 
@@ -178,6 +178,9 @@ struct ProjectOptions: ParsableArguments {
         site.fiscalYearStart = fiscalYearStart
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
+        if let config, let name = config["payee.name"] {
+            site.payee = Payee(name: name, iban: config["payee.iban"], bic: config["payee.bic"], paymentURL: config["payee.payment_url"])
+        }
         if let key = try loadClientLinkKey(config: config) {
             site.clientLinkToken = { @Sendable number in key.token(forClient: number) }
         }

@@ -2,25 +2,35 @@ import Foundation
 import Yams
 
 extension ProjectConfig {
-    /// Reads the `publish:` mapping into `publish.KEY` values; returns the problems found.
-    mutating func readPublish(_ mapping: Node.Mapping, path: String) -> [ConfigError] {
+    /// Reads a mapping of settings (`publish:`, `payee:`) into `SECTION.KEY` values; returns the problems found.
+    mutating func readSection(_ section: String, _ mapping: Node.Mapping, path: String) -> [ConfigError] {
+        let known = Self.sectionKeys[section] ?? []
         var problems: [ConfigError] = []
         for (key, value) in mapping {
             let line = value.mark?.line ?? key.mark?.line ?? 0, column = value.mark?.column ?? key.mark?.column ?? 0
-            guard let name = key.string, Self.publishKeys.contains(name) else {
+            guard let name = key.string, known.contains(name) else {
                 problems.append(ConfigError(path: path, line: key.mark?.line ?? 0, column: key.mark?.column ?? 0,
-                                            message: "unknown key 'publish.\(key.string ?? "\(key)")'; known keys under publish: \(Self.publishKeys.joined(separator: ", "))"))
+                                            message: "unknown key '\(section).\(key.string ?? "\(key)")'; known keys under \(section): \(known.joined(separator: ", "))"))
                 continue
             }
             if value.null != nil { continue }
             guard let scalar = value.scalar else {
-                problems.append(ConfigError(path: path, line: line, column: column, message: "'publish.\(name)' must be a single value"))
+                problems.append(ConfigError(path: path, line: line, column: column, message: "'\(section).\(name)' must be a single value"))
                 continue
             }
-            values["publish." + name] = Value(text: scalar.string, line: line, column: column)
-            if let problem = ConfigCheck.problem(key: "publish." + name, value: scalar.string) {
+            values["\(section).\(name)"] = Value(text: scalar.string, line: line, column: column)
+            if let problem = ConfigCheck.problem(key: "\(section).\(name)", value: scalar.string) {
                 problems.append(ConfigError(path: path, line: line, column: column, message: problem))
             }
+        }
+        if section == "payee", values["payee.name"] == nil, let first = values.filter({ $0.key.hasPrefix("payee.") }).values.first {
+            problems.append(ConfigError(path: path, line: first.line, column: first.column,
+                                        message: "payee needs a name (payee.name): the payment codes carry it"))
+        }
+        if section == "payee", values["payee.name"] != nil, values["payee.iban"] == nil, values["payee.payment_url"] == nil {
+            let name = values["payee.name"]!
+            problems.append(ConfigError(path: path, line: name.line, column: name.column,
+                                        message: "payee needs an iban (payment codes for euros) or a payment_url (pay links), or both"))
         }
         return problems
     }

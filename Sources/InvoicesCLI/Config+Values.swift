@@ -48,6 +48,17 @@ enum ConfigCheck {
             return "publish must be a mapping of settings, e.g. 'publish:' then an indented 'destination: ssh://deploy@www.example.com/srv/reports'"
         case "publish.keep", "publish.bcrypt_cost", "publish.bwlimit":
             return Int(value).map { $0 > 0 } == true ? nil : "\(key) '\(value)' must be a positive whole number"
+        case "payee":
+            return "payee must be a mapping of settings, e.g. 'payee:' then an indented 'name: Example Ltd' and 'iban: DE89 3704 0044 0532 0130 00'"
+        case "payee.name":
+            return value.trimmingCharacters(in: .whitespaces).isEmpty ? "payee.name cannot be empty" : nil
+        case "payee.iban":
+            // The message never repeats the account number.
+            return Payee.ibanProblem(value).map { "payee.iban \($0)" }
+        case "payee.bic":
+            return Payee.bicProblem(value).map { "payee.bic \($0)" }
+        case "payee.payment_url":
+            return Payee.paymentURLProblem(value).map { "payee.payment_url \($0)" }
         case "publish.server":
             return ["nginx", "apache"].contains(value) ? nil : "publish.server '\(value)' must be nginx or apache"
         default:

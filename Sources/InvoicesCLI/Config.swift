@@ -25,10 +25,14 @@ struct ProjectConfig: Sendable, Equatable {
         "fiscal_year_start",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
-        "publish",
+        "publish", "payee",
     ]
     /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
     static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
+    /// The keys of the `payee:` mapping (docs/cli.md): who clients pay, on statements' payment codes and pay links.
+    static let payeeKeys = ["name", "iban", "bic", "payment_url"]
+    /// The mappings of settings, by key: each stored as `SECTION.KEY`.
+    static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys]
 
     /// The file the settings came from.
     var file: String
@@ -88,8 +92,8 @@ struct ProjectConfig: Sendable, Equatable {
                 continue
             }
             if value.null != nil { continue }  // `key: ~` or `key:` leaves the default.
-            if name == "publish", let mapping = value.mapping {
-                problems += config.readPublish(mapping, path: path)
+            if let mapping = value.mapping, sectionKeys[name] != nil {
+                problems += config.readSection(name, mapping, path: path)
                 continue
             }
             guard let scalar = value.scalar else {

@@ -250,6 +250,9 @@ extension SiteBuilder {
         }
         context["hasBalances"] = !balances.isEmpty
         context["balances"] = balances
+        let toPay = toPayContext(totals.clientIndex, invoices: invoices)
+        context["hasToPay"] = !toPay.isEmpty
+        context["toPay"] = toPay
         context["hasSetAside"] = !setAside.isEmpty
         context["setAside"] = setAside
         context.merge(creditsContext(totals.currencies.map { ($0.currency, $0.period) })) { a, _ in a }

@@ -46,7 +46,7 @@ extension SiteBuilder {
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken",
+            "clientLinkToken", "payee",
         ],
     ]
 
@@ -167,6 +167,12 @@ extension SiteBuilder {
         fingerprint.add(options.buildID) { $0.add($1) }
         // The client link token is a function: the paths it gives are in each client's fingerprint.
         fingerprint.add(options.clientLinkToken != nil)
+        fingerprint.add(options.payee) { fingerprint, payee in
+            fingerprint.add(payee.name)
+            fingerprint.add(payee.iban) { $0.add($1) }
+            fingerprint.add(payee.bic) { $0.add($1) }
+            fingerprint.add(payee.paymentURL) { $0.add($1) }
+        }
     }
 
     /// Per invoice, what a client's pages show of its payments, write-offs, tax lines and balance (books of schema 2),

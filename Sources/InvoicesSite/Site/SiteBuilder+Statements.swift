@@ -41,6 +41,9 @@ extension SiteBuilder {
             entry["charges"] = money(statement.charges, currency)
             entry["credits"] = money(statement.credits, currency)
             entry["lines"] = lines
+            if let pay = payContext(clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency) {
+                entry["pay"] = pay
+            }
             return entry
         }
         return context

@@ -38,9 +38,14 @@ public struct SiteOptions: Sendable {
     /// (e.g. the CI run or the commit), or nil for none. It tells which release a page came from.
     public var buildID: String?
 
-    /// With client links (`--client-links`): a client's token from its client number. Each client's page is then
-    /// also written at `c/<token>/index.html`, linking nowhere and listed nowhere. Nil: no client links.
+    /// With client links (`--client-links`): a client's token from its client number. Each client's statement is
+    /// then also written at `c/<token>/index.html` and its page at `c/<token>/client.html`, linking only to each
+    /// other (and to pay links), listed nowhere. Nil: no client links.
     public var clientLinkToken: (@Sendable (_ clientNumber: String) -> String)?
+
+    /// Who clients pay (config `payee:`), or nil. With an IBAN, statements and client pages carry an EPC QR code
+    /// for each euro amount owed; with a `paymentURL`, a pay link for each amount owed, in any currency.
+    public var payee: Payee?
 
     public init(
         title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
@@ -65,15 +70,22 @@ public struct SiteOptions: Sendable {
         baseURLProblem(text) == nil ? (text.hasSuffix("/") ? text : text + "/") : nil
     }
 
-    /// Why `text` is not a base URL, or nil when it is one. The message never repeats the text: it may hold a
-    /// password.
-    public static func baseURLProblem(_ text: String) -> String? {
+    /// Why `text` cannot be an address as written into a page: it holds a space, a control character, a quote,
+    /// `<`, `>`, a backquote or a backslash. Nil when it holds none.
+    static func urlCharacterProblem(_ text: String) -> String? {
         if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x20 }) {
             return "contains a space or control character"
         }
         if text.contains(where: { $0.isWhitespace || "\"'<>`\\".contains($0) }) {
             return "contains a character that is not allowed in an address (a space, quote, <, >, ` or \\)"
         }
+        return nil
+    }
+
+    /// Why `text` is not a base URL, or nil when it is one. The message never repeats the text: it may hold a
+    /// password.
+    public static func baseURLProblem(_ text: String) -> String? {
+        if let problem = urlCharacterProblem(text) { return problem }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else { return "is not an absolute http or https address, e.g. https://example.com/reports/" }

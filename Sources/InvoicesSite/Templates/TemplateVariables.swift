@@ -38,6 +38,10 @@ public enum TemplateVariables {
     public static let aging = TemplateScope(values: ["currency", "notDue", "days1to30", "days31to60", "days61to90", "over90"])
     /// Credit notes, write-offs and the client's credit of one currency over the period (credit at the as-of date).
     public static let credits = TemplateScope(values: ["currency", "credited", "writtenOff", "credit"])
+    /// How to pay an amount owed (a balance or an invoice): the amount, its currency and the payment reference; with
+    /// a payee IBAN and for euros, the payee's name, IBAN, BIC and the EPC QR code (`qr`, inline SVG: `{{{qr}}}`);
+    /// with a `payment_url`, the pay link (`payURL`).
+    public static let pay = TemplateScope(values: ["amount", "currency", "reference", "payee", "iban", "bic", "qr", "payURL"])
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
     static let link = TemplateScope(values: ["label", "href"])
@@ -108,6 +112,8 @@ public enum TemplateVariables {
             "hasCredits": nil, "credits": credits,
             "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
             "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+            // With a payee (config `payee:`): each invoice still owed, with how to pay it.
+            "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
         ]),
         "statement": page([
             "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
@@ -116,6 +122,7 @@ public enum TemplateVariables {
                 "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
                 "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
                 "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+                "pay": pay,
             ]),
         ]),
         "period": page([
