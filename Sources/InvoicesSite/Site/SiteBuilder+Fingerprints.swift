@@ -48,6 +48,7 @@ extension SiteBuilder {
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken", "payee",
         ],
+        "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
 
     /// The fingerprints of every unit's inputs.
