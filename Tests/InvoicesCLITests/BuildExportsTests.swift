@@ -48,3 +48,62 @@ struct BuildExportsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 }
+
+/// A quarter's invoices as CSV (issue 30): beside its page, linked from it, one row per invoice and tax as the page
+/// lists them, and each currency and tax's sums are that quarter's figures in taxes.csv.
+struct QuarterCSVTests {
+    /// Minor units of a plain decimal (`-12.50` is -1250).
+    static func cents(_ text: Substring) -> Int64 {
+        let negative = text.hasPrefix("-")
+        let parts = text.drop { $0 == "-" }.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = Int64(parts[0]) ?? 0, fraction = parts.count > 1 ? Int64(parts[1].padding(toLength: 2, withPad: "0", startingAt: 0)) ?? 0 : 0
+        return (negative ? -1 : 1) * (whole * 100 + fraction)
+    }
+
+    @Test func eachQuarterCSVHoldsThePageRowsAndSumsToTheQuarterTaxes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "400", "--seed", "3", "--output", store]).status == 0)
+        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--fiscal-year-start", "04", "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        // taxes.csv: the sums per fiscal quarter, currency, tax and rate, both bases (amounts with two decimals here).
+        var expected: [String: [Int64]] = [:]
+        let taxes = try String(contentsOfFile: folder.path("site/taxes.csv"), encoding: .utf8)
+        for line in taxes.split(separator: "\r\n").dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells[0] != "JPY", cells[0] != "KWD" else { continue }
+            let key = "\(cells[8])-\(cells[9]) \(cells[0]) \(cells[1]) \(cells[2])"
+            let figures = cells[4...7].map(Self.cents)
+            expected[key] = zip(expected[key] ?? [0, 0, 0, 0], figures).map { $0 + $1 }
+        }
+        let quarters = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/quarters")).filter { $0.hasSuffix(".html") }
+        var checked = 0
+        for page in quarters.sorted() {
+            let name = String(page.dropLast(5))
+            let html = try String(contentsOfFile: folder.path("site/quarters/" + page), encoding: .utf8)
+            let listed = html.matches(of: /<tr><th scope="row">[^<]*<\/th><td class="date">/).count
+            guard html.contains("class=\"figures taxes\"") else {
+                #expect(!FileManager.default.fileExists(atPath: folder.path("site/quarters/\(name).csv")), "no taxes, no CSV")
+                continue
+            }
+            #expect(html.contains("<a href=\"\(name).csv\" download>"), "\(page) links its CSV")
+            let csv = try String(contentsOfFile: folder.path("site/quarters/\(name).csv"), encoding: .utf8)
+            let lines = csv.split(separator: "\r\n")
+            #expect(lines.first == "currency,tax,rate,invoice,issued,client_number,client,accrual_net,accrual_tax,cash_net,cash_tax")
+            #expect(lines.count - 1 == listed, "\(name): the CSV has a row for each row of the page's lists")
+            var sums: [String: [Int64]] = [:]
+            for line in lines.dropFirst() {
+                let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+                guard cells[0] != "JPY", cells[0] != "KWD", cells.count == 11 else { continue }
+                let key = "\(name) \(cells[0]) \(cells[1]) \(cells[2])"
+                sums[key] = zip(sums[key] ?? [0, 0, 0, 0], cells[7...10].map(Self.cents)).map { $0 + $1 }
+            }
+            for (key, figures) in sums {
+                #expect(figures == expected[key], "\(key)")
+                checked += 1
+            }
+        }
+        #expect(checked > 4, "quarters with taxes were compared")
+    }
+}

@@ -45,15 +45,57 @@ extension SiteBuilder {
     }
 
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
-    /// behind each figure.
-    func periodPage(_ position: Int) -> File {
+    /// behind each figure; for a quarter with taxes, the same invoices as CSV beside it (`quarters/2024-Q3.csv`).
+    func periodFiles(_ position: Int) -> [File] {
         let periods = fiscalPeriods()
         let period = periods[position]
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        return page(period.path, template: "period", title: period.label, periodContext(period, among: periods, registry: registry), rows: registry)
+        let sources = taxSources(of: period)
+        let context = periodContext(period, among: periods, sources: sources, registry: registry)
+        let page = page(period.path, template: "period", title: period.label, context, rows: registry)
+        guard context["csvHref"] != nil else { return [page] }
+        return [page, File(path: Self.periodCSVPath(period), data: Data(periodCSV(period, sources: sources).utf8))]
     }
 
-    func periodContext(_ period: FiscalPeriod, among periods: [FiscalPeriod], registry: RowListRegistry? = nil) -> [String: Any] {
+    /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own).
+    func taxSources(of period: FiscalPeriod) -> [TaxKey: [TaxSource]] {
+        guard period.quarter != 0 else { return [:] }
+        let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
+        return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+    }
+
+    /// `quarters/2024-Q3.csv` beside `quarters/2024-Q3.html`.
+    static func periodCSVPath(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + ".csv" }
+
+    /// The columns of a quarter's CSV (docs/exports.md).
+    static let periodCSVColumns = [
+        "currency", "tax", "rate", "invoice", "issued", "client_number", "client", "accrual_net", "accrual_tax", "cash_net", "cash_tax",
+    ]
+
+    /// A quarter's invoices behind its taxes, as its page lists them: per currency and tax (the taxes table's
+    /// order), each invoice with its net and tax on both bases as plain decimals. A group's sums are the taxes
+    /// table's row.
+    func periodCSV(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> String {
+        var csv = CSVWriter(header: Self.periodCSVColumns)
+        for totals in report.taxes {
+            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
+            let tax = books.taxes[totals.taxIndex]
+            let digits = totals.currency.minorUnitDigits
+            for source in sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? [] {
+                let invoice = books.invoices[source.invoiceIndex]
+                let client = books.clients[Int(invoice.clientIndex)]
+                let figures = source.figures
+                csv.append(
+                    [totals.currency.code, tax.name, tax.percent, invoice.identifier, invoice.issued.description, client.number, client.name]
+                        + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map { Money.decimalString($0, digits: digits) })
+            }
+        }
+        return csv.text
+    }
+
+    func periodContext(
+        _ period: FiscalPeriod, among periods: [FiscalPeriod], sources: [TaxKey: [TaxSource]]? = nil, registry: RowListRegistry? = nil
+    ) -> [String: Any] {
         let offsets = period.offsets
         let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
         let totals: [[String: Any]] = report.currencies.compactMap { currency in
@@ -64,7 +106,7 @@ extension SiteBuilder {
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
         let isYear = period.quarter == 0
-        let sources = isYear ? [:] : Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        let sources = sources ?? taxSources(of: period)
         let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
         for totals in report.taxes {
@@ -106,6 +148,7 @@ extension SiteBuilder {
             "lastMonth": SiteBuilder.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
             "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
         ]
+        if !isYear, !taxes.isEmpty { context["csvHref"] = String(Self.periodCSVPath(period).dropFirst("quarters/".count)) }
         let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
         if let index = same.firstIndex(where: { $0.path == period.path }) {
             func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": "../" + other.path] }

@@ -91,7 +91,7 @@ public struct SiteBuilder: Sendable {
         case .collections: [collectionsPage()]
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)]
-        case .period(let position): [periodPage(position)]
+        case .period(let position): periodFiles(position)
         case .clientPages(let range):
             range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
         case .exports: exportFiles()

@@ -126,7 +126,7 @@ public enum TemplateVariables {
             ]),
         ]),
         "period": page([
-            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil,
+            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
             "totals": TemplateScope(values: figures),
             "months": link,
             "taxes": TemplateScope(
