@@ -52,6 +52,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The month the fiscal year starts in, 01 to 12: quarter and year pages follow it. Default: 01.")
     var fiscalYearStart: String?
 
+    @Option(help: "The rows of a long list's page (a fiscal quarter's invoices behind a tax), 10 to 100000. Default: 1000.")
+    var pageSize: String?
+
     @Option(help: "The report's title. Default: Invoices report.")
     var title: String?
 
@@ -119,6 +122,9 @@ struct ProjectOptions: ParsableArguments {
         if let fiscalYearStart, SiteOptions.fiscalYearStart(fiscalYearStart) == nil {
             throw ValidationError("--fiscal-year-start '\(fiscalYearStart)' is not a month; expected 01 to 12, e.g. 04 for a year from April")
         }
+        if let pageSize, SiteOptions.pageSize(pageSize) == nil {
+            throw ValidationError("--page-size '\(pageSize)' must be a whole number of rows from 10 to 100000, e.g. 1000")
+        }
         if let basis, TaxBasis(rawValue: basis) == nil {
             throw ValidationError("--basis '\(basis)' is not a tax basis; expected 'accrual' or 'cash'")
         }
@@ -176,6 +182,7 @@ struct ProjectOptions: ParsableArguments {
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
         site.fiscalYearStart = fiscalYearStart
+        site.pageSize = (pageSize ?? config?["page_size"]).flatMap(SiteOptions.pageSize) ?? Pagination.defaultPageSize
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
         if let config, let name = config["payee.name"] {

@@ -23,6 +23,8 @@ struct ProjectConfig: Sendable, Equatable {
         "basis",
         // The month the fiscal year starts in, 01 to 12: quarter and year pages.
         "fiscal_year_start",
+        // The rows of a long list's page (a quarter's invoices behind a tax).
+        "page_size",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish", "payee",

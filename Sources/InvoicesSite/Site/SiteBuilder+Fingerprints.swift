@@ -46,7 +46,7 @@ extension SiteBuilder {
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken", "payee",
+            "clientLinkToken", "payee", "pageSize",
         ],
         "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
@@ -168,6 +168,7 @@ extension SiteBuilder {
         fingerprint.add(options.buildID) { $0.add($1) }
         // The client link token is a function: the paths it gives are in each client's fingerprint.
         fingerprint.add(options.clientLinkToken != nil)
+        fingerprint.add(options.pageSize)
         fingerprint.add(options.payee) { fingerprint, payee in
             fingerprint.add(payee.name)
             fingerprint.add(payee.iban) { $0.add($1) }
@@ -290,7 +291,9 @@ extension SiteBuilder {
         case .addresses: return page("addresses", "", inputs.all)
         case .changes: return page("changes", "changes", changesFingerprint(base: inputs.base))
         case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
-        case .period(let position): return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all)
+        case .period(let position):
+            // The quarter's further list pages are the same unit: their template too.
+            return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all ^ (templates.fingerprints["period-list"] ?? 0))
         case .clientPages: preconditionFailure("client pages are units one by one")
         }
     }

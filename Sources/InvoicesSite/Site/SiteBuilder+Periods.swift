@@ -55,6 +55,66 @@ extension SiteBuilder {
         let page = page(period.path, template: "period", title: period.label, context, rows: registry)
         guard context["csvHref"] != nil else { return [page] }
         return [page, File(path: Self.periodCSVPath(period), data: Data(periodCSV(period, sources: sources).utf8))]
+            + taxListPages(period, sources: sources)
+    }
+
+    /// The folder of a quarter's further list pages: `quarters/2024-Q3/`.
+    static func periodListFolder(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + "/" }
+
+    /// The invoices behind one of a quarter's tax rows, cut into pages (``Pagination``): the first is on the
+    /// quarter's page, the others at `quarters/2024-Q3/tax-EUR-1/2.html` and on.
+    func taxListPages(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [File] {
+        var files: [File] = []
+        for totals in report.taxes {
+            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
+            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+            let pages = taxListRanges(behind)
+            guard pages.count > 1 else { continue }
+            let tax = books.taxes[totals.taxIndex]
+            let anchor = Self.taxAnchor(totals)
+            let folder = Self.periodListFolder(period) + anchor + "/"
+            let quarter = "../../" + String(period.path.dropFirst("quarters/".count))
+            for number in 2...pages.count {
+                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+                var context: [String: Any] = [
+                    "label": period.label, "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
+                    "page": number, "periodHref": quarter,
+                    "invoices": taxInvoiceRows(behind, pages[number - 1], totals.currency, root: "../../../", registry: registry),
+                ]
+                context["previous"] = ["label": String(number - 1), "href": number == 2 ? quarter + "#" + anchor : "\(number - 1).html"]
+                if number < pages.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
+                let title = "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) % · page \(number)"
+                files.append(page(folder + "\(number).html", template: "period-list", title: title, context, rows: registry))
+            }
+        }
+        return files
+    }
+
+    /// The pages of a tax row's invoices (``Pagination``, keyed by invoice identifier).
+    func taxListRanges(_ behind: [TaxSource]) -> [Range<Int>] {
+        Pagination.pages(count: behind.count, pageSize: options.pageSize) { books.invoices[behind[$0].invoiceIndex].identifier }
+    }
+
+    /// The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
+    static func taxAnchor(_ totals: Report.TaxTotals) -> String { "tax-\(totals.currency.code)-\(totals.taxIndex + 1)" }
+
+    /// The rows of `range` of a tax row's invoices; client links start with `root`.
+    func taxInvoiceRows(
+        _ behind: [TaxSource], _ range: Range<Int>, _ currency: CurrencyCode, root: String, registry: RowListRegistry?
+    ) -> RowList {
+        RowList(columns: TemplateVariables.taxInvoiceColumns, count: range.count, registry: registry) { row, column in
+            let source = behind[range.lowerBound + row]
+            switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
+            case .identifier: return books.invoices[source.invoiceIndex].identifier
+            case .issued: return books.invoices[source.invoiceIndex].issued.description
+            case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
+            case .href: return root + clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
+            case .accrualNet: return money(source.figures.accrualNet, currency)
+            case .accrualTax: return money(source.figures.accrualTax, currency)
+            case .cashNet: return money(source.figures.cashNet, currency)
+            case .cashTax: return money(source.figures.cashTax, currency)
+            }
+        }
     }
 
     /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own).
@@ -117,8 +177,7 @@ extension SiteBuilder {
             row["currency"] = currency.code
             row["tax"] = tax.name
             row["rate"] = tax.percent + " %"
-            // The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
-            let anchor = "tax-\(currency.code)-\(totals.taxIndex + 1)"
+            let anchor = Self.taxAnchor(totals)
             row["anchor"] = anchor
             let quarters: [[String: Any]] = yearQuarters.filter { quarter in
                 TaxFigures.spanning(totals.months[quarter.offsets])?.isActive == true
@@ -128,18 +187,17 @@ extension SiteBuilder {
             row["quarters"] = quarters
             row["hasQuarters"] = !quarters.isEmpty
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            row["invoices"] = RowList(columns: TemplateVariables.taxInvoiceColumns, count: behind.count, registry: registry) { row, column in
-                let source = behind[row]
-                switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
-                case .identifier: return books.invoices[source.invoiceIndex].identifier
-                case .issued: return books.invoices[source.invoiceIndex].issued.description
-                case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
-                case .href: return "../" + clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
-                case .accrualNet: return money(source.figures.accrualNet, currency)
-                case .accrualTax: return money(source.figures.accrualTax, currency)
-                case .cashNet: return money(source.figures.cashNet, currency)
-                case .cashTax: return money(source.figures.cashTax, currency)
+            let pages = taxListRanges(behind)
+            row["invoices"] = taxInvoiceRows(behind, pages[0], currency, root: "../", registry: registry)
+            if pages.count > 1 {
+                let folder = String(Self.periodListFolder(period).dropFirst("quarters/".count)) + anchor + "/"
+                var links: [[String: Any]] = []
+                for number in 1...pages.count {
+                    let href: String = number == 1 ? "#" + anchor : folder + String(number) + ".html"
+                    links.append(["label": String(number), "href": href, "current": number == 1])
                 }
+                row["pages"] = links
+                row["rowCount"] = behind.count
             }
             taxes.append(row)
         }

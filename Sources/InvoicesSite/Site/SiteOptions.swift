@@ -47,6 +47,10 @@ public struct SiteOptions: Sendable {
     /// for each euro amount owed; with a `paymentURL`, a pay link for each amount owed, in any currency.
     public var payee: Payee?
 
+    /// The rows of a long list's page (`page_size`): a fiscal quarter's invoices behind a tax are cut into pages of
+    /// this many rows on average, at most twice as many (``Pagination``).
+    public var pageSize = Pagination.defaultPageSize
+
     public init(
         title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
         baseURL: String? = nil
@@ -55,6 +59,13 @@ public struct SiteOptions: Sendable {
         self.locale = locale
         self.period = period
         self.baseURL = baseURL
+    }
+
+    /// `text` as a page size: a whole number of rows from 10 to 100,000; nil otherwise.
+    public static func pageSize(_ text: String) -> Int? {
+        guard (2...6).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let rows = Int(text), (10...100_000).contains(rows)
+        else { return nil }
+        return rows
     }
 
     /// `text` as the month a fiscal year starts in: `01` to `12` (or `1` to `9`); nil otherwise.

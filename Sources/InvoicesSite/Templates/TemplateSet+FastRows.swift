@@ -6,6 +6,7 @@ extension TemplateSet {
         "month": [(["currencies", "rows"], monthRowColumns)],
         "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
         "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
+        "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
         "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]

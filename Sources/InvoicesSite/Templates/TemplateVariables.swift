@@ -133,6 +133,7 @@ public enum TemplateVariables {
                 values: ["currency", "tax", "rate", "anchor"] + taxBases
             ).adding([
                 "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
+                "rowCount": nil, "pages": TemplateScope(values: ["label", "href", "current"]),
                 "quarters": TemplateScope(values: ["label", "href", "first"]),
             ]),
             "previous": link, "next": link,
@@ -145,6 +146,10 @@ public enum TemplateVariables {
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+        ]),
+        "period-list": page([
+            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "previous": link,
+            "next": link, "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns),
         ]),
         "404": page(["home": nil]),
     ]

@@ -1,0 +1,122 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+/// A quarter's invoices behind each tax, cut into pages (issue 30), through the built binary on a sample store with
+/// a small page size: every row once and in order, working links, and an incremental rebuild equal to a full one
+/// after a change that moves rows from one page to another.
+@Suite(.serialized)
+struct PaginatedListsTests {
+    /// The invoice identifiers of a tax list's rows.
+    static func identifiers(_ html: String) -> [String] {
+        html.matches(of: /<tr><th scope="row">([^<]*)<\/th><td class="date">/).map { String($0.output.1) }
+    }
+
+    /// Per quarter, per tax list in page order: the identifiers on each page (page 1 from the quarter's page).
+    static func lists(in site: String) throws -> [String: [[String]]] {
+        var result: [String: [[String]]] = [:]
+        let quarters = site + "/quarters/"
+        for page in try FileManager.default.contentsOfDirectory(atPath: quarters) where page.hasSuffix(".html") {
+            let name = String(page.dropLast(5))
+            let html = try String(contentsOfFile: quarters + page, encoding: .utf8)
+            for table in html.components(separatedBy: "<table class=\"figures tax-invoices\" id=\"").dropFirst() {
+                let anchor = String(table.prefix { $0 != "\"" })
+                let body = table.components(separatedBy: "</table>")[0]
+                var pages = [identifiers(body)]
+                var number = 2
+                while let more = try? String(contentsOfFile: "\(quarters)\(name)/\(anchor)/\(number).html", encoding: .utf8) {
+                    pages.append(identifiers(more))
+                    number += 1
+                }
+                result["\(name)/\(anchor)"] = pages
+            }
+        }
+        return result
+    }
+
+    /// Every file of a site folder with its bytes.
+    static func files(_ site: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &folder), !folder.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: site + "/" + path))
+            }
+        }
+        return files
+    }
+
+    @Test func everyRowIsOnOnePageInOrderAndEveryPageLinkWorks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite"), site = folder.path("site")
+        #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "600", "--seed", "4", "--output", store]).status == 0)
+        let build = try CLI.run(["build", "--store", store, "--output", site, "--page-size", "10", "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let lists = try Self.lists(in: site)
+        #expect(lists.values.contains { $0.count > 2 }, "some lists have several pages")
+        // The CSV beside each quarter has the same rows, list by list, in the same order.
+        for quarter in Set(lists.keys.map { String($0.prefix { $0 != "/" }) }) {
+            let csv = try String(contentsOfFile: "\(site)/quarters/\(quarter).csv", encoding: .utf8)
+            var groups: [(key: String, rows: [String])] = []
+            for line in csv.split(separator: "\r\n").dropFirst() {
+                let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+                let key = cells[0...2].joined(separator: ",")
+                if groups.last?.key == key { groups[groups.count - 1].rows.append(String(cells[3])) } else { groups.append((key, [String(cells[3])])) }
+            }
+            let html = try String(contentsOfFile: "\(site)/quarters/\(quarter).html", encoding: .utf8)
+            let anchors = html.matches(of: /<table class="figures tax-invoices" id="([^"]*)"/).map { String($0.output.1) }
+            #expect(anchors.count == groups.count, "\(quarter)")
+            for (anchor, group) in zip(anchors, groups) {
+                let pages = try #require(lists["\(quarter)/\(anchor)"])
+                #expect(pages.flatMap { $0 } == group.rows, "\(quarter) \(anchor): every row once, in order")
+                #expect(pages.allSatisfy { $0.count <= 20 && !$0.isEmpty } || pages == [[]])
+                // Page 1 links every page; each further page links the quarter and its neighbours, which exist.
+                if pages.count > 1 {
+                    for number in 2...pages.count { #expect(html.contains("<a href=\"\(quarter)/\(anchor)/\(number).html\">\(number)</a>")) }
+                    for number in 2...pages.count {
+                        let path = "\(site)/quarters/\(quarter)/\(anchor)/\(number).html"
+                        let page = try String(contentsOfFile: path, encoding: .utf8)
+                        #expect(page.contains("<a href=\"../../\(quarter).html\">"))
+                        for href in page.matches(of: /rel="(?:prev|next)" href="([^"]*)"/).map({ String($0.output.1) }) {
+                            let target = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(String(href.prefix { $0 != "#" }))
+                            #expect(FileManager.default.fileExists(atPath: target.standardized.path), "\(path): \(href)")
+                        }
+                        #expect(page.contains("rel=\"next\"") == (number < pages.count))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "600", "--seed", "4", "--output", store]).status == 0)
+        func build(_ site: String, _ extra: [String] = []) throws {
+            let result = try CLI.run(["build", "--store", store, "--output", folder.path(site), "--page-size", "10", "--quiet"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try build("incremental")
+        try build("full")
+        let before = try Self.lists(in: folder.path("incremental"))
+        // New identifiers for a quarter's invoices: new boundaries, so rows move between pages; and one more invoice.
+        try StoreFixture.execute(store, """
+            UPDATE invoice SET identifier = identifier || '-R' WHERE issuedOn BETWEEN '2025-01-01' AND '2025-02-15';
+            """)
+        try build("incremental")
+        try build("full", ["--full"])
+        let after = try Self.lists(in: folder.path("incremental"))
+        func pageOf(_ lists: [String: [[String]]]) -> [String: Int] {
+            var pages: [String: Int] = [:]
+            for (key, list) in lists { for (number, rows) in list.enumerated() { for row in rows { pages["\(key) \(row.replacingOccurrences(of: "-R", with: ""))"] = number } } }
+            return pages
+        }
+        let moved = pageOf(after).filter { key, page in pageOf(before)[key].map { $0 != page } ?? false }
+        #expect(!moved.isEmpty, "some rows moved to another page")
+        let incremental = try Self.files(folder.path("incremental")), full = try Self.files(folder.path("full"))
+        #expect(incremental.keys.sorted() == full.keys.sorted())
+        for (path, data) in full where incremental[path] != data { Issue.record("\(path) differs from the full build") }
+    }
+}
