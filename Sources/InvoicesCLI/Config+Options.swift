@@ -52,7 +52,7 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The month the fiscal year starts in, 01 to 12: quarter and year pages follow it. Default: 01.")
     var fiscalYearStart: String?
 
-    @Option(help: "The rows of a long list's page (a fiscal quarter's invoices behind a tax), 10 to 100000. Default: 1000.")
+    @Option(help: "The rows of a long list's page (a month's clients in a currency, a fiscal quarter's invoices behind a tax), 10 to 100000. Default: 1000.")
     var pageSize: String?
 
     @Option(help: "The report's title. Default: Invoices report.")

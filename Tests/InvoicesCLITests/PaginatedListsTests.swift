@@ -89,6 +89,43 @@ struct PaginatedListsTests {
         }
     }
 
+    /// A month's clients in one currency, across its pages: each client (by its page's slug, which starts with its
+    /// number) once, in the order of totals.csv, which lists exactly the clients with figures that month.
+    @Test func aMonthsClientsAreEachOnOnePageInOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite"), site = folder.path("site")
+        #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
+        let build = try CLI.run(["build", "--store", store, "--output", site, "--page-size", "10", "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        var expected: [String: [String]] = [:]
+        let totals = try String(contentsOfFile: site + "/totals.csv", encoding: .utf8)
+        for line in totals.split(separator: "\r\n").dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count == 16 else { continue }  // a name with a comma is quoted; the sample has none
+            expected["\(cells[3]) \(cells[2])", default: []].append(cells[0].lowercased())
+        }
+        var paginated = 0
+        for (key, numbers) in expected {
+            let parts = key.split(separator: " "), month = parts[0], currency = parts[1]
+            let html = try String(contentsOfFile: "\(site)/months/\(month).html", encoding: .utf8)
+            let section = try #require(html.components(separatedBy: "id=\"clients-\(currency)\"").dropFirst().first)
+            func slugs(_ text: String) -> [String] {
+                text.matches(of: /<th scope="row"><a href="[.\/]*clients\/(c-[0-9]+)-/).map { String($0.output.1) }
+            }
+            var listed = slugs(section.components(separatedBy: "</section>")[0])
+            var number = 2
+            while let more = try? String(contentsOfFile: "\(site)/months/\(month)/\(currency)/\(number).html", encoding: .utf8) {
+                #expect(more.contains("<a href=\"../../\(month).html\">"))
+                listed += slugs(more)
+                number += 1
+            }
+            if number > 2 { paginated += 1 }
+            #expect(listed == numbers, "\(key): every client once, in order")
+        }
+        #expect(paginated > 5, "lists of several pages were checked")
+    }
+
     @Test func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -27,4 +27,15 @@ public enum Pagination {
         if start < count { pages.append(start..<count) }
         return pages
     }
+
+    /// The links to every page of a list, for its first page: `label` (`1`, `2`…), `href` (`first` for page 1, on
+    /// the page itself), `current` (page 1).
+    static func links(count: Int, first: String, href: (Int) -> String) -> [[String: Any]] {
+        var links: [[String: Any]] = []
+        for number in 1...max(count, 1) {
+            let target: String = number == 1 ? first : href(number)
+            links.append(["label": String(number), "href": target, "current": number == 1])
+        }
+        return links
+    }
 }

@@ -115,27 +115,18 @@ extension SiteBuilder {
             var total = figuresRow(currency.months[offset], currency.currency)
             total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
             totals.append(total)
-            var members: [(client: Int, entry: Report.ClientCurrency)] = []
-            for client in report.clients {
-                for entry in client.currencies where entry.currency == currency.currency && entry.months[offset].isActive {
-                    members.append((client.clientIndex, entry))
-                }
+            let members = monthMembers(offset, currency.currency)
+            let pages = Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
+            var section: [String: Any] = [
+                "currency": currency.currency.code, "total": total,
+                "rows": monthRows(members, pages[0], offset, root: "../", registry: registry),
+            ]
+            if pages.count > 1 {
+                let folder = "\(month)/\(currency.currency.code)/"
+                section["rowCount"] = members.count
+                section["pages"] = Pagination.links(count: pages.count, first: "#clients-\(currency.currency.code)") { folder + "\($0).html" }
             }
-            let columns = TemplateSet.monthRowColumns
-            let rows = RowList(columns: columns, count: members.count, registry: registry) { row, column in
-                let (clientIndex, entry) = members[row]
-                let figures = entry.months[offset]
-                switch columns[column] {
-                case "name": return books.clients[clientIndex].name
-                case "number": return books.clients[clientIndex].number
-                case "href": return "../" + clientPath(clientIndex)
-                case "change":
-                    let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
-                    return change(figures.invoiced, from: previous.invoiced, entry.currency)
-                default: return figuresCell(figures, entry.currency, columns[column])
-                }
-            }
-            sections.append(["currency": currency.currency.code, "rows": rows, "total": total])
+            sections.append(section)
         }
         var context: [String: Any] = [
             "label": SiteBuilder.monthLabel(month), "month": month.description, "totals": totals,
@@ -148,6 +139,63 @@ extension SiteBuilder {
             context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": "\(report.months[offset + 1]).html"]
         }
         return context
+    }
+
+    /// The clients with figures in `currency` in the month at `offset`, in client order.
+    func monthMembers(_ offset: Int, _ currency: CurrencyCode) -> [(client: Int, entry: Report.ClientCurrency)] {
+        var members: [(client: Int, entry: Report.ClientCurrency)] = []
+        for client in report.clients {
+            for entry in client.currencies where entry.currency == currency && entry.months[offset].isActive {
+                members.append((client.clientIndex, entry))
+            }
+        }
+        return members
+    }
+
+    /// The rows of `range` of a month's clients in one currency; client links start with `root`.
+    func monthRows(
+        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, _ offset: Int, root: String, registry: RowListRegistry?
+    ) -> RowList {
+        let columns = TemplateSet.monthRowColumns
+        return RowList(columns: columns, count: range.count, registry: registry) { row, column in
+            let (clientIndex, entry) = members[range.lowerBound + row]
+            let figures = entry.months[offset]
+            switch columns[column] {
+            case "name": return books.clients[clientIndex].name
+            case "number": return books.clients[clientIndex].number
+            case "href": return root + clientPath(clientIndex)
+            case "change":
+                let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
+                return change(figures.invoiced, from: previous.invoiced, entry.currency)
+            default: return figuresCell(figures, entry.currency, columns[column])
+            }
+        }
+    }
+
+    /// A month's client lists longer than a page (``Pagination``, keyed by client number): the first is on the
+    /// month's page, the others at `months/2025-06/EUR/2.html` and on.
+    func monthListPages(_ offset: Int) -> [File] {
+        let month = report.months[offset]
+        var files: [File] = []
+        for currency in report.currencies where currency.months[offset].isActive {
+            let members = monthMembers(offset, currency.currency)
+            let pages = Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
+            guard pages.count > 1 else { continue }
+            let code = currency.currency.code
+            let parent = "../../\(month).html"
+            for number in 2...pages.count {
+                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+                var context: [String: Any] = [
+                    "label": SiteBuilder.monthLabel(month), "currency": code, "page": number, "monthHref": parent,
+                    "rows": monthRows(members, pages[number - 1], offset, root: "../../../", registry: registry),
+                ]
+                context["previous"] = ["label": String(number - 1), "href": number == 2 ? parent + "#clients-\(code)" : "\(number - 1).html"]
+                if number < pages.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
+                let title = "\(SiteBuilder.monthLabel(month)) · \(code) clients · page \(number)"
+                files.append(page("months/\(month)/\(code)/\(number).html", template: "month-list", title: title, context, rows: registry))
+            }
+        }
+        return files
     }
 
     /// The change of an amount against the previous month: `+EUR 12.00`, `−EUR 3.00` or `no change`.

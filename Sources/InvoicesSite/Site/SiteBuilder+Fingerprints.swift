@@ -290,7 +290,9 @@ extension SiteBuilder {
         case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)
         case .changes: return page("changes", "changes", changesFingerprint(base: inputs.base))
-        case .month(let offset): return page("month:\(report.months[offset])", "month", inputs.months[offset])
+        case .month(let offset):
+            // The month's further list pages are the same unit: their template too.
+            return page("month:\(report.months[offset])", "month", inputs.months[offset] ^ (templates.fingerprints["month-list"] ?? 0))
         case .period(let position):
             // The quarter's further list pages are the same unit: their template too.
             return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all ^ (templates.fingerprints["period-list"] ?? 0))

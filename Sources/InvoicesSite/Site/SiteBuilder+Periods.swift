@@ -191,12 +191,7 @@ extension SiteBuilder {
             row["invoices"] = taxInvoiceRows(behind, pages[0], currency, root: "../", registry: registry)
             if pages.count > 1 {
                 let folder = String(Self.periodListFolder(period).dropFirst("quarters/".count)) + anchor + "/"
-                var links: [[String: Any]] = []
-                for number in 1...pages.count {
-                    let href: String = number == 1 ? "#" + anchor : folder + String(number) + ".html"
-                    links.append(["label": String(number), "href": href, "current": number == 1])
-                }
-                row["pages"] = links
+                row["pages"] = Pagination.links(count: pages.count, first: "#" + anchor) { folder + "\($0).html" }
                 row["rowCount"] = behind.count
             }
             taxes.append(row)

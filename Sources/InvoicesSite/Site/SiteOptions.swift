@@ -47,8 +47,8 @@ public struct SiteOptions: Sendable {
     /// for each euro amount owed; with a `paymentURL`, a pay link for each amount owed, in any currency.
     public var payee: Payee?
 
-    /// The rows of a long list's page (`page_size`): a fiscal quarter's invoices behind a tax are cut into pages of
-    /// this many rows on average, at most twice as many (``Pagination``).
+    /// The rows of a long list's page (`page_size`): a month's clients in a currency and a fiscal quarter's invoices
+    /// behind a tax are cut into pages of this many rows on average, at most twice as many (``Pagination``).
     public var pageSize = Pagination.defaultPageSize
 
     public init(

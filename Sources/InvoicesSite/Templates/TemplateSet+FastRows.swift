@@ -4,6 +4,7 @@ extension TemplateSet {
     static let fastLists: [String: [(path: [String], columns: [String])]] = [
         "client": [(["invoices"], invoiceColumns), (["monthly", "months"], monthlyColumns)],
         "month": [(["currencies", "rows"], monthRowColumns)],
+        "month-list": [(["rows"], monthRowColumns)],
         "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
         "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
         "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],

@@ -95,6 +95,7 @@ public enum TemplateVariables {
                 "currency": nil,
                 "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
                 "total": TemplateScope(values: figures + ["change"]),
+                "rowCount": nil, "pages": TemplateScope(values: ["label", "href", "current"]),
             ]),
             "previous": link, "next": link,
         ]),
@@ -146,6 +147,10 @@ public enum TemplateVariables {
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+        ]),
+        "month-list": page([
+            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "previous": link, "next": link,
+            "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
         ]),
         "period-list": page([
             "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "previous": link,
