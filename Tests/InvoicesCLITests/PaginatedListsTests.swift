@@ -12,18 +12,26 @@ struct PaginatedListsTests {
         html.matches(of: /<tr><th scope="row">([^<]*)<\/th><td class="date">/).map { String($0.output.1) }
     }
 
-    /// Per quarter, per tax list in page order: the identifiers on each page (page 1 from the quarter's page).
+    /// The anchors of a quarter page's tax lists, in order: a table when the list is on the page, the page links
+    /// when the lists have pages of their own.
+    static func anchors(_ html: String) -> [String] {
+        html.matches(of: /<(?:table class="figures tax-invoices"|nav class="pages") id="([^"]*)"/).map { String($0.output.1) }
+    }
+
+    /// Per quarter, per tax list, the identifiers on each of its pages (one page: the quarter's own table).
     static func lists(in site: String) throws -> [String: [[String]]] {
         var result: [String: [[String]]] = [:]
         let quarters = site + "/quarters/"
         for page in try FileManager.default.contentsOfDirectory(atPath: quarters) where page.hasSuffix(".html") {
             let name = String(page.dropLast(5))
             let html = try String(contentsOfFile: quarters + page, encoding: .utf8)
-            for table in html.components(separatedBy: "<table class=\"figures tax-invoices\" id=\"").dropFirst() {
-                let anchor = String(table.prefix { $0 != "\"" })
-                let body = table.components(separatedBy: "</table>")[0]
-                var pages = [identifiers(body)]
-                var number = 2
+            for anchor in anchors(html) {
+                if let table = html.components(separatedBy: "<table class=\"figures tax-invoices\" id=\"\(anchor)\"").dropFirst().first {
+                    result["\(name)/\(anchor)"] = [identifiers(table.components(separatedBy: "</table>")[0])]
+                    continue
+                }
+                var pages: [[String]] = []
+                var number = 1
                 while let more = try? String(contentsOfFile: "\(quarters)\(name)/\(anchor)/\(number).html", encoding: .utf8) {
                     pages.append(identifiers(more))
                     number += 1
@@ -55,6 +63,7 @@ struct PaginatedListsTests {
         #expect(build.status == 0, "\(build.stderr)")
         let lists = try Self.lists(in: site)
         #expect(lists.values.contains { $0.count > 2 }, "some lists have several pages")
+        var paged = 0
         // The CSV beside each quarter has the same rows, list by list, in the same order.
         for quarter in Set(lists.keys.map { String($0.prefix { $0 != "/" }) }) {
             let csv = try String(contentsOfFile: "\(site)/quarters/\(quarter).csv", encoding: .utf8)
@@ -65,28 +74,30 @@ struct PaginatedListsTests {
                 if groups.last?.key == key { groups[groups.count - 1].rows.append(String(cells[3])) } else { groups.append((key, [String(cells[3])])) }
             }
             let html = try String(contentsOfFile: "\(site)/quarters/\(quarter).html", encoding: .utf8)
-            let anchors = html.matches(of: /<table class="figures tax-invoices" id="([^"]*)"/).map { String($0.output.1) }
+            let anchors = Self.anchors(html)
             #expect(anchors.count == groups.count, "\(quarter)")
             for (anchor, group) in zip(anchors, groups) {
                 let pages = try #require(lists["\(quarter)/\(anchor)"])
                 #expect(pages.flatMap { $0 } == group.rows, "\(quarter) \(anchor): every row once, in order")
-                #expect(pages.allSatisfy { $0.count <= 20 && !$0.isEmpty } || pages == [[]])
-                // Page 1 links every page; each further page links the quarter and its neighbours, which exist.
-                if pages.count > 1 {
-                    for number in 2...pages.count { #expect(html.contains("<a href=\"\(quarter)/\(anchor)/\(number).html\">\(number)</a>")) }
-                    for number in 2...pages.count {
-                        let path = "\(site)/quarters/\(quarter)/\(anchor)/\(number).html"
-                        let page = try String(contentsOfFile: path, encoding: .utf8)
-                        #expect(page.contains("<a href=\"../../\(quarter).html\">"))
-                        for href in page.matches(of: /rel="(?:prev|next)" href="([^"]*)"/).map({ String($0.output.1) }) {
-                            let target = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(String(href.prefix { $0 != "#" }))
-                            #expect(FileManager.default.fileExists(atPath: target.standardized.path), "\(path): \(href)")
-                        }
-                        #expect(page.contains("rel=\"next\"") == (number < pages.count))
+                #expect(pages.allSatisfy { $0.count <= 20 && !$0.isEmpty } || pages.count == 1)
+                // The quarter's page links every page; each page links the quarter and its neighbours, which exist.
+                guard html.contains("<nav class=\"pages\" id=\"\(anchor)\"") else { continue }
+                paged += 1
+                for number in 1...pages.count {
+                    #expect(html.contains("<a href=\"\(quarter)/\(anchor)/\(number).html\">\(number)</a>"))
+                    let path = "\(site)/quarters/\(quarter)/\(anchor)/\(number).html"
+                    let page = try String(contentsOfFile: path, encoding: .utf8)
+                    #expect(page.contains("<a href=\"../../\(quarter).html#\(anchor)\">"))
+                    for href in page.matches(of: /rel="(?:prev|next)" href="([^"]*)"/).map({ String($0.output.1) }) {
+                        let target = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(href)
+                        #expect(FileManager.default.fileExists(atPath: target.standardized.path), "\(path): \(href)")
                     }
+                    #expect(page.contains("rel=\"next\"") == (number < pages.count))
+                    #expect(page.contains("rel=\"prev\"") == (number > 1))
                 }
             }
         }
+        #expect(paged > 0)
     }
 
     /// A month's clients in one currency, across its pages: each client (by its page's slug, which starts with its
@@ -114,9 +125,10 @@ struct PaginatedListsTests {
                 text.matches(of: /<th scope="row"><a href="[.\/]*clients\/(c-[0-9]+)-/).map { String($0.output.1) }
             }
             var listed = slugs(section.components(separatedBy: "</section>")[0])
-            var number = 2
+            var number = 1
             while let more = try? String(contentsOfFile: "\(site)/months/\(month)/\(currency)/\(number).html", encoding: .utf8) {
-                #expect(more.contains("<a href=\"../../\(month).html\">"))
+                #expect(listed.isEmpty || number > 1, "a list is on the month's page or on pages of its own, not both")
+                #expect(more.contains("<a href=\"../../\(month).html#clients-\(currency)\">"))
                 listed += slugs(more)
                 number += 1
             }

@@ -110,21 +110,20 @@ extension SiteBuilder {
         let month = report.months[offset]
         var totals: [[String: Any]] = []
         var sections: [[String: Any]] = []
+        let paged = isMonthPaged(offset)
         for currency in report.currencies where currency.months[offset].isActive {
             let previous = offset > 0 ? currency.months[offset - 1] : currency.previousMonth
             var total = figuresRow(currency.months[offset], currency.currency)
             total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
             totals.append(total)
             let members = monthMembers(offset, currency.currency)
-            let pages = Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
-            var section: [String: Any] = [
-                "currency": currency.currency.code, "total": total,
-                "rows": monthRows(members, pages[0], offset, root: "../", registry: registry),
-            ]
-            if pages.count > 1 {
+            var section: [String: Any] = ["currency": currency.currency.code, "total": total]
+            if paged {
                 let folder = "\(month)/\(currency.currency.code)/"
                 section["rowCount"] = members.count
-                section["pages"] = Pagination.links(count: pages.count, first: "#clients-\(currency.currency.code)") { folder + "\($0).html" }
+                section["pages"] = Pagination.links(count: monthListRanges(members).count) { folder + "\($0).html" }
+            } else {
+                section["rows"] = monthRows(members, 0..<members.count, offset, root: "../", registry: registry)
             }
             sections.append(section)
         }
@@ -172,25 +171,37 @@ extension SiteBuilder {
         }
     }
 
-    /// A month's client lists longer than a page (``Pagination``, keyed by client number): the first is on the
-    /// month's page, the others at `months/2025-06/EUR/2.html` and on.
+    /// Whether a month's clients, over all its currencies, are more than a page: then each currency's list is on
+    /// pages of its own, `months/2025-06/EUR/1.html` and on, and the month's page keeps the totals and links them.
+    func isMonthPaged(_ offset: Int) -> Bool {
+        var count = 0
+        for client in report.clients {
+            for entry in client.currencies where entry.months[offset].isActive { count += 1 }
+        }
+        return Pagination.isPaged([count], pageSize: options.pageSize)
+    }
+
+    /// The pages of a month's clients in one currency (``Pagination``, keyed by client number).
+    func monthListRanges(_ members: [(client: Int, entry: Report.ClientCurrency)]) -> [Range<Int>] {
+        Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
+    }
+
+    /// A paged month's client lists (``isMonthPaged(_:)``): `months/2025-06/EUR/1.html` and on.
     func monthListPages(_ offset: Int) -> [File] {
+        guard isMonthPaged(offset) else { return [] }
         let month = report.months[offset]
         var files: [File] = []
         for currency in report.currencies where currency.months[offset].isActive {
             let members = monthMembers(offset, currency.currency)
-            let pages = Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
-            guard pages.count > 1 else { continue }
+            let pages = monthListRanges(members)
             let code = currency.currency.code
-            let parent = "../../\(month).html"
-            for number in 2...pages.count {
+            for number in 1...pages.count {
                 let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-                var context: [String: Any] = [
-                    "label": SiteBuilder.monthLabel(month), "currency": code, "page": number, "monthHref": parent,
-                    "rows": monthRows(members, pages[number - 1], offset, root: "../../../", registry: registry),
-                ]
-                context["previous"] = ["label": String(number - 1), "href": number == 2 ? parent + "#clients-\(code)" : "\(number - 1).html"]
-                if number < pages.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
+                var context = Pagination.neighbours(number, of: pages.count)
+                context.merge([
+                    "label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)",
+                    "rowCount": members.count, "rows": monthRows(members, pages[number - 1], offset, root: "../../../", registry: registry),
+                ]) { a, _ in a }
                 let title = "\(SiteBuilder.monthLabel(month)) · \(code) clients · page \(number)"
                 files.append(page("months/\(month)/\(code)/\(number).html", template: "month-list", title: title, context, rows: registry))
             }

@@ -58,31 +58,38 @@ extension SiteBuilder {
             + taxListPages(period, sources: sources)
     }
 
-    /// The folder of a quarter's further list pages: `quarters/2024-Q3/`.
+    /// The folder of a quarter's list pages: `quarters/2024-Q3/`.
     static func periodListFolder(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + "/" }
 
-    /// The invoices behind one of a quarter's tax rows, cut into pages (``Pagination``): the first is on the
-    /// quarter's page, the others at `quarters/2024-Q3/tax-EUR-1/2.html` and on.
+    /// A quarter's taxes with anything in it, with the invoices behind each, in the taxes table's order.
+    func taxLists(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, behind: [TaxSource])] {
+        report.taxes.compactMap { totals in
+            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { return nil }
+            return (totals, sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? [])
+        }
+    }
+
+    /// A quarter whose invoices behind its taxes are more than a page (``Pagination/isPaged(_:pageSize:)``) lists
+    /// each tax's on pages of their own: `quarters/2024-Q3/tax-EUR-1/1.html` and on. The quarter's page keeps the
+    /// totals and links them.
     func taxListPages(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [File] {
+        let lists = taxLists(period, sources: sources)
+        guard Pagination.isPaged(lists.map(\.behind.count), pageSize: options.pageSize) else { return [] }
         var files: [File] = []
-        for totals in report.taxes {
-            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
-            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+        for (totals, behind) in lists {
             let pages = taxListRanges(behind)
-            guard pages.count > 1 else { continue }
             let tax = books.taxes[totals.taxIndex]
             let anchor = Self.taxAnchor(totals)
             let folder = Self.periodListFolder(period) + anchor + "/"
             let quarter = "../../" + String(period.path.dropFirst("quarters/".count))
-            for number in 2...pages.count {
+            for number in 1...pages.count {
                 let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-                var context: [String: Any] = [
+                var context = Pagination.neighbours(number, of: pages.count)
+                context.merge([
                     "label": period.label, "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
-                    "page": number, "periodHref": quarter,
+                    "periodHref": quarter + "#" + anchor, "rowCount": behind.count,
                     "invoices": taxInvoiceRows(behind, pages[number - 1], totals.currency, root: "../../../", registry: registry),
-                ]
-                context["previous"] = ["label": String(number - 1), "href": number == 2 ? quarter + "#" + anchor : "\(number - 1).html"]
-                if number < pages.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
+                ]) { a, _ in a }
                 let title = "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) % · page \(number)"
                 files.append(page(folder + "\(number).html", template: "period-list", title: title, context, rows: registry))
             }
@@ -169,6 +176,7 @@ extension SiteBuilder {
         let sources = sources ?? taxSources(of: period)
         let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
+        let paged = !isYear && Pagination.isPaged(taxLists(period, sources: sources).map(\.behind.count), pageSize: options.pageSize)
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
             let currency = totals.currency
@@ -187,12 +195,12 @@ extension SiteBuilder {
             row["quarters"] = quarters
             row["hasQuarters"] = !quarters.isEmpty
             let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            let pages = taxListRanges(behind)
-            row["invoices"] = taxInvoiceRows(behind, pages[0], currency, root: "../", registry: registry)
-            if pages.count > 1 {
+            if paged {
                 let folder = String(Self.periodListFolder(period).dropFirst("quarters/".count)) + anchor + "/"
-                row["pages"] = Pagination.links(count: pages.count, first: "#" + anchor) { folder + "\($0).html" }
                 row["rowCount"] = behind.count
+                row["pages"] = Pagination.links(count: taxListRanges(behind).count) { folder + "\($0).html" }
+            } else {
+                row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, root: "../", registry: registry)
             }
             taxes.append(row)
         }

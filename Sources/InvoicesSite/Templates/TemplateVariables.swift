@@ -95,7 +95,7 @@ public enum TemplateVariables {
                 "currency": nil,
                 "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
                 "total": TemplateScope(values: figures + ["change"]),
-                "rowCount": nil, "pages": TemplateScope(values: ["label", "href", "current"]),
+                "rowCount": nil, "pages": link,
             ]),
             "previous": link, "next": link,
         ]),
@@ -134,7 +134,7 @@ public enum TemplateVariables {
                 values: ["currency", "tax", "rate", "anchor"] + taxBases
             ).adding([
                 "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
-                "rowCount": nil, "pages": TemplateScope(values: ["label", "href", "current"]),
+                "rowCount": nil, "pages": link,
                 "quarters": TemplateScope(values: ["label", "href", "first"]),
             ]),
             "previous": link, "next": link,
@@ -149,11 +149,11 @@ public enum TemplateVariables {
             "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
         ]),
         "month-list": page([
-            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "previous": link, "next": link,
+            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
             "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
         ]),
         "period-list": page([
-            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "previous": link,
+            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "rowCount": nil, "previous": link,
             "next": link, "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns),
         ]),
         "404": page(["home": nil]),
