@@ -138,6 +138,40 @@ struct PaginatedListsTests {
         #expect(paginated > 5, "lists of several pages were checked")
     }
 
+    /// collections.html's lists on pages of their own hold exactly the rows the page shows when they fit in one page
+    /// (links aside, which are one folder deeper), in the same order.
+    @Test func collectionsListsInPagesHoldTheSameRowsInTheSameOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
+        for (site, size) in [("paged", "10"), ("whole", "100000")] {
+            let result = try CLI.run(["build", "--store", store, "--output", folder.path(site), "--page-size", size, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        func rows(_ html: String) -> [String] {
+            html.matches(of: /<tr><th scope="row"><a href="[^"]*">.*<\/tr>/).map { String($0.output).replacingOccurrences(of: "../../", with: "") }
+        }
+        let whole = try String(contentsOfFile: folder.path("whole/collections.html"), encoding: .utf8)
+        let paged = try String(contentsOfFile: folder.path("paged/collections.html"), encoding: .utf8)
+        let names = paged.matches(of: /<nav class="pages" id="([^"]*)"/).map { String($0.output.1) }
+        #expect(names.first == "overdue-EUR" && names.last == "days-to-pay", "\(names)")
+        var pagedRows: [String] = []
+        for name in names {
+            var number = 1
+            while let page = try? String(contentsOfFile: folder.path("paged/collections/\(name)/\(number).html"), encoding: .utf8) {
+                #expect(page.contains("<a href=\"../../collections.html#\(name)\">"))
+                pagedRows += rows(page)
+                number += 1
+            }
+            #expect(number > 1, "\(name) has pages")
+        }
+        // Up to the days sales outstanding, which stay on the page either way.
+        func lists(_ html: String) -> String { html.components(separatedBy: "<table class=\"figures dso\">")[0] }
+        #expect(!pagedRows.isEmpty && pagedRows == rows(lists(whole)))
+        #expect(rows(lists(paged)).isEmpty, "collections.html keeps the page links only")
+    }
+
     @Test func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -105,7 +105,7 @@ struct RowDifferentialTests {
 
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
-        #expect(site.templates.rowTemplates.count == 10, "one per list of TemplateSet.fastLists")
+        #expect(site.templates.rowTemplates.count == 12, "one per list of TemplateSet.fastLists")
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)

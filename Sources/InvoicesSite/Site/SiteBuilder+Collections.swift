@@ -9,28 +9,120 @@ extension SiteBuilder {
         return page("collections.html", template: "collections", title: "Collections", collectionsContext(registry: registry), rows: registry)
     }
 
+    /// The long lists of collections.html: the overdue clients per currency (`overdue-EUR`) and the days to pay
+    /// (`days-to-pay`), each with its rows.
+    enum CollectionsList {
+        case overdue([Collections.Overdue])
+        case daysToPay([Collections.DaysToPay])
+
+        var name: String {
+            switch self {
+            case .overdue(let rows): "overdue-\(rows[0].currency.code)"
+            case .daysToPay: "days-to-pay"
+            }
+        }
+        var count: Int {
+            switch self {
+            case .overdue(let rows): rows.count
+            case .daysToPay(let rows): rows.count
+            }
+        }
+        func clientIndex(_ row: Int) -> Int {
+            switch self {
+            case .overdue(let rows): rows[row].clientIndex
+            case .daysToPay(let rows): rows[row].clientIndex
+            }
+        }
+    }
+
+    func collectionsLists(_ collections: Collections) -> [CollectionsList] {
+        collections.overdue.filter { !$0.isEmpty }.map { .overdue($0) } + (collections.daysToPay.isEmpty ? [] : [.daysToPay(collections.daysToPay)])
+    }
+
+    /// The rows of `range` of a list, as the template's list object (`currency` and `clients`, or `clients`);
+    /// addresses start with `root`.
+    func collectionsRows(_ list: CollectionsList, _ range: Range<Int>, root: String, registry: RowListRegistry?) -> [String: Any] {
+        switch list {
+        case .overdue(let rows):
+            let columns = TemplateVariables.overdueColumns
+            let clients = RowList(columns: columns, count: range.count, registry: registry) { row, column in
+                let cell = overdueCell(rows[range.lowerBound + row], columns[column])
+                return columns[column].hasSuffix("ref") ? root + cell : cell
+            }
+            return ["currency": rows[0].currency.code, "clients": clients]
+        case .daysToPay(let days):
+            let columns = TemplateVariables.daysToPayColumns
+            let clients = RowList(columns: columns, count: range.count, registry: registry) { row, column in
+                let entry = days[range.lowerBound + row]
+                let client = books.clients[entry.clientIndex]
+                switch columns[column] {
+                case "name": return client.name
+                case "number": return client.number
+                case "href": return root + clientPath(entry.clientIndex)
+                case "settled": return String(entry.settled)
+                case "median": return String(entry.median)
+                case "p90": return String(entry.percentile90)
+                default: return ""
+                }
+            }
+            return ["clients": clients]
+        }
+    }
+
+    /// The pages of a list (``Pagination``, keyed by client number).
+    func collectionsRanges(_ list: CollectionsList) -> [Range<Int>] {
+        Pagination.pages(count: list.count, pageSize: options.pageSize) { books.clients[list.clientIndex($0)].number }
+    }
+
+    /// When collections.html's lists are more than a page together, each is on pages of its own:
+    /// `collections/overdue-EUR/1.html`, `collections/days-to-pay/1.html` and on.
+    func collectionsListPages() -> [File] {
+        let lists = collectionsLists(Collections(books: books, report: report))
+        guard Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize) else { return [] }
+        var files: [File] = []
+        for list in lists {
+            let pages = collectionsRanges(list)
+            for number in 1...pages.count {
+                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+                var context = Pagination.neighbours(number, of: pages.count)
+                let rows = collectionsRows(list, pages[number - 1], root: "../../", registry: registry)
+                var heading: String
+                switch list {
+                case .overdue:
+                    context["overdue"] = [rows]
+                    heading = "Overdue in \(rows["currency"] as? String ?? "")"
+                case .daysToPay:
+                    context["daysToPay"] = [rows]
+                    heading = "Days to pay"
+                }
+                context["heading"] = heading
+                context["rowCount"] = list.count
+                context["collectionsHref"] = "../../collections.html#\(list.name)"
+                files.append(page("collections/\(list.name)/\(number).html", template: "collections-list", title: "\(heading) · page \(number)", context, rows: registry))
+            }
+        }
+        return files
+    }
+
     func collectionsContext(registry: RowListRegistry? = nil) -> [String: Any] {
         let collections = Collections(books: books, report: report)
-        let overdue: [[String: Any]] = collections.overdue.filter { !$0.isEmpty }.map { rows in
-            let columns = TemplateVariables.overdueColumns
-            let list = RowList(columns: columns, count: rows.count, registry: registry) { row, column in
-                overdueCell(rows[row], columns[column])
+        let lists = collectionsLists(collections)
+        let paged = Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize)
+        var overdue: [[String: Any]] = []
+        var daysToPay: Any = []
+        for list in lists {
+            var entry: [String: Any]
+            if paged {
+                let name = list.name
+                entry = ["rowCount": list.count, "anchor": name]
+                entry["pages"] = Pagination.links(count: collectionsRanges(list).count) { "collections/\(name)/\($0).html" }
+                if case .overdue(let rows) = list { entry["currency"] = rows[0].currency.code }
+            } else {
+                entry = collectionsRows(list, 0..<list.count, root: "", registry: registry)
             }
-            return ["currency": rows[0].currency.code, "clients": list]
-        }
-        let days = collections.daysToPay
-        let dayColumns = TemplateVariables.daysToPayColumns
-        let daysToPay = RowList(columns: dayColumns, count: days.count, registry: registry) { row, column in
-            let entry = days[row]
-            let client = books.clients[entry.clientIndex]
-            switch dayColumns[column] {
-            case "name": return client.name
-            case "number": return client.number
-            case "href": return clientPath(entry.clientIndex)
-            case "settled": return String(entry.settled)
-            case "median": return String(entry.median)
-            case "p90": return String(entry.percentile90)
-            default: return ""
+            switch list {
+            case .overdue: overdue.append(entry)
+            case .daysToPay: daysToPay = paged ? entry : entry["clients"] ?? []
             }
         }
         let dso: [[String: Any]] = collections.salesOutstanding.map { entry in
@@ -51,10 +143,11 @@ extension SiteBuilder {
             }
             return ["currency": entry.currency.code, "months": months]
         }
-        return [
-            "hasOverdue": !overdue.isEmpty, "overdue": overdue, "hasDaysToPay": !days.isEmpty, "daysToPay": daysToPay,
-            "dso": dso,
+        var context: [String: Any] = [
+            "hasOverdue": !overdue.isEmpty, "overdue": overdue, "hasDaysToPay": !collections.daysToPay.isEmpty, "dso": dso,
         ]
+        if paged { context["daysToPayPages"] = daysToPay } else { context["daysToPay"] = daysToPay }
+        return context
     }
 
     /// The overview's `hasOverdue` and `topOverdue`: per currency, the five clients with most overdue.

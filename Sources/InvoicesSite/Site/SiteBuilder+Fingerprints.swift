@@ -285,7 +285,7 @@ extension SiteBuilder {
         case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
         case .overview: return page("overview", "overview", inputs.all)
         case .clients: return page("clients", "clients", inputs.all)
-        case .collections: return page("collections", "collections", inputs.all)
+        case .collections: return page("collections", "collections", inputs.all ^ (templates.fingerprints["collections-list"] ?? 0))
         case .notFound: return page("404", "404", inputs.base)
         case .exports: return page("exports", "", inputs.all)
         case .addresses: return page("addresses", "", inputs.all)

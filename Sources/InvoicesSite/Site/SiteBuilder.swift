@@ -88,7 +88,7 @@ public struct SiteBuilder: Sendable {
         case .overview:
             [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
         case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())]
-        case .collections: [collectionsPage()]
+        case .collections: [collectionsPage()] + collectionsListPages()
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)] + monthListPages(offset)
         case .period(let position): periodFiles(position)

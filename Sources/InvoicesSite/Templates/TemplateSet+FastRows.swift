@@ -8,6 +8,7 @@ extension TemplateSet {
         "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
         "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
         "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
+        "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],
         "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]

@@ -141,8 +141,12 @@ public enum TemplateVariables {
         ]),
         "collections": page([
             "hasOverdue": nil, "hasDaysToPay": nil,
-            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
+            "overdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns),
+                "rowCount": nil, "anchor": nil, "pages": link,
+            ]),
             "daysToPay": TemplateScope(values: TemplateVariables.daysToPayColumns),
+            "daysToPayPages": TemplateScope(["rowCount": nil, "anchor": nil, "pages": link]),
             "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
         ]),
         "clients": page([
@@ -151,6 +155,11 @@ public enum TemplateVariables {
         "month-list": page([
             "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
             "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+        ]),
+        "collections-list": page([
+            "heading": nil, "page": nil, "rowCount": nil, "collectionsHref": nil, "previous": link, "next": link,
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
+            "daysToPay": TemplateScope(["clients": TemplateScope(values: TemplateVariables.daysToPayColumns)]),
         ]),
         "period-list": page([
             "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "rowCount": nil, "previous": link,
