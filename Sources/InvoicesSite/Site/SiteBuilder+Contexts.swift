@@ -91,19 +91,63 @@ extension SiteBuilder {
         }
     }
 
+    /// clients.html: every client, or when they are more than a page, the links to the pages of the list
+    /// (`clients/pages/1.html` and on) and the search over `clients-index.js`.
     func clientsContext() -> [String: Any] {
+        let ranges = clientsListRanges()
+        guard ranges.count > 1 || books.clients.count > options.pageSize else {
+            return ["clients": clientsRows(0..<books.clients.count, root: "")]
+        }
+        return ["rowCount": books.clients.count, "pages": Pagination.links(count: ranges.count) { "clients/pages/\($0).html" }]
+    }
+
+    /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses start with `root`.
+    func clientsRows(_ range: Range<Int>, root: String) -> [[String: Any]] {
+        clientsEntries(range).map { entry in
+            ["number": entry[0], "name": entry[1], "city": entry[2], "href": entry[3].isEmpty ? "" : root + entry[3], "currencies": entry[4], "invoices": entry[5]]
+        }
+    }
+
+    /// Number, name, city, page address (empty for a client without figures), currencies and invoice count of each
+    /// client in `range`.
+    func clientsEntries(_ range: Range<Int>) -> [[String]] {
         var invoiceCounts = Array(repeating: 0, count: books.clients.count)
         for invoice in books.invoices { invoiceCounts[Int(invoice.clientIndex)] += 1 }
         let currenciesByClient = Dictionary(uniqueKeysWithValues: report.clients.map { ($0.clientIndex, $0.currencies.map(\.currency.code)) })
-        let clients: [[String: Any]] = books.clients.indices.map { index in
+        return range.map { index in
             let client = books.clients[index]
             return [
-                "name": client.name, "number": client.number, "city": client.city,
-                "href": currenciesByClient[index] == nil ? "" : clientPath(index),
-                "currencies": (currenciesByClient[index] ?? []).joined(separator: ", "), "invoices": String(invoiceCounts[index]),
+                client.number, client.name, client.city, currenciesByClient[index] == nil ? "" : clientPath(index),
+                (currenciesByClient[index] ?? []).joined(separator: ", "), String(invoiceCounts[index]),
             ]
         }
-        return ["clients": clients]
+    }
+
+    /// The pages of the client list (``Pagination``, keyed by client number).
+    func clientsListRanges() -> [Range<Int>] {
+        Pagination.pages(count: books.clients.count, pageSize: options.pageSize) { books.clients[$0].number }
+    }
+
+    /// When the clients are more than a page: the list's pages (`clients/pages/1.html` and on) and the search
+    /// index clients.html's box searches (`clients-index.js`: every client's number, name, city, address,
+    /// currencies and invoice count, as a JavaScript array of JSON strings).
+    func clientsListFiles() -> [File] {
+        let ranges = clientsListRanges()
+        guard ranges.count > 1 || books.clients.count > options.pageSize else { return [] }
+        var files: [File] = []
+        for number in 1...ranges.count {
+            var context = Pagination.neighbours(number, of: ranges.count)
+            context["rowCount"] = books.clients.count
+            context["clients"] = clientsRows(ranges[number - 1], root: "../../")
+            files.append(page("clients/pages/\(number).html", template: "clients-list", title: "Clients · page \(number)", context))
+        }
+        var index = Data("window.invoicesClients = ".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        index.append((try? encoder.encode(clientsEntries(0..<books.clients.count))) ?? Data("[]".utf8))
+        index.append(Data(";\n".utf8))
+        files.append(File(path: "clients-index.js", data: index))
+        return files
     }
 
     func monthContext(_ offset: Int, registry: RowListRegistry? = nil) -> [String: Any] {

@@ -284,7 +284,7 @@ extension SiteBuilder {
         switch job {
         case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
         case .overview: return page("overview", "overview", inputs.all)
-        case .clients: return page("clients", "clients", inputs.all)
+        case .clients: return page("clients", "clients", inputs.all ^ (templates.fingerprints["clients-list"] ?? 0))
         case .collections: return page("collections", "collections", inputs.all ^ (templates.fingerprints["collections-list"] ?? 0))
         case .notFound: return page("404", "404", inputs.base)
         case .exports: return page("exports", "", inputs.all)

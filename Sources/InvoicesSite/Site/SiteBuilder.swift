@@ -87,7 +87,7 @@ public struct SiteBuilder: Sendable {
         case .assets: templates.assets.sorted(by: { $0.key < $1.key }).map { File(path: $0.key, data: $0.value) }
         case .overview:
             [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
-        case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())]
+        case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())] + clientsListFiles()
         case .collections: [collectionsPage()] + collectionsListPages()
         case .notFound: [notFoundPage()]
         case .month(let offset): [monthPage(offset)] + monthListPages(offset)

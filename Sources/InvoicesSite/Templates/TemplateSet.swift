@@ -186,7 +186,8 @@ public struct TemplateSet: Sendable {
     /// Names a file of the templates folder may not have: the files and folders at the site's root that the build
     /// writes itself. Another file there is copied into the site as it is (`style.css`, images).
     static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
-        "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", SiteWriter.marker,
+        "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", "collections",
+        "clients-index.js", SiteWriter.marker,
     ])
 
     /// A checker over the Markdown and HTML templates among `texts`.

@@ -151,6 +151,11 @@ public enum TemplateVariables {
         ]),
         "clients": page([
             "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+            "rowCount": nil, "pages": link,
+        ]),
+        "clients-list": page([
+            "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
         ]),
         "month-list": page([
             "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
