@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
-# collections page, the client search, and a statement with payment codes) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# collections page, the client search, a statement with payment codes, and a quarter whose lists are on pages) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
 # (statement-pay-a4-1.png...).
@@ -51,6 +51,24 @@ for page in "index.html:overview" "months/$month:month" "clients/$client:client"
         echo "$out/$name-$label.png"
     done
 done
+
+# Lists in pages: the same books built with --page-size 20, so the quarter's tax lists are on pages of their own;
+# the last quarter and the first page of its longest list.
+paged_site=.build/screenshots-paged
+if [ -z "${1:-}" ]; then
+    .build/debug/invoices build --config .build/screenshots.yaml --store .build/screenshots.sqlite --output "$paged_site" \
+        --fiscal-year-start 04 --page-size 20 --quiet
+    list=$(cd "$paged_site/quarters/${quarter%.html}" && ls | head -n 1)
+    for page in "quarters/$quarter:quarter-paged" "quarters/${quarter%.html}/$list/1.html:quarter-list"; do
+        path=${page%%:*}; name=${page##*:}
+        for size in "1280,2400:desktop" "390,2400:phone"; do
+            window=${size%%:*}; label=${size##*:}
+            "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+                --window-size="$window" --screenshot="$out/$name-$label.png" "file://$(realpath "$paged_site/$path")" 2>/dev/null
+            echo "$out/$name-$label.png"
+        done
+    done
+fi
 
 # The client search, filtered by the first client's city (the box is filled from ?q=).
 city=$(sed -n 's|.*<th scope="row"><a href="[^"]*">[^<]*</a></th><td>\([^<]*\)</td>.*|\1|p' "$site/clients.html" | head -n 1)
