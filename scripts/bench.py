@@ -161,6 +161,10 @@ def run_sizes(args, rows, server):
         subprocess.run([INVOICES, "build", "--store", store, "--output", site, "--quiet",
                         "--debug-markdown", markdown], check=True)
         pages = sum(1 for _, _, names in os.walk(site) for n in names if n.endswith(".html"))
+        # The site's size and its largest HTML page (the target: every page at most 1 MB, at any size of books).
+        files = [(os.path.getsize(os.path.join(d, n)), os.path.relpath(os.path.join(d, n), site)) for d, _, names in os.walk(site) for n in names]
+        site_mb = sum(size for size, _ in files) / 1e6
+        largest_page = max(((size, path) for size, path in files if path.endswith(".html")), default=(0, "-"))
         group_sql = "SELECT clientId, currency, SUM(amount), COUNT(*) FROM invoice GROUP BY clientId, currency;"
         group, group_mb, _ = timed(["sqlite3", store, group_sql], args.runs)
         scan, scan_mb, _ = timed(f"sqlite3 {store} 'SELECT * FROM invoice;' > /dev/null", args.runs, shell=True)
@@ -182,6 +186,7 @@ def run_sizes(args, rows, server):
             hugo, hugo_mb, _ = timed(["hugo", "--quiet", "-s", hugo_dir, "-d", os.path.join(work, "hugo-out")], max(1, args.runs // 2))
         rows.append(dict(unchanged=unchanged, unchanged_mb=unchanged_mb, one_invoice=one_invoice, one_invoice_mb=one_invoice_mb,
                          template=template, template_mb=template_mb))
+        rows[-1].update(dict(site_mb=site_mb, largest_page=largest_page))
         rows[-1].update(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
                          phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb,
                          postgres=postgres, postgres_mb=postgres_mb, postgres_load=postgres_load))
@@ -210,6 +215,11 @@ def report(rows):
                             for k in ("unchanged", "one_invoice", "template"))
         print(f"{r['size']:5} | {r['ours']:6.2f}s {r['ours_mb']:5.0f}MB | {floor:5.2f}s {r['ours'] / floor if floor else 0:6.2f}x | "
               f"{hugo} | {shares}")
+    print()
+    print("the site (target: every HTML page at most 1 MB):")
+    for r in rows:
+        size, path = r["largest_page"]
+        print(f"  {r['size']}: {r['pages']} pages, {r['site_mb']:.0f} MB in all; largest page {size / 1e6:.2f} MB ({path})")
     print()
     print("phases of our build (median seconds, from --timings):")
     for r in rows:
