@@ -31,17 +31,4 @@ public enum Pagination {
     /// Whether lists of `counts` rows go to pages of their own: when together they are more than a page. A page
     /// holding several lists (a quarter's taxes, a month's currencies) stays under one page's rows either way.
     static func isPaged(_ counts: [Int], pageSize: Int) -> Bool { counts.reduce(0, +) > pageSize }
-
-    /// The links to every page of a list (`label` `1`, `2`…, `href`), for the page that holds its totals.
-    static func links(count: Int, href: (Int) -> String) -> [[String: Any]] {
-        (1...max(count, 1)).map { ["label": String($0), "href": href($0)] }
-    }
-
-    /// The context of list page `number` of `count`: `page`, and `previous` and `next` links (absent at the ends).
-    static func neighbours(_ number: Int, of count: Int) -> [String: Any] {
-        var context: [String: Any] = ["page": number]
-        if number > 1 { context["previous"] = ["label": String(number - 1), "href": "\(number - 1).html"] }
-        if number < count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
-        return context
-    }
 }

@@ -69,53 +69,41 @@ extension SiteBuilder {
         }
     }
 
-    /// The pages of a list (``Pagination``, keyed by client number).
-    func collectionsRanges(_ list: CollectionsList) -> [Range<Int>] {
-        Pagination.pages(count: list.count, pageSize: options.pageSize) { books.clients[list.clientIndex($0)].number }
+    /// A list of collections.html as a list that goes to pages of its own (`collections/overdue-EUR/1.html`,
+    /// `collections/days-to-pay/1.html` and on, keyed by client number) when the page's lists are more than a page
+    /// together.
+    func pagedList(_ list: CollectionsList) -> PagedList {
+        var heading = "Days to pay"
+        if case .overdue(let rows) = list { heading = "Overdue in \(rows[0].currency.code)" }
+        return PagedList(
+            folder: "collections/\(list.name)/", count: list.count, key: { books.clients[list.clientIndex($0)].number },
+            template: "collections-list", title: heading,
+            fields: ["heading": heading, "collectionsHref": "../../collections.html#\(list.name)"],
+            rows: { range, root, registry in
+                let rows = self.collectionsRows(list, range, root: root, registry: registry)
+                switch list {
+                case .overdue: return ["overdue": [rows]]
+                case .daysToPay: return ["daysToPay": [rows]]
+                }
+            })
     }
 
-    /// When collections.html's lists are more than a page together, each is on pages of its own:
-    /// `collections/overdue-EUR/1.html`, `collections/days-to-pay/1.html` and on.
+    /// collections.html's lists on pages of their own, when they are more than a page together.
     func collectionsListPages() -> [File] {
-        let lists = collectionsLists(Collections(books: books, report: report))
-        guard Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize) else { return [] }
-        var files: [File] = []
-        for list in lists {
-            let pages = collectionsRanges(list)
-            for number in 1...pages.count {
-                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-                var context = Pagination.neighbours(number, of: pages.count)
-                let rows = collectionsRows(list, pages[number - 1], root: "../../", registry: registry)
-                var heading: String
-                switch list {
-                case .overdue:
-                    context["overdue"] = [rows]
-                    heading = "Overdue in \(rows["currency"] as? String ?? "")"
-                case .daysToPay:
-                    context["daysToPay"] = [rows]
-                    heading = "Days to pay"
-                }
-                context["heading"] = heading
-                context["rowCount"] = list.count
-                context["collectionsHref"] = "../../collections.html#\(list.name)"
-                files.append(page("collections/\(list.name)/\(number).html", template: "collections-list", title: "\(heading) · page \(number)", context, rows: registry))
-            }
-        }
-        return files
+        pages(of: collectionsLists(Collections(books: books, report: report)).map(pagedList))
     }
 
     func collectionsContext(registry: RowListRegistry? = nil) -> [String: Any] {
         let collections = Collections(books: books, report: report)
         let lists = collectionsLists(collections)
-        let paged = Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize)
+        let paged = isPaged(lists.map(pagedList))
         var overdue: [[String: Any]] = []
         var daysToPay: Any = []
         for list in lists {
             var entry: [String: Any]
             if paged {
-                let name = list.name
-                entry = ["rowCount": list.count, "anchor": name]
-                entry["pages"] = Pagination.links(count: collectionsRanges(list).count) { "collections/\(name)/\($0).html" }
+                entry = pageLinks(of: pagedList(list), from: "")
+                entry["anchor"] = list.name
                 if case .overdue(let rows) = list { entry["currency"] = rows[0].currency.code }
             } else {
                 entry = collectionsRows(list, 0..<list.count, root: "", registry: registry)

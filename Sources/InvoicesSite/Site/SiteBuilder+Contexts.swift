@@ -94,11 +94,15 @@ extension SiteBuilder {
     /// clients.html: every client, or when they are more than a page, the links to the pages of the list
     /// (`clients/pages/1.html` and on) and the search over `clients-index.js`.
     func clientsContext() -> [String: Any] {
-        let ranges = clientsListRanges()
-        guard ranges.count > 1 || books.clients.count > options.pageSize else {
-            return ["clients": clientsRows(0..<books.clients.count, root: "")]
-        }
-        return ["rowCount": books.clients.count, "pages": Pagination.links(count: ranges.count) { "clients/pages/\($0).html" }]
+        let list = clientsList()
+        return isPaged([list]) ? pageLinks(of: list, from: "") : ["clients": clientsRows(0..<books.clients.count, root: "")]
+    }
+
+    /// The client list, in store order, keyed by client number.
+    func clientsList() -> PagedList {
+        PagedList(
+            folder: "clients/pages/", count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
+            title: "Clients", fields: [:], rows: { range, root, _ in ["clients": self.clientsRows(range, root: root)] })
     }
 
     /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses start with `root`.
@@ -123,50 +127,37 @@ extension SiteBuilder {
         }
     }
 
-    /// The pages of the client list (``Pagination``, keyed by client number).
-    func clientsListRanges() -> [Range<Int>] {
-        Pagination.pages(count: books.clients.count, pageSize: options.pageSize) { books.clients[$0].number }
-    }
-
     /// When the clients are more than a page: the list's pages (`clients/pages/1.html` and on) and the search
     /// index clients.html's box searches (`clients-index.js`: every client's number, name, city, address,
     /// currencies and invoice count, as a JavaScript array of JSON strings).
     func clientsListFiles() -> [File] {
-        let ranges = clientsListRanges()
-        guard ranges.count > 1 || books.clients.count > options.pageSize else { return [] }
-        var files: [File] = []
-        for number in 1...ranges.count {
-            var context = Pagination.neighbours(number, of: ranges.count)
-            context["rowCount"] = books.clients.count
-            context["clients"] = clientsRows(ranges[number - 1], root: "../../")
-            files.append(page("clients/pages/\(number).html", template: "clients-list", title: "Clients · page \(number)", context))
-        }
+        let list = clientsList()
+        guard isPaged([list]) else { return [] }
         var index = Data("window.invoicesClients = ".utf8)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         index.append((try? encoder.encode(clientsEntries(0..<books.clients.count))) ?? Data("[]".utf8))
         index.append(Data(";\n".utf8))
-        files.append(File(path: "clients-index.js", data: index))
-        return files
+        return pages(of: list) + [File(path: "clients-index.js", data: index)]
     }
 
     func monthContext(_ offset: Int, registry: RowListRegistry? = nil) -> [String: Any] {
         let month = report.months[offset]
         var totals: [[String: Any]] = []
         var sections: [[String: Any]] = []
-        let paged = isMonthPaged(offset)
+        let monthLists = monthLists(offset)
+        let paged = isPaged(monthLists)
+        let lists = Dictionary(uniqueKeysWithValues: monthLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for currency in report.currencies where currency.months[offset].isActive {
             let previous = offset > 0 ? currency.months[offset - 1] : currency.previousMonth
             var total = figuresRow(currency.months[offset], currency.currency)
             total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
             totals.append(total)
-            let members = monthMembers(offset, currency.currency)
             var section: [String: Any] = ["currency": currency.currency.code, "total": total]
-            if paged {
-                let folder = "\(month)/\(currency.currency.code)/"
-                section["rowCount"] = members.count
-                section["pages"] = Pagination.links(count: monthListRanges(members).count) { folder + "\($0).html" }
+            if paged, let list = lists[currency.currency.code] {
+                section.merge(pageLinks(of: list, from: "months/")) { _, links in links }
             } else {
+                let members = monthMembers(offset, currency.currency)
                 section["rows"] = monthRows(members, 0..<members.count, offset, root: "../", registry: registry)
             }
             sections.append(section)
@@ -215,42 +206,20 @@ extension SiteBuilder {
         }
     }
 
-    /// Whether a month's clients, over all its currencies, are more than a page: then each currency's list is on
-    /// pages of its own, `months/2025-06/EUR/1.html` and on, and the month's page keeps the totals and links them.
-    func isMonthPaged(_ offset: Int) -> Bool {
-        var count = 0
-        for client in report.clients {
-            for entry in client.currencies where entry.months[offset].isActive { count += 1 }
-        }
-        return Pagination.isPaged([count], pageSize: options.pageSize)
-    }
-
-    /// The pages of a month's clients in one currency (``Pagination``, keyed by client number).
-    func monthListRanges(_ members: [(client: Int, entry: Report.ClientCurrency)]) -> [Range<Int>] {
-        Pagination.pages(count: members.count, pageSize: options.pageSize) { books.clients[members[$0].client].number }
-    }
-
-    /// A paged month's client lists (``isMonthPaged(_:)``): `months/2025-06/EUR/1.html` and on.
-    func monthListPages(_ offset: Int) -> [File] {
-        guard isMonthPaged(offset) else { return [] }
+    /// A month's clients per currency, each list keyed by client number: on pages of their own
+    /// (`months/2025-06/EUR/1.html` and on) when together they are more than a page, the month's page then keeping
+    /// the totals and linking them.
+    func monthLists(_ offset: Int) -> [PagedList] {
         let month = report.months[offset]
-        var files: [File] = []
-        for currency in report.currencies where currency.months[offset].isActive {
+        return report.currencies.filter { $0.months[offset].isActive }.map { currency in
             let members = monthMembers(offset, currency.currency)
-            let pages = monthListRanges(members)
             let code = currency.currency.code
-            for number in 1...pages.count {
-                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-                var context = Pagination.neighbours(number, of: pages.count)
-                context.merge([
-                    "label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)",
-                    "rowCount": members.count, "rows": monthRows(members, pages[number - 1], offset, root: "../../../", registry: registry),
-                ]) { a, _ in a }
-                let title = "\(SiteBuilder.monthLabel(month)) · \(code) clients · page \(number)"
-                files.append(page("months/\(month)/\(code)/\(number).html", template: "month-list", title: title, context, rows: registry))
-            }
+            return PagedList(
+                folder: "months/\(month)/\(code)/", count: members.count, key: { books.clients[members[$0].client].number },
+                template: "month-list", title: "\(SiteBuilder.monthLabel(month)) · \(code) clients",
+                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)"],
+                rows: { range, root, registry in ["rows": self.monthRows(members, range, offset, root: root, registry: registry)] })
         }
-        return files
     }
 
     /// The change of an amount against the previous month: `+EUR 12.00`, `−EUR 3.00` or `no change`.

@@ -55,51 +55,34 @@ extension SiteBuilder {
         let page = page(period.path, template: "period", title: period.label, context, rows: registry)
         guard context["csvHref"] != nil else { return [page] }
         return [page, File(path: Self.periodCSVPath(period), data: Data(periodCSV(period, sources: sources).utf8))]
-            + taxListPages(period, sources: sources)
+            + pages(of: taxLists(period, sources: sources).map(\.list))
     }
 
     /// The folder of a quarter's list pages: `quarters/2024-Q3/`.
     static func periodListFolder(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + "/" }
 
-    /// A quarter's taxes with anything in it, with the invoices behind each, in the taxes table's order.
-    func taxLists(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, behind: [TaxSource])] {
+    /// A quarter's taxes with anything in it, in the taxes table's order, each with the invoices behind it as a
+    /// list that goes to pages of its own (`quarters/2024-Q3/tax-EUR-1/1.html` and on) when the quarter's lists are
+    /// more than a page together; the quarter's page then keeps the totals and links them.
+    func taxLists(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, list: PagedList)] {
         report.taxes.compactMap { totals in
             guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { return nil }
-            return (totals, sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? [])
-        }
-    }
-
-    /// A quarter whose invoices behind its taxes are more than a page (``Pagination/isPaged(_:pageSize:)``) lists
-    /// each tax's on pages of their own: `quarters/2024-Q3/tax-EUR-1/1.html` and on. The quarter's page keeps the
-    /// totals and links them.
-    func taxListPages(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [File] {
-        let lists = taxLists(period, sources: sources)
-        guard Pagination.isPaged(lists.map(\.behind.count), pageSize: options.pageSize) else { return [] }
-        var files: [File] = []
-        for (totals, behind) in lists {
-            let pages = taxListRanges(behind)
+            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             let tax = books.taxes[totals.taxIndex]
             let anchor = Self.taxAnchor(totals)
-            let folder = Self.periodListFolder(period) + anchor + "/"
-            let quarter = "../../" + String(period.path.dropFirst("quarters/".count))
-            for number in 1...pages.count {
-                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-                var context = Pagination.neighbours(number, of: pages.count)
-                context.merge([
+            let list = PagedList(
+                folder: Self.periodListFolder(period) + anchor + "/", count: behind.count,
+                key: { books.invoices[behind[$0].invoiceIndex].identifier }, template: "period-list",
+                title: "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) %",
+                fields: [
                     "label": period.label, "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
-                    "periodHref": quarter + "#" + anchor, "rowCount": behind.count,
-                    "invoices": taxInvoiceRows(behind, pages[number - 1], totals.currency, root: "../../../", registry: registry),
-                ]) { a, _ in a }
-                let title = "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) % · page \(number)"
-                files.append(page(folder + "\(number).html", template: "period-list", title: title, context, rows: registry))
-            }
+                    "periodHref": "../../" + String(period.path.dropFirst("quarters/".count)) + "#" + anchor,
+                ],
+                rows: { range, root, registry in
+                    ["invoices": self.taxInvoiceRows(behind, range, totals.currency, root: root, registry: registry)]
+                })
+            return (totals, list)
         }
-        return files
-    }
-
-    /// The pages of a tax row's invoices (``Pagination``, keyed by invoice identifier).
-    func taxListRanges(_ behind: [TaxSource]) -> [Range<Int>] {
-        Pagination.pages(count: behind.count, pageSize: options.pageSize) { books.invoices[behind[$0].invoiceIndex].identifier }
     }
 
     /// The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
@@ -176,7 +159,9 @@ extension SiteBuilder {
         let sources = sources ?? taxSources(of: period)
         let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
-        let paged = !isYear && Pagination.isPaged(taxLists(period, sources: sources).map(\.behind.count), pageSize: options.pageSize)
+        let taxLists = isYear ? [] : taxLists(period, sources: sources).map(\.list)
+        let paged = isPaged(taxLists)
+        let lists = Dictionary(uniqueKeysWithValues: taxLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
             let currency = totals.currency
@@ -194,12 +179,10 @@ extension SiteBuilder {
             }
             row["quarters"] = quarters
             row["hasQuarters"] = !quarters.isEmpty
-            let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-            if paged {
-                let folder = String(Self.periodListFolder(period).dropFirst("quarters/".count)) + anchor + "/"
-                row["rowCount"] = behind.count
-                row["pages"] = Pagination.links(count: taxListRanges(behind).count) { folder + "\($0).html" }
+            if let list = lists[anchor], paged {
+                row.merge(pageLinks(of: list, from: "quarters/")) { _, links in links }
             } else {
+                let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
                 row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, root: "../", registry: registry)
             }
             taxes.append(row)

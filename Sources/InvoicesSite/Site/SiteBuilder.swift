@@ -90,7 +90,7 @@ public struct SiteBuilder: Sendable {
         case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())] + clientsListFiles()
         case .collections: [collectionsPage()] + collectionsListPages()
         case .notFound: [notFoundPage()]
-        case .month(let offset): [monthPage(offset)] + monthListPages(offset)
+        case .month(let offset): [monthPage(offset)] + pages(of: monthLists(offset))
         case .period(let position): periodFiles(position)
         case .clientPages(let range):
             range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }

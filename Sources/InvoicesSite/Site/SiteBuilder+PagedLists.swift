@@ -1,0 +1,55 @@
+/// One long list that goes to pages of its own (``Pagination``): where its pages are, which template draws them,
+/// what every page says, and its rows. A quarter's tax lists, a month's currency lists, collections.html's lists
+/// and the client list are each one of these; ``SiteBuilder/pages(of:)`` draws them all the same way.
+struct PagedList {
+    /// The folder of its pages, from the site's root, ending in `/`: `quarters/2024-Q3/tax-EUR-1/`.
+    var folder: String
+    /// The rows of the whole list.
+    var count: Int
+    /// The key that decides a row's page boundary (an invoice identifier, a client number).
+    var key: (Int) -> String
+    var template: String
+    /// The title of its pages; `· page N` is added.
+    var title: String
+    /// The fields every page has, besides `page`, `rowCount`, `previous` and `next`.
+    var fields: [String: Any]
+    /// A page's rows, as the fields its template reads, for the rows in `range`; addresses start with `root`.
+    var rows: (_ range: Range<Int>, _ root: String, _ registry: RowListRegistry) -> [String: Any]
+
+    /// From a page back to the site's root: `../../../` for `quarters/2024-Q3/tax-EUR-1/`.
+    var root: String { String(repeating: "../", count: folder.split(separator: "/").count) }
+}
+
+extension SiteBuilder {
+    /// The rows of each page of `list`.
+    func ranges(of list: PagedList) -> [Range<Int>] { Pagination.pages(count: list.count, pageSize: options.pageSize, key: list.key) }
+
+    /// Whether `lists`, shown on one page, go to pages of their own: when together they are more than a page.
+    func isPaged(_ lists: [PagedList]) -> Bool { Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize) }
+
+    /// The pages of `lists` when they are paged (``isPaged(_:)``), else none.
+    func pages(of lists: [PagedList]) -> [File] { isPaged(lists) ? lists.flatMap(pages(of:)) : [] }
+
+    /// `folder/1.html` and on: each with its rows, its number, the list's length, and links to its neighbours.
+    func pages(of list: PagedList) -> [File] {
+        let ranges = ranges(of: list)
+        return ranges.indices.map { position in
+            let number = position + 1
+            let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+            var context = list.fields
+            context["page"] = number
+            context["rowCount"] = list.count
+            if number > 1 { context["previous"] = ["label": String(number - 1), "href": "\(number - 1).html"] }
+            if number < ranges.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
+            context.merge(list.rows(ranges[position], list.root, registry)) { _, rows in rows }
+            return page(list.folder + "\(number).html", template: list.template, title: "\(list.title) · page \(number)", context, rows: registry)
+        }
+    }
+
+    /// What the page that holds a paged list's totals shows of it: `rowCount` and `pages`, the links to its pages
+    /// (`label` `1`, `2`…, `href`) from the folder `base` (`quarters/`; empty for the root).
+    func pageLinks(of list: PagedList, from base: String) -> [String: Any] {
+        let folder = list.folder.hasPrefix(base) ? String(list.folder.dropFirst(base.count)) : list.folder
+        return ["rowCount": list.count, "pages": (1...max(ranges(of: list).count, 1)).map { ["label": String($0), "href": folder + "\($0).html"] }]
+    }
+}
