@@ -17,6 +17,9 @@ setup:
 	@pkg-config --exists libpq 2>/dev/null || \
 		{ echo "Installing libpq-dev (PostgreSQL stores: libpq, PostgreSQL's own client library)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) apt-get install -y -qq libpq-dev >/dev/null; }
+	@pkg-config --exists libqpdf 2>/dev/null || \
+		{ echo "Installing libqpdf-dev (e-invoices attached to Factur-X/ZUGFeRD PDFs)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) apt-get install -y -qq libqpdf-dev >/dev/null; }
 	@pkg-config --exists libqrencode 2>/dev/null || \
 		{ echo "Installing libqrencode-dev (the EPC payment QR codes on statements)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) apt-get install -y -qq libqrencode-dev >/dev/null; }
@@ -48,6 +51,9 @@ test-deps:
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 		{ echo "Installing chromium (the client search test runs clients.html in headless Chromium)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	@command -v qpdf >/dev/null || \
+		{ echo "Installing qpdf (the Factur-X import test attaches its XML to a PDF)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf >/dev/null; }
 	@command -v zbarimg >/dev/null || \
 		{ echo "Installing zbar-tools (the payment code test decodes the QR codes on a screenshot)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools >/dev/null; }

@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Debian's libpq-dev: libpq, the PostgreSQL project's client library (ships libpq.pc).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Debian's libqpdf-dev: the e-invoice attached to a Factur-X/ZUGFeRD PDF.
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         // Debian's libqrencode-dev: QR code symbols for the EPC payment codes on statements.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // `invoices publish`: release folders, rsync over SSH, the atomic switch, htpasswd, server snippets, client links.
@@ -57,7 +59,7 @@ let package = Package(
         .target(
             name: "InvoicesImport",
             dependencies: [
-                "InvoicesCore", "InvoicesStore", "InvoicesPostgres", .product(name: "ObjectContexts", package: "ObjectContexts"),
+                "CQPDF", "InvoicesCore", "InvoicesStore", "InvoicesPostgres", .product(name: "ObjectContexts", package: "ObjectContexts"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: upcoming

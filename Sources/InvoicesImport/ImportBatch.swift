@@ -253,6 +253,9 @@ public struct ImportBatch: Sendable, Hashable {
     public var problems: [ImportProblem]
     /// Problems found beyond those in ``problems``: counted, not kept (the reader keeps its problem limit's worth).
     public var omittedProblems = 0
+    /// What the reader assumed where a source is silent (an e-invoice without a due date, a paid amount without a
+    /// date): printed, never an error.
+    public var warnings: [ImportProblem] = []
     /// The client references of invoice rows left out for other problems: checked all the same.
     public var rejectedReferences: [ImportedReference]
     /// Clients of client rows left out for problems: references to them are not reported a second time.

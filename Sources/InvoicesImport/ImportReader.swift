@@ -97,6 +97,14 @@ public struct ImportReader: Sendable {
                         + "export the data again, or leave the file out"))
             return
         }
+        if options.format == nil, Self.looksLikeXML(bytes) {
+            readEInvoice(file: file, xml: bytes, into: &batch, problems: &problems)
+            return
+        }
+        if options.format == nil, bytes.starts(with: Array("%PDF-".utf8)) {
+            readFacturX(file: file, pdf: bytes, into: &batch, problems: &problems)
+            return
+        }
         let looksLikeJSON = file.lowercased().hasSuffix(".json")
             || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         if options.format == .json || (options.format == nil && looksLikeJSON) {

@@ -1,0 +1,303 @@
+internal import Foundation
+internal import InvoicesCore
+
+/// An invoice or credit note in EN 16931's terms (the business terms `BT-n` and groups `BG-n`), read from either of
+/// its syntaxes: OASIS UBL 2.1 (`Invoice`, `CreditNote`) or UN/CEFACT CII D16B (`CrossIndustryInvoice`). Amounts
+/// are exact minor units of the document's currency; each keeps the path of its element for messages.
+struct EInvoice: Sendable {
+    enum Syntax: String, Sendable { case ubl = "UBL", cii = "CII" }
+
+    /// An amount and where it was read.
+    struct Amount: Sendable {
+        var minorUnits: Int64
+        var path: String
+    }
+
+    /// One line of the VAT breakdown (BG-23).
+    struct VATBreakdown: Sendable {
+        var category: String  // BT-118
+        var rate: String?  // BT-119, as written
+        var taxable: Amount  // BT-116
+        var tax: Amount  // BT-117
+    }
+
+    var syntax: Syntax
+    var number: String  // BT-1
+    var issued: CalendarDate  // BT-2
+    var typeCode: String  // BT-3
+    var isCreditNote: Bool
+    var currency: CurrencyCode  // BT-5
+    var due: CalendarDate?  // BT-9
+    var notes: [String]  // BT-22
+    var preceding: String?  // BT-25
+    var buyerName: String  // BT-44
+    var buyerID: String?  // BT-46
+    var buyerEmail: String?  // BT-58 (or BT-49 when it is an e-mail address)
+    var street: String?  // BT-50 (and BT-51)
+    var city: String?  // BT-52
+    var zip: String?  // BT-53
+    var country: String?  // BT-55
+    var lineNets: [Amount]  // BT-131
+    var allowances: [Amount]  // BT-92
+    var charges: [Amount]  // BT-99
+    var lineTotal: Amount  // BT-106
+    var allowanceTotal: Amount?  // BT-107
+    var chargeTotal: Amount?  // BT-108
+    var net: Amount  // BT-109
+    var tax: Amount?  // BT-110
+    var gross: Amount  // BT-112
+    var prepaid: Amount?  // BT-113
+    var rounding: Amount?  // BT-114
+    var payable: Amount  // BT-115
+    var vat: [VATBreakdown]  // BG-23
+
+    /// A rule the document breaks: its id, the element and why.
+    struct Problem: Error, Sendable {
+        var rule: String
+        var path: String
+        var message: String
+    }
+
+    /// The UNTDID 1001 document type codes EN 16931 reads as credit notes (BT-3); the others are invoices.
+    static let creditNoteCodes: Set<String> = ["81", "83", "261", "262", "296", "308", "381", "396", "420", "458", "532"]
+
+    static let ublInvoice = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+    static let ublCreditNote = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
+    static let cii = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+
+    /// Whether `tree` is an e-invoice this reader knows (by its root element's namespace and name).
+    static func isEInvoice(_ root: XMLTree.Element) -> Bool {
+        (root.namespace == ublInvoice && root.name == "Invoice") || (root.namespace == ublCreditNote && root.name == "CreditNote")
+            || (root.namespace == cii && root.name == "CrossIndustryInvoice")
+    }
+
+    init(_ root: XMLTree.Element) throws(Problem) {
+        switch (root.namespace, root.name) {
+        case (Self.ublInvoice, "Invoice"), (Self.ublCreditNote, "CreditNote"): try self.init(ubl: root)
+        case (Self.cii, "CrossIndustryInvoice"): try self.init(cii: root)
+        default:
+            throw Problem(
+                rule: "syntax", path: root.path,
+                message: "is not an EN 16931 invoice: the root element must be UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice")
+        }
+    }
+
+    // MARK: Reading values
+
+    static func required(_ element: XMLTree.Element?, _ path: String, _ term: String) throws(Problem) -> XMLTree.Element {
+        guard let element, !element.text.isEmpty || !element.children.isEmpty else {
+            throw Problem(rule: term, path: path, message: "is missing or empty (\(term))")
+        }
+        return element
+    }
+
+    static func date(_ element: XMLTree.Element, _ term: String, compact: Bool) throws(Problem) -> CalendarDate {
+        var text = element.text
+        if compact, text.count == 8, text.allSatisfy(\.isASCII) {
+            text = "\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))"
+        }
+        guard let date = CalendarDate(iso: text) else {
+            throw Problem(rule: term, path: element.path, message: "'\(element.text)' is not a date\(compact ? " (format 102: YYYYMMDD)" : " (YYYY-MM-DD)")")
+        }
+        return date
+    }
+
+    static func amount(_ element: XMLTree.Element, _ currency: CurrencyCode, _ term: String) throws(Problem) -> Amount {
+        do {
+            return Amount(minorUnits: try Money(parsing: element.text, currency: currency).minorUnits, path: element.path)
+        } catch {
+            throw Problem(rule: term, path: element.path, message: "\(error)")
+        }
+    }
+
+    static func optionalAmount(_ element: XMLTree.Element?, _ currency: CurrencyCode, _ term: String) throws(Problem) -> Amount? {
+        guard let element, !element.text.isEmpty else { return nil }
+        return try amount(element, currency, term)
+    }
+
+    static func text(_ element: XMLTree.Element?) -> String? {
+        guard let text = element?.text, !text.isEmpty else { return nil }
+        return text
+    }
+
+    static func currency(_ element: XMLTree.Element) throws(Problem) -> CurrencyCode {
+        do {
+            return try CurrencyCode(element.text)
+        } catch {
+            throw Problem(rule: "BT-5", path: element.path, message: "'\(element.text)' is not an ISO 4217 currency code")
+        }
+    }
+
+    // MARK: UBL 2.1
+
+    private init(ubl root: XMLTree.Element) throws(Problem) {
+        syntax = .ubl
+        isCreditNote = root.name == "CreditNote"
+        number = try Self.required(root.child("ID"), root.path + "/cbc:ID", "BT-1").text
+        issued = try Self.date(try Self.required(root.child("IssueDate"), root.path + "/cbc:IssueDate", "BT-2"), "BT-2", compact: false)
+        typeCode = Self.text(root.child(isCreditNote ? "CreditNoteTypeCode" : "InvoiceTypeCode")) ?? (isCreditNote ? "381" : "380")
+        if Self.creditNoteCodes.contains(typeCode) { isCreditNote = true }
+        let currency = try Self.currency(try Self.required(root.child("DocumentCurrencyCode"), root.path + "/cbc:DocumentCurrencyCode", "BT-5"))
+        self.currency = currency
+        let dueElement = root.child("DueDate") ?? root.at("PaymentMeans", "PaymentDueDate")
+        due = try dueElement.flatMap { element throws(Problem) in element.text.isEmpty ? nil : try Self.date(element, "BT-9", compact: false) }
+        notes = root.all("Note").map(\.text).filter { !$0.isEmpty }
+        preceding = Self.text(root.at("BillingReference", "InvoiceDocumentReference", "ID"))
+        let party = try Self.required(root.at("AccountingCustomerParty", "Party"), root.path + "/cac:AccountingCustomerParty/cac:Party", "BG-7")
+        guard let name = Self.text(party.at("PartyLegalEntity", "RegistrationName")) ?? Self.text(party.at("PartyName", "Name")) else {
+            throw Problem(rule: "BT-44", path: party.path + "/cac:PartyLegalEntity/cbc:RegistrationName", message: "is missing or empty (BT-44, the buyer's name)")
+        }
+        buyerName = name
+        buyerID = Self.text(party.at("PartyIdentification", "ID"))
+        let endpoint = Self.text(party.child("EndpointID"))
+        buyerEmail = Self.text(party.at("Contact", "ElectronicMail")) ?? (party.child("EndpointID")?.attributes["schemeID"] == "EM" ? endpoint : nil)
+        let address = party.child("PostalAddress")
+        street = [Self.text(address?.child("StreetName")), Self.text(address?.child("AdditionalStreetName"))].compactMap { $0 }
+            .joined(separator: ", ").nilIfEmpty
+        city = Self.text(address?.child("CityName"))
+        zip = Self.text(address?.child("PostalZone"))
+        country = Self.text(address?.at("Country", "IdentificationCode"))
+        lineNets = try root.children.filter { $0.name == "InvoiceLine" || $0.name == "CreditNoteLine" }.map { line throws(Problem) in
+            try Self.amount(try Self.required(line.child("LineExtensionAmount"), line.path + "/cbc:LineExtensionAmount", "BT-131"), currency, "BT-131")
+        }
+        var allowances: [Amount] = []
+        var charges: [Amount] = []
+        for entry in root.all("AllowanceCharge") {
+            let amount = try Self.amount(try Self.required(entry.child("Amount"), entry.path + "/cbc:Amount", "BT-92"), currency, "BT-92")
+            if entry.child("ChargeIndicator")?.text.lowercased() == "true" { charges.append(amount) } else { allowances.append(amount) }
+        }
+        self.allowances = allowances
+        self.charges = charges
+        let totals = try Self.required(root.child("LegalMonetaryTotal"), root.path + "/cac:LegalMonetaryTotal", "BG-22")
+        func total(_ name: String, _ term: String) throws(Problem) -> Amount {
+            try Self.amount(try Self.required(totals.child(name), totals.path + "/cbc:" + name, term), currency, term)
+        }
+        lineTotal = try total("LineExtensionAmount", "BT-106")
+        allowanceTotal = try Self.optionalAmount(totals.child("AllowanceTotalAmount"), currency, "BT-107")
+        chargeTotal = try Self.optionalAmount(totals.child("ChargeTotalAmount"), currency, "BT-108")
+        net = try total("TaxExclusiveAmount", "BT-109")
+        gross = try total("TaxInclusiveAmount", "BT-112")
+        prepaid = try Self.optionalAmount(totals.child("PrepaidAmount"), currency, "BT-113")
+        rounding = try Self.optionalAmount(totals.child("PayableRoundingAmount"), currency, "BT-114")
+        payable = try total("PayableAmount", "BT-115")
+        // BT-110 is the TaxTotal in the document's currency (a second one may give the tax in the VAT currency, BT-111).
+        let taxTotal = root.all("TaxTotal").first { $0.child("TaxAmount")?.attributes["currencyID"].map { $0 == currency.code } ?? true }
+        tax = try Self.optionalAmount(taxTotal?.child("TaxAmount"), currency, "BT-110")
+        vat = try (taxTotal?.all("TaxSubtotal") ?? []).map { subtotal throws(Problem) in
+            VATBreakdown(
+                category: Self.text(subtotal.at("TaxCategory", "ID")) ?? "",
+                rate: Self.text(subtotal.at("TaxCategory", "Percent")),
+                taxable: try Self.amount(try Self.required(subtotal.child("TaxableAmount"), subtotal.path + "/cbc:TaxableAmount", "BT-116"), currency, "BT-116"),
+                tax: try Self.amount(try Self.required(subtotal.child("TaxAmount"), subtotal.path + "/cbc:TaxAmount", "BT-117"), currency, "BT-117"))
+        }
+    }
+
+    // MARK: UN/CEFACT CII D16B
+
+    private init(cii root: XMLTree.Element) throws(Problem) {
+        syntax = .cii
+        let document = try Self.required(root.child("ExchangedDocument"), root.path + "/rsm:ExchangedDocument", "BG-2")
+        number = try Self.required(document.child("ID"), document.path + "/ram:ID", "BT-1").text
+        typeCode = Self.text(document.child("TypeCode")) ?? "380"
+        isCreditNote = Self.creditNoteCodes.contains(typeCode)
+        issued = try Self.date(
+            try Self.required(document.at("IssueDateTime", "DateTimeString"), document.path + "/ram:IssueDateTime/udt:DateTimeString", "BT-2"),
+            "BT-2", compact: true)
+        notes = document.all("IncludedNote").compactMap { Self.text($0.child("Content")) }
+        let transaction = try Self.required(
+            root.child("SupplyChainTradeTransaction"), root.path + "/rsm:SupplyChainTradeTransaction", "BG-25")
+        let settlement = try Self.required(
+            transaction.child("ApplicableHeaderTradeSettlement"), transaction.path + "/ram:ApplicableHeaderTradeSettlement", "BG-22")
+        let currency = try Self.currency(try Self.required(settlement.child("InvoiceCurrencyCode"), settlement.path + "/ram:InvoiceCurrencyCode", "BT-5"))
+        self.currency = currency
+        due = try settlement.at("SpecifiedTradePaymentTerms", "DueDateDateTime", "DateTimeString").flatMap { element throws(Problem) in
+            element.text.isEmpty ? nil : try Self.date(element, "BT-9", compact: true)
+        }
+        preceding = Self.text(settlement.at("InvoiceReferencedDocument", "IssuerAssignedID"))
+        let buyer = try Self.required(
+            transaction.at("ApplicableHeaderTradeAgreement", "BuyerTradeParty"),
+            transaction.path + "/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty", "BG-7")
+        guard let name = Self.text(buyer.child("Name")) else {
+            throw Problem(rule: "BT-44", path: buyer.path + "/ram:Name", message: "is missing or empty (BT-44, the buyer's name)")
+        }
+        buyerName = name
+        buyerID = Self.text(buyer.child("ID")) ?? Self.text(buyer.child("GlobalID"))
+        let endpoint = buyer.at("URIUniversalCommunication", "URIID")
+        buyerEmail = Self.text(buyer.at("DefinedTradeContact", "EmailURIUniversalCommunication", "URIID"))
+            ?? (endpoint?.attributes["schemeID"] == "EM" ? Self.text(endpoint) : nil)
+        let address = buyer.child("PostalTradeAddress")
+        street = [Self.text(address?.child("LineOne")), Self.text(address?.child("LineTwo"))].compactMap { $0 }.joined(separator: ", ").nilIfEmpty
+        city = Self.text(address?.child("CityName"))
+        zip = Self.text(address?.child("PostcodeCode"))
+        country = Self.text(address?.child("CountryID"))
+        lineNets = try transaction.all("IncludedSupplyChainTradeLineItem").map { line throws(Problem) in
+            let path = ["SpecifiedLineTradeSettlement", "SpecifiedTradeSettlementLineMonetarySummation", "LineTotalAmount"]
+            return try Self.amount(
+                try Self.required(line.at(path), line.path + "/ram:" + path.joined(separator: "/ram:"), "BT-131"), currency, "BT-131")
+        }
+        var allowances: [Amount] = []
+        var charges: [Amount] = []
+        for entry in settlement.all("SpecifiedTradeAllowanceCharge") {
+            let amount = try Self.amount(try Self.required(entry.child("ActualAmount"), entry.path + "/ram:ActualAmount", "BT-92"), currency, "BT-92")
+            if entry.at("ChargeIndicator", "Indicator")?.text.lowercased() == "true" { charges.append(amount) } else { allowances.append(amount) }
+        }
+        self.allowances = allowances
+        self.charges = charges
+        let totals = try Self.required(
+            settlement.child("SpecifiedTradeSettlementHeaderMonetarySummation"),
+            settlement.path + "/ram:SpecifiedTradeSettlementHeaderMonetarySummation", "BG-22")
+        func total(_ name: String, _ term: String) throws(Problem) -> Amount {
+            try Self.amount(try Self.required(totals.child(name), totals.path + "/ram:" + name, term), currency, term)
+        }
+        lineTotal = try total("LineTotalAmount", "BT-106")
+        allowanceTotal = try Self.optionalAmount(totals.child("AllowanceTotalAmount"), currency, "BT-107")
+        chargeTotal = try Self.optionalAmount(totals.child("ChargeTotalAmount"), currency, "BT-108")
+        net = try total("TaxBasisTotalAmount", "BT-109")
+        gross = try total("GrandTotalAmount", "BT-112")
+        prepaid = try Self.optionalAmount(totals.child("TotalPrepaidAmount"), currency, "BT-113")
+        rounding = try Self.optionalAmount(totals.child("RoundingAmount"), currency, "BT-114")
+        payable = try total("DuePayableAmount", "BT-115")
+        // BT-110 in the document's currency (a second TaxTotalAmount may give it in the VAT currency, BT-111).
+        tax = try Self.optionalAmount(
+            totals.all("TaxTotalAmount").first { $0.attributes["currencyID"].map { $0 == currency.code } ?? true }, currency, "BT-110")
+        vat = try settlement.all("ApplicableTradeTax").map { entry throws(Problem) in
+            VATBreakdown(
+                category: Self.text(entry.child("CategoryCode")) ?? "",
+                rate: Self.text(entry.child("RateApplicablePercent")),
+                taxable: try Self.amount(try Self.required(entry.child("BasisAmount"), entry.path + "/ram:BasisAmount", "BT-116"), currency, "BT-116"),
+                tax: try Self.amount(try Self.required(entry.child("CalculatedAmount"), entry.path + "/ram:CalculatedAmount", "BT-117"), currency, "BT-117"))
+        }
+    }
+
+    // MARK: EN 16931's arithmetic
+
+    /// The first of the calculation rules this reader relies on that the document breaks, checked exactly in minor
+    /// units: BR-CO-10 to BR-CO-16, and the VAT breakdown's tax summing to BT-110. Nil when it keeps them all.
+    func brokenRule() -> Problem? {
+        func sum(_ amounts: [Amount]) -> Int64 { amounts.reduce(0) { $0 &+ $1.minorUnits } }
+        func money(_ minorUnits: Int64) -> String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
+        let allowances = allowanceTotal?.minorUnits ?? 0, charges = chargeTotal?.minorUnits ?? 0
+        let taxTotal = tax?.minorUnits ?? 0
+        let checks: [(String, Bool, String, String)] = [
+            ("BR-CO-10", lineTotal.minorUnits == sum(lineNets), lineTotal.path,
+             "the sum of the invoice lines' net amounts (BT-106) is \(money(lineTotal.minorUnits)), but the lines (BT-131) add up to \(money(sum(lineNets)))"),
+            ("BR-CO-11", allowances == sum(self.allowances), allowanceTotal?.path ?? lineTotal.path,
+             "the allowances total (BT-107) is \(money(allowances)), but the document level allowances (BT-92) add up to \(money(sum(self.allowances)))"),
+            ("BR-CO-12", charges == sum(self.charges), chargeTotal?.path ?? lineTotal.path,
+             "the charges total (BT-108) is \(money(charges)), but the document level charges (BT-99) add up to \(money(sum(self.charges)))"),
+            ("BR-CO-13", net.minorUnits == lineTotal.minorUnits - allowances + charges, net.path,
+             "the total without VAT (BT-109) is \(money(net.minorUnits)), but lines − allowances + charges is \(money(lineTotal.minorUnits - allowances + charges))"),
+            ("BR-CO-14", taxTotal == sum(vat.map(\.tax)), tax?.path ?? net.path,
+             "the VAT total (BT-110) is \(money(taxTotal)), but the VAT breakdown (BT-117) adds up to \(money(sum(vat.map(\.tax))))"),
+            ("BR-CO-15", gross.minorUnits == net.minorUnits + taxTotal, gross.path,
+             "the total with VAT (BT-112) is \(money(gross.minorUnits)), but the total without VAT plus the VAT (BT-109 + BT-110) is \(money(net.minorUnits + taxTotal))"),
+            ("BR-CO-16", payable.minorUnits == gross.minorUnits - (prepaid?.minorUnits ?? 0) + (rounding?.minorUnits ?? 0), payable.path,
+             "the amount due (BT-115) is \(money(payable.minorUnits)), but BT-112 − BT-113 + BT-114 is \(money(gross.minorUnits - (prepaid?.minorUnits ?? 0) + (rounding?.minorUnits ?? 0)))"),
+        ]
+        return checks.first { !$0.1 }.map { Problem(rule: $0.0, path: $0.2, message: $0.3) }
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,112 @@
+internal import Foundation
+internal import InvoicesCore
+
+extension ImportReader {
+    /// Whether `bytes` look like XML (the first character after a byte order mark and white space is `<`).
+    static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+        bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
+    }
+
+    /// Reads one e-invoice (EN 16931 in UBL 2.1 or CII D16B; docs/import.md, "E-invoices") into the batch: its buyer
+    /// as a client, itself as an invoice or credit note with its VAT breakdown as tax lines. A document that breaks
+    /// one of the calculation rules the figures rely on is refused with the rule and the element.
+    func readEInvoice(file: String, xml bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
+        let tree: XMLTree
+        do {
+            tree = try XMLTree(bytes: bytes)
+        } catch {
+            problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
+            return
+        }
+        guard EInvoice.isEInvoice(tree.root) else {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: tree.root.path),
+                    message: "is XML but not an e-invoice this tool reads: the root element must be a UBL 2.1 Invoice or CreditNote "
+                        + "or a CII CrossIndustryInvoice, in their namespaces (EN 16931; docs/import.md)"))
+            return
+        }
+        let document: EInvoice
+        do {
+            document = try EInvoice(tree.root)
+        } catch {
+            problems.add(ImportProblem(location: SourceLocation(file: file, element: error.path), message: "\(error.rule): \(error.message)"))
+            return
+        }
+        if let broken = document.brokenRule() {
+            problems.add(
+                ImportProblem(location: SourceLocation(file: file, element: broken.path), message: "breaks \(broken.rule): \(broken.message)"))
+            return
+        }
+        add(document, file: file, into: &batch)
+    }
+
+    /// Reads the e-invoice attached to a Factur-X / ZUGFeRD PDF (``FacturX``) as ``readEInvoice(file:xml:into:problems:)``
+    /// does.
+    func readFacturX(file: String, pdf bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
+        do {
+            readEInvoice(file: file, xml: try FacturX.invoiceXML(pdf: bytes), into: &batch, problems: &problems)
+        } catch {
+            problems.add(ImportProblem(location: SourceLocation(file: file), message: error.message))
+        }
+    }
+
+    /// The batch's client and invoice for `document` (its checks passed).
+    func add(_ document: EInvoice, file: String, into batch: inout ImportBatch) {
+        let source = SourceLocation(file: file, element: document.syntax == .ubl ? "/\(document.isCreditNote ? "CreditNote" : "Invoice")" : "/rsm:CrossIndustryInvoice")
+        // The buyer: matched by its identifier (BT-46) when it has one, else by name (BT-44); once per batch.
+        let known = batch.clients.contains { client in
+            document.buyerID.map { client.number == $0 } ?? (client.number == nil && client.name == document.buyerName)
+        }
+        if !known {
+            batch.clients.append(
+                ImportedClient(
+                    number: document.buyerID, name: document.buyerName, email: document.buyerEmail, street: document.street,
+                    city: document.city, zip: document.zip, country: document.country, source: source))
+        }
+        let due = document.due ?? document.issued.adding(days: options.defaultTerms)
+        if document.due == nil {
+            batch.warnings.append(
+                ImportProblem(
+                    location: source,
+                    message: "\(document.number) has no due date (BT-9): due \(options.defaultTerms) days after its issue date, \(due) (--default-terms)"))
+        }
+        let prepaid = document.prepaid?.minorUnits ?? 0
+        if prepaid != 0 {
+            batch.warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: document.prepaid?.path),
+                    message: "\(document.number): the paid amount (BT-113, \(Money.decimalString(prepaid, digits: document.currency.minorUnitDigits)) "
+                        + "\(document.currency.code)) is recorded as one payment on the issue date, \(document.issued); the e-invoice does not say when it was paid"))
+        }
+        var invoice = ImportedInvoice(
+            identifier: document.number, client: document.buyerID.map(ClientReference.number) ?? .name(document.buyerName),
+            clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: document.gross.minorUnits, currency: document.currency),
+            issued: document.issued, due: due, dueIsDerived: document.due == nil,
+            paid: prepaid != 0 && prepaid == document.gross.minorUnits ? document.issued : nil,
+            notes: document.notes.joined(separator: "\n"), source: source, status: .sent,
+            receipts: prepaid == 0 ? nil : ImportedReceipts(received: prepaid, receivedOn: document.issued),
+            tax: ImportedTax(
+                net: document.net.minorUnits,
+                lines: document.vat.map { entry in
+                    ImportedTax.Line(
+                        name: "VAT" + (entry.category.isEmpty || entry.category == "S" ? "" : " " + entry.category),
+                        rate: Self.percent(entry.rate ?? "0"), net: entry.taxable.minorUnits, amount: entry.tax.minorUnits)
+                }))
+        invoice.kind = document.isCreditNote ? .creditNote : .invoice
+        if document.isCreditNote, let preceding = document.preceding {
+            invoice.corrects = preceding
+            invoice.applied = document.issued
+        }
+        batch.invoices.append(invoice)
+    }
+
+    /// A rate as ``InvoicesCore/TaxRate/percent`` writes it: `19.00` is `19`, `7.70` is `7.7`.
+    static func percent(_ text: String) -> String {
+        guard text.contains(".") else { return text }
+        var trimmed = Substring(text)
+        while trimmed.last == "0" { trimmed = trimmed.dropLast() }
+        if trimmed.last == "." { trimmed = trimmed.dropLast() }
+        return trimmed.isEmpty ? "0" : String(trimmed)
+    }
+}
