@@ -38,6 +38,11 @@ extension ImportReader {
                 ImportProblem(location: SourceLocation(file: file, element: broken.path), message: "breaks \(broken.rule): \(broken.message)"))
             return
         }
+        if let problem = document.unstorable() {
+            problems.add(
+                ImportProblem(location: SourceLocation(file: file, element: problem.path), message: "\(problem.rule): \(problem.message)"))
+            return
+        }
         add(document, file: file, into: &batch)
     }
 

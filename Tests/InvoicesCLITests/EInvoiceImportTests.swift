@@ -221,6 +221,24 @@ struct EInvoiceImportTests {
         #expect(try project.invoiceCount() == 0, "nothing written")
     }
 
+    /// What EN 16931 allows but the books cannot hold is refused with a one-line reason at the element: a due date
+    /// before the issue date (as in two of the standard's own examples), a negative VAT breakdown line.
+    @Test func whatTheBooksCannotHoldIsRefusedAtItsElement() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        let early = try project.write("early.xml", Document(due: "2025-02-01").cii)
+        var negative = Document()
+        negative.lines = ["100.00", "-25.00"]
+        negative.vat = [("S", "19.00", "100.00", "19.00"), ("E", "0", "-25.00", "0.00")]
+        (negative.lineTotal, negative.net, negative.tax, negative.gross, negative.payable) = ("75.00", "75.00", "19.00", "94.00", "94.00")
+        let minus = try project.write("minus.xml", negative.ubl)
+        let result = try project.importing([early, minus])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("early.xml: /rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime/udt:DateTimeString: BT-9: the due date 2025-02-01 is before the issue date"), "\(result.stderr)")
+        #expect(result.stderr.contains("minus.xml: /Invoice/cac:TaxTotal/cac:TaxSubtotal/cbc:TaxableAmount: BG-23:") && result.stderr.contains("(-25.00)"))
+        #expect(try project.invoiceCount() == 0)
+    }
+
     /// External entities and entity expansion: the document type declaration itself is refused, before parsing.
     @Test func anXXEOrEntityBombIsRefusedBeforeParsing() throws {
         let project = Project()

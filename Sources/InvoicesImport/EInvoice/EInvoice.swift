@@ -28,6 +28,7 @@ struct EInvoice: Sendable {
     var isCreditNote: Bool
     var currency: CurrencyCode  // BT-5
     var due: CalendarDate?  // BT-9
+    var duePath = ""
     var notes: [String]  // BT-22
     var preceding: String?  // BT-25
     var buyerName: String  // BT-44
@@ -141,6 +142,7 @@ struct EInvoice: Sendable {
         self.currency = currency
         let dueElement = root.child("DueDate") ?? root.at("PaymentMeans", "PaymentDueDate")
         due = try dueElement.flatMap { element throws(Problem) in element.text.isEmpty ? nil : try Self.date(element, "BT-9", compact: false) }
+        duePath = dueElement?.path ?? ""
         notes = root.all("Note").map(\.text).filter { !$0.isEmpty }
         preceding = Self.text(root.at("BillingReference", "InvoiceDocumentReference", "ID"))
         let party = try Self.required(root.at("AccountingCustomerParty", "Party"), root.path + "/cac:AccountingCustomerParty/cac:Party", "BG-7")
@@ -213,6 +215,7 @@ struct EInvoice: Sendable {
         due = try settlement.at("SpecifiedTradePaymentTerms", "DueDateDateTime", "DateTimeString").flatMap { element throws(Problem) in
             element.text.isEmpty ? nil : try Self.date(element, "BT-9", compact: true)
         }
+        duePath = settlement.at("SpecifiedTradePaymentTerms", "DueDateDateTime", "DateTimeString")?.path ?? ""
         preceding = Self.text(settlement.at("InvoiceReferencedDocument", "IssuerAssignedID"))
         let buyer = try Self.required(
             transaction.at("ApplicableHeaderTradeAgreement", "BuyerTradeParty"),
@@ -295,6 +298,25 @@ struct EInvoice: Sendable {
              "the amount due (BT-115) is \(money(payable.minorUnits)), but BT-112 − BT-113 + BT-114 is \(money(gross.minorUnits - (prepaid?.minorUnits ?? 0) + (rounding?.minorUnits ?? 0)))"),
         ]
         return checks.first { !$0.1 }.map { Problem(rule: $0.0, path: $0.2, message: $0.3) }
+    }
+
+    /// Why the books cannot hold the document although EN 16931 allows it, or nil: a due date before the issue
+    /// date, or a VAT breakdown line with a negative amount (the books' tax lines are never negative).
+    func unstorable() -> Problem? {
+        if let due, due < issued {
+            return Problem(
+                rule: "BT-9", path: duePath,
+                message: "the due date \(due) is before the issue date (BT-2) \(issued); the books keep due dates on or after the issue date")
+        }
+        for entry in vat where entry.taxable.minorUnits < 0 || entry.tax.minorUnits < 0 {
+            let negative = entry.taxable.minorUnits < 0 ? entry.taxable : entry.tax
+            return Problem(
+                rule: "BG-23", path: negative.path,
+                message: "a VAT breakdown line (category \(entry.category)\(entry.rate.map { " \($0) %" } ?? "")) is negative "
+                    + "(\(Money.decimalString(negative.minorUnits, digits: currency.minorUnitDigits))); the books' tax lines are never negative, "
+                    + "so such a document cannot be imported")
+        }
+        return nil
     }
 }
 
