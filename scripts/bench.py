@@ -98,6 +98,45 @@ def timed(command, runs, cwd=None, shell=False, after=None, before=None):
     return statistics.median(walls), max(peaks), out
 
 
+EINVOICE = """<?xml version="1.0" encoding="UTF-8"?>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>
+  <cbc:ID>RE-{n:05d}</cbc:ID>
+  <cbc:IssueDate>2025-{month:02d}-01</cbc:IssueDate>
+  <cbc:DueDate>2025-{month:02d}-28</cbc:DueDate>
+  <cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>
+  <cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>
+  <cac:AccountingSupplierParty><cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>Seller GmbH</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingSupplierParty>
+  <cac:AccountingCustomerParty><cac:Party><cac:PartyIdentification><cbc:ID>K-{buyer:03d}</cbc:ID></cac:PartyIdentification><cac:PartyLegalEntity><cbc:RegistrationName>Buyer {buyer}</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingCustomerParty>
+  <cac:TaxTotal><cbc:TaxAmount currencyID="EUR">{tax}</cbc:TaxAmount>
+    <cac:TaxSubtotal><cbc:TaxableAmount currencyID="EUR">{net}</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">{tax}</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
+  <cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="EUR">{net}</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="EUR">{net}</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="EUR">{gross}</cbc:TaxInclusiveAmount><cbc:PayableAmount currencyID="EUR">{gross}</cbc:PayableAmount></cac:LegalMonetaryTotal>
+  <cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID="EUR">{net}</cbc:LineExtensionAmount><cac:Item><cbc:Name>Work</cbc:Name></cac:Item><cac:Price><cbc:PriceAmount currencyID="EUR">{net}</cbc:PriceAmount></cac:Price></cac:InvoiceLine>
+</Invoice>
+"""
+
+
+def einvoice_import(runs):
+    """A folder of 1,000 UBL e-invoices (100 buyers) imported into a new store: the median seconds."""
+    folder = tempfile.mkdtemp(prefix="bench-einvoices-")
+    files = []
+    for n in range(1000):
+        cents = 10000 + 37 * n
+        tax = (cents * 19 + 50) // 100
+        path = os.path.join(folder, f"{n:05d}.xml")
+        with open(path, "w") as out:
+            out.write(EINVOICE.format(n=n, month=1 + n % 12, buyer=n % 100, net=f"{cents / 100:.2f}", tax=f"{tax / 100:.2f}",
+                                      gross=f"{(cents + tax) / 100:.2f}"))
+        files.append(path)
+    store = os.path.join(folder, "books.sqlite")
+    def fresh():
+        if os.path.exists(store):
+            os.remove(store)
+    seconds, peak, _ = timed([INVOICES, "import", "--quiet", "--store", store] + files, runs, before=fresh)
+    shutil.rmtree(folder, ignore_errors=True)
+    return seconds, peak
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="S,L")
@@ -115,6 +154,8 @@ def main():
         if server:
             server.stop()
     report(rows)
+    seconds, peak = einvoice_import(args.runs)
+    print(f"e-invoices: 1,000 UBL files imported into a new store in {seconds:.2f}s ({seconds / 10:.3f}s per hundred files), peak {peak:.0f}MB")
 
 
 def run_sizes(args, rows, server):
