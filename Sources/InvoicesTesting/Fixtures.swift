@@ -149,3 +149,18 @@ public enum CLI {
 
 /// The seeded generator tests schedule random moments with: the sample generator's SplitMix64.
 public typealias SeededRandom = SplitMix64
+
+/// A built site's files, for comparing builds byte for byte.
+public enum SiteFiles {
+    /// Every regular file under `folder`, by path relative to it, with its bytes.
+    public static func read(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
+            }
+        }
+        return files
+    }
+}

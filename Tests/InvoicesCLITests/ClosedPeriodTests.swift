@@ -26,16 +26,7 @@ struct ClosedPeriodTests {
         func text(_ path: String) throws -> String { try String(contentsOfFile: site + "/" + path, encoding: .utf8) }
 
         /// Every file of the site with its bytes.
-        func files() throws -> [String: Data] {
-            var files: [String: Data] = [:]
-            for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
-                    files[path] = try Data(contentsOf: URL(fileURLWithPath: site + "/" + path))
-                }
-            }
-            return files
-        }
+        func files() throws -> [String: Data] { try SiteFiles.read(site) }
     }
 
     /// A change to a document of Q3 2025, its undoing, and what the message must name.

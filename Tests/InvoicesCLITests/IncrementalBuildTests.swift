@@ -55,17 +55,7 @@ struct IncrementalBuildTests {
             return Int(match.1)
         }
 
-        static func files(in folder: String) throws -> [String: Data] {
-            var files: [String: Data] = [:]
-            let enumerator = FileManager.default.enumerator(atPath: folder)
-            while let path = enumerator?.nextObject() as? String {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                    files[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
-                }
-            }
-            return files
-        }
+        static func files(in folder: String) throws -> [String: Data] { try SiteFiles.read(folder) }
 
         /// Each file's inode and modification time (nanoseconds).
         func stamps() throws -> [String: [Int]] {

@@ -42,18 +42,6 @@ struct PaginatedListsTests {
         return result
     }
 
-    /// Every file of a site folder with its bytes.
-    static func files(_ site: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: site) {
-            var folder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &folder), !folder.boolValue {
-                files[path] = try Data(contentsOf: URL(fileURLWithPath: site + "/" + path))
-            }
-        }
-        return files
-    }
-
     @Test func everyRowIsOnOnePageInOrderAndEveryPageLinkWorks() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -198,7 +186,7 @@ struct PaginatedListsTests {
         }
         let moved = pageOf(after).filter { key, page in pageOf(before)[key].map { $0 != page } ?? false }
         #expect(!moved.isEmpty, "some rows moved to another page")
-        let incremental = try Self.files(folder.path("incremental")), full = try Self.files(folder.path("full"))
+        let incremental = try SiteFiles.read(folder.path("incremental")), full = try SiteFiles.read(folder.path("full"))
         #expect(incremental.keys.sorted() == full.keys.sorted())
         for (path, data) in full where incremental[path] != data { Issue.record("\(path) differs from the full build") }
     }

@@ -129,6 +129,38 @@ struct EInvoice: Sendable {
         }
     }
 
+    /// The document level allowances (BT-92) and charges (BT-99) among `entries`, by their charge indicator.
+    static func allowancesAndCharges(
+        _ entries: [XMLTree.Element], amount name: String, prefix: String, currency: CurrencyCode,
+        indicator: (XMLTree.Element) -> String?
+    ) throws(Problem) -> ([Amount], [Amount]) {
+        var allowances: [Amount] = []
+        var charges: [Amount] = []
+        for entry in entries {
+            let term = indicator(entry)?.lowercased() == "true" ? "BT-99" : "BT-92"
+            let amount = try amount(try required(entry.child(name), entry.path + "/" + prefix + name, term), currency, term)
+            if term == "BT-99" { charges.append(amount) } else { allowances.append(amount) }
+        }
+        return (allowances, charges)
+    }
+
+    /// The document totals (BG-22): BT-106, BT-107, BT-108, BT-109, BT-112, BT-113, BT-114 and BT-115, the
+    /// syntax's element `names` for the required and optional ones (BT-107 and BT-108 are named alike in both).
+    static func totals(
+        _ totals: XMLTree.Element, prefix: String, currency: CurrencyCode,
+        names: (line: String, net: String, gross: String, prepaid: String, rounding: String, payable: String)
+    ) throws(Problem) -> (Amount, Amount?, Amount?, Amount, Amount, Amount?, Amount?, Amount) {
+        func total(_ name: String, _ term: String) throws(Problem) -> Amount {
+            try amount(try required(totals.child(name), totals.path + "/" + prefix + name, term), currency, term)
+        }
+        return (
+            try total(names.line, "BT-106"), try optionalAmount(totals.child("AllowanceTotalAmount"), currency, "BT-107"),
+            try optionalAmount(totals.child("ChargeTotalAmount"), currency, "BT-108"), try total(names.net, "BT-109"),
+            try total(names.gross, "BT-112"), try optionalAmount(totals.child(names.prepaid), currency, "BT-113"),
+            try optionalAmount(totals.child(names.rounding), currency, "BT-114"), try total(names.payable, "BT-115")
+        )
+    }
+
     // MARK: UBL 2.1
 
     private init(ubl root: XMLTree.Element) throws(Problem) {
@@ -162,26 +194,12 @@ struct EInvoice: Sendable {
         lineNets = try root.children.filter { $0.name == "InvoiceLine" || $0.name == "CreditNoteLine" }.map { line throws(Problem) in
             try Self.amount(try Self.required(line.child("LineExtensionAmount"), line.path + "/cbc:LineExtensionAmount", "BT-131"), currency, "BT-131")
         }
-        var allowances: [Amount] = []
-        var charges: [Amount] = []
-        for entry in root.all("AllowanceCharge") {
-            let amount = try Self.amount(try Self.required(entry.child("Amount"), entry.path + "/cbc:Amount", "BT-92"), currency, "BT-92")
-            if entry.child("ChargeIndicator")?.text.lowercased() == "true" { charges.append(amount) } else { allowances.append(amount) }
-        }
-        self.allowances = allowances
-        self.charges = charges
+        (allowances, charges) = try Self.allowancesAndCharges(
+            root.all("AllowanceCharge"), amount: "Amount", prefix: "cbc:", currency: currency) { $0.child("ChargeIndicator")?.text }
         let totals = try Self.required(root.child("LegalMonetaryTotal"), root.path + "/cac:LegalMonetaryTotal", "BG-22")
-        func total(_ name: String, _ term: String) throws(Problem) -> Amount {
-            try Self.amount(try Self.required(totals.child(name), totals.path + "/cbc:" + name, term), currency, term)
-        }
-        lineTotal = try total("LineExtensionAmount", "BT-106")
-        allowanceTotal = try Self.optionalAmount(totals.child("AllowanceTotalAmount"), currency, "BT-107")
-        chargeTotal = try Self.optionalAmount(totals.child("ChargeTotalAmount"), currency, "BT-108")
-        net = try total("TaxExclusiveAmount", "BT-109")
-        gross = try total("TaxInclusiveAmount", "BT-112")
-        prepaid = try Self.optionalAmount(totals.child("PrepaidAmount"), currency, "BT-113")
-        rounding = try Self.optionalAmount(totals.child("PayableRoundingAmount"), currency, "BT-114")
-        payable = try total("PayableAmount", "BT-115")
+        (lineTotal, allowanceTotal, chargeTotal, net, gross, prepaid, rounding, payable) = try Self.totals(
+            totals, prefix: "cbc:", currency: currency,
+            names: ("LineExtensionAmount", "TaxExclusiveAmount", "TaxInclusiveAmount", "PrepaidAmount", "PayableRoundingAmount", "PayableAmount"))
         // BT-110 is the TaxTotal in the document's currency (a second one may give the tax in the VAT currency, BT-111).
         let taxTotal = root.all("TaxTotal").first { $0.child("TaxAmount")?.attributes["currencyID"].map { $0 == currency.code } ?? true }
         tax = try Self.optionalAmount(taxTotal?.child("TaxAmount"), currency, "BT-110")
@@ -238,28 +256,15 @@ struct EInvoice: Sendable {
             return try Self.amount(
                 try Self.required(line.at(path), line.path + "/ram:" + path.joined(separator: "/ram:"), "BT-131"), currency, "BT-131")
         }
-        var allowances: [Amount] = []
-        var charges: [Amount] = []
-        for entry in settlement.all("SpecifiedTradeAllowanceCharge") {
-            let amount = try Self.amount(try Self.required(entry.child("ActualAmount"), entry.path + "/ram:ActualAmount", "BT-92"), currency, "BT-92")
-            if entry.at("ChargeIndicator", "Indicator")?.text.lowercased() == "true" { charges.append(amount) } else { allowances.append(amount) }
-        }
-        self.allowances = allowances
-        self.charges = charges
+        (allowances, charges) = try Self.allowancesAndCharges(
+            settlement.all("SpecifiedTradeAllowanceCharge"), amount: "ActualAmount", prefix: "ram:", currency: currency
+        ) { $0.at("ChargeIndicator", "Indicator")?.text }
         let totals = try Self.required(
             settlement.child("SpecifiedTradeSettlementHeaderMonetarySummation"),
             settlement.path + "/ram:SpecifiedTradeSettlementHeaderMonetarySummation", "BG-22")
-        func total(_ name: String, _ term: String) throws(Problem) -> Amount {
-            try Self.amount(try Self.required(totals.child(name), totals.path + "/ram:" + name, term), currency, term)
-        }
-        lineTotal = try total("LineTotalAmount", "BT-106")
-        allowanceTotal = try Self.optionalAmount(totals.child("AllowanceTotalAmount"), currency, "BT-107")
-        chargeTotal = try Self.optionalAmount(totals.child("ChargeTotalAmount"), currency, "BT-108")
-        net = try total("TaxBasisTotalAmount", "BT-109")
-        gross = try total("GrandTotalAmount", "BT-112")
-        prepaid = try Self.optionalAmount(totals.child("TotalPrepaidAmount"), currency, "BT-113")
-        rounding = try Self.optionalAmount(totals.child("RoundingAmount"), currency, "BT-114")
-        payable = try total("DuePayableAmount", "BT-115")
+        (lineTotal, allowanceTotal, chargeTotal, net, gross, prepaid, rounding, payable) = try Self.totals(
+            totals, prefix: "ram:", currency: currency,
+            names: ("LineTotalAmount", "TaxBasisTotalAmount", "GrandTotalAmount", "TotalPrepaidAmount", "RoundingAmount", "DuePayableAmount"))
         // BT-110 in the document's currency (a second TaxTotalAmount may give it in the VAT currency, BT-111).
         tax = try Self.optionalAmount(
             totals.all("TaxTotalAmount").first { $0.attributes["currencyID"].map { $0 == currency.code } ?? true }, currency, "BT-110")
