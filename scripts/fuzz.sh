@@ -40,12 +40,14 @@ for file in Templates/*.md Templates/*.html; do cp "$file" "$OUT/corpus/FuzzTemp
 
 # The CSV importer (issue 16): InvoicesCore as a module of its own (the reader's sources import it), then the
 # reader without the writer (which needs GRDB and the contexts), seeded with the import tests' fixtures.
-CSV_IMPORT_SOURCES=(Sources/InvoicesImport/{CSVTable,DatePattern,DateReader,ForeignExport,ImportBatch,ImportError,ImportFormat,ImportReader,ImportReader+JSON,RowContext,RowContext+FreshBooks,RowContext+Native,RowContext+Zoho}.swift)
+# The reader of every import format, e-invoices (XML, and PDFs through libqpdf) among them: inputs starting with `<`
+# or `%PDF-` reach the XML and Factur-X readers.
+CSV_IMPORT_SOURCES=(Sources/InvoicesImport/{CSVTable,DatePattern,DateReader,ForeignExport,ImportBatch,ImportError,ImportFormat,ImportReader,ImportReader+JSON,ImportReader+EInvoice,RowContext,RowContext+FreshBooks,RowContext+Native,RowContext+Zoho}.swift Sources/InvoicesImport/EInvoice/*.swift)
 mkdir -p "$OUT/corpus/FuzzCSVImport" "$OUT/InvoicesCore"
 UPCOMING=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault)  # as Package.swift
 build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name InvoicesCore -emit-module -emit-module-path "$OUT/InvoicesCore/InvoicesCore.swiftmodule" \
     -emit-library -static -o "$OUT/InvoicesCore/libInvoicesCore.a" Sources/InvoicesCore/*.swift Sources/InvoicesCore/Model/Rules.swift
-build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzCSVImport -o "$OUT/FuzzCSVImport" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore \
+build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzCSVImport -o "$OUT/FuzzCSVImport" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore -I Sources/CQPDF \
     "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzCSVImport.swift
 
 status=0
