@@ -38,10 +38,10 @@ struct FiscalPeriodTests {
         #expect(try span(4, (2025, 5), (2025, 5)) == "Q1 FY 2025/26")
         #expect(try span(4, (2024, 4), (2025, 6)) == "Q1 FY 2024/25 to Q1 FY 2025/26")
         #expect(try span(10, (2024, 10), (2025, 9)) == "FY 2024/25")
-        let page = try site(fiscalYearStart: 4).files(of: .overview, invoicesByClient: []).first
+        let page = OverviewPage(site: try site(fiscalYearStart: 4)).files().first
         let html = String(decoding: try #require(page).data, as: UTF8.self)
         #expect(html.contains("Fiscal years start in April: these months fall in <strong>Q4 FY 2023/24 to Q3 FY 2025/26</strong>."))
-        let calendar = try site(fiscalYearStart: 1).files(of: .overview, invoicesByClient: []).first
+        let calendar = OverviewPage(site: try site(fiscalYearStart: 1)).files().first
         #expect(!String(decoding: try #require(calendar).data, as: UTF8.self).contains("Fiscal years start in January:"))
     }
 
@@ -108,9 +108,9 @@ struct FiscalPeriodTests {
         for period in periods {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let fast = site.templates.page(
-                "period", site.periodContext(period, among: periods, registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+                "period", PeriodPage(site: site, period: period, periods: periods).context(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
             #expect(fast.compiled == (period.quarter != 0), "\(period.label)")
-            let general = site.templates.render("period", site.periodContext(period, among: periods))
+            let general = site.templates.render("period", PeriodPage(site: site, period: period, periods: periods).context())
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
             #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
             pages[period.path] = fast.html

@@ -109,34 +109,34 @@ struct RowDifferentialTests {
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            var context = site.clientContext(totals, invoices: invoices[totals.clientIndex], registry: registry)
+            var context = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(registry: registry)
             context["root"] = "../"
             context["siteTitle"] = "T"
             context["asOf"] = "2025-12-31"
             let fast = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled)
-            var general = site.clientContext(totals, invoices: invoices[totals.clientIndex], registry: nil)
+            var general = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(registry: nil)
             general.merge(["root": "../", "siteTitle": "T", "asOf": "2025-12-31"]) { $1 }
             #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("client", general))))
 
             let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
-            let statement = site.statementContext(totals, invoices: invoices[totals.clientIndex], registry: statementRows)
+            let statement = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).statementContext(registry: statementRows)
             let fastStatement = site.templates.page("statement", statement, rows: statementRows, renderer: Self.renderer)
             #expect(fastStatement.compiled)
-            let generalStatement = site.statementContext(totals, invoices: invoices[totals.clientIndex], registry: nil)
+            let generalStatement = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).statementContext(registry: nil)
             #expect(fastStatement.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("statement", generalStatement))))
             #expect(fastStatement.html.contains("<tr class=\"invoice\">"))
         }
         let collectionsRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        let collections = site.templates.page("collections", site.collectionsContext(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
+        let collections = site.templates.page("collections", CollectionsPage(site: site).context(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
         #expect(collections.compiled)
-        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", site.collectionsContext()))))
+        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", CollectionsPage(site: site).context()))))
         for offset in site.report.months.indices {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = site.monthContext(offset, registry: registry)
+            let context = MonthPage(site: site, offset: offset).context(registry: registry)
             let fast = site.templates.page("month", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled || registry.isEmpty)
-            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", site.monthContext(offset)))))
+            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", MonthPage(site: site, offset: offset).context()))))
         }
     }
 
@@ -149,7 +149,7 @@ struct RowDifferentialTests {
         weak var weakList: RowList?
         do {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = site.clientContext(totals, invoices: site.groupedInvoices()[totals.clientIndex], registry: registry)
+            let context = ClientPages(site: site, totals: totals, invoices: site.groupedInvoices()[totals.clientIndex]).clientContext(registry: registry)
             let page = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(page.compiled && !registry.isEmpty)
             weakRegistry = registry

@@ -88,12 +88,12 @@ struct TemplateCheckTests {
             }
         }
         let pages = TemplateVariables.pages
-        check(site.overviewContext(), pages["overview"]!, "overview")
-        check(site.clientsContext(), pages["clients"]!, "clients")
-        for offset in site.report.months.indices { check(site.monthContext(offset), pages["month"]!, "month") }
+        check(OverviewPage(site: site).context(), pages["overview"]!, "overview")
+        check(ClientsPage(site: site).context(), pages["clients"]!, "clients")
+        for offset in site.report.months.indices { check(MonthPage(site: site, offset: offset).context(), pages["month"]!, "month") }
         let invoices = site.groupedInvoices()
         for totals in site.report.clients {
-            check(site.clientContext(totals, invoices: invoices[totals.clientIndex]), pages["client"]!, "client")
+            check(ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(), pages["client"]!, "client")
         }
     }
 }

@@ -273,41 +273,6 @@ extension SiteBuilder {
         fingerprint.add(figures.movements)
     }
 
-    /// The unit key and inputs fingerprint of `job` (client pages are units of their own: see ``clientUnit``).
-    func unit(of job: Job, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
-        func page(_ key: String, _ template: String, _ data: UInt64) -> (String, UInt64) {
-            var fingerprint = Fingerprint(seed: data)
-            fingerprint.add(key)
-            fingerprint.add(templates.fingerprints[template] ?? 0)
-            return (key, fingerprint.value)
-        }
-        switch job {
-        case .assets: return page("assets", "", templates.assetsFingerprint ^ inputs.base)
-        case .overview: return page("overview", "overview", inputs.all)
-        case .clients: return page("clients", "clients", inputs.all ^ (templates.fingerprints["clients-list"] ?? 0))
-        case .collections: return page("collections", "collections", inputs.all ^ (templates.fingerprints["collections-list"] ?? 0))
-        case .notFound: return page("404", "404", inputs.base)
-        case .exports: return page("exports", "", inputs.all)
-        case .addresses: return page("addresses", "", inputs.all)
-        case .changes: return page("changes", "changes", changesFingerprint(base: inputs.base))
-        case .month(let offset):
-            // The month's further list pages are the same unit: their template too.
-            return page("month:\(report.months[offset])", "month", inputs.months[offset] ^ (templates.fingerprints["month-list"] ?? 0))
-        case .period(let position):
-            // The quarter's further list pages are the same unit: their template too.
-            return page("period:\(fiscalPeriods()[position].path)", "period", inputs.all ^ (templates.fingerprints["period-list"] ?? 0))
-        case .clientPages: preconditionFailure("client pages are units one by one")
-        }
-    }
-
-    /// The unit key and inputs fingerprint of one client's pages (its page, its statement, its private copy).
-    func clientUnit(_ clientIndex: Int, _ inputs: Inputs) -> (key: String, inputs: UInt64) {
-        var fingerprint = Fingerprint(seed: inputs.clients[clientIndex])
-        fingerprint.add(templates.fingerprints["client"] ?? 0)
-        fingerprint.add(templates.fingerprints["statement"] ?? 0)
-        return ("client:\(books.clients[clientIndex].number)", fingerprint.value)
-    }
-
     /// The executable's identity (device, inode, size, modification time): pages rendered by another build of the
     /// tool are rendered again.
     static let executableIdentity: UInt64 = {

@@ -60,51 +60,47 @@ public struct SiteBuilder: Sendable {
     /// The relative path of a month's page.
     public func monthPath(_ month: YearMonth) -> String { "months/\(month).html" }
 
-    /// A piece of the site that renders independently of the others.
-    enum Job: Sendable {
-        case assets, overview, clients, collections, notFound, exports, addresses, changes
-        case month(Int)
-        /// A fiscal year's or quarter's page, by its position in ``SiteBuilder/fiscalPeriods()``.
-        case period(Int)
-        /// Client pages, by their index in ``Report/clients``.
-        case clientPages(Range<Int>)
+    /// The relative path of a client's statement of account.
+    public func statementPath(_ clientIndex: Int) -> String { "statements/\(slugs[clientIndex]).html" }
+
+    /// The path of a client's private statement (`c/<token>/index.html`), or nil without client links. The client
+    /// page is beside it, at `c/<token>/client.html`.
+    public func clientLinkPath(_ clientIndex: Int) -> String? {
+        options.clientLinkToken.map { "c/\($0(books.clients[clientIndex].number))/index.html" }
     }
 
-    /// The jobs that make the whole site, in a stable order; client pages in batches of `batch`.
-    func jobs(batch: Int = 64) -> [Job] {
+    /// The grand totals converted into ``SiteOptions/conversion``'s base currency, or nil without rates.
+    ///
+    /// A converted amount that does not fit in 64-bit minor units leaves the conversion out rather than failing
+    /// the build: the exact per-currency totals are the report; the conversion is only an aid.
+    public func convertedTotals() -> ConvertedTotals? {
+        guard let conversion = options.conversion else { return nil }
+        return try? ConvertedTotals(report: report, rates: conversion.rates, base: conversion.base)
+    }
+
+    /// The page kinds that make the whole site, in a stable order, in jobs that render independently: each kind
+    /// alone, and the client pages in batches of `batch` clients.
+    func jobs(batch: Int = 64) -> [[any PageKind]] {
         // The exports are one long job: first, so the other cores render pages meanwhile.
-        var jobs: [Job] = [.exports, .assets, .overview, .clients, .collections, .notFound, .changes]
-        jobs += report.months.indices.map(Job.month)
-        jobs += fiscalPeriods().indices.map(Job.period)
-        jobs += stride(from: 0, to: report.clients.count, by: batch).map { .clientPages($0..<min($0 + batch, report.clients.count)) }
-        jobs += [.addresses]
+        var jobs: [[any PageKind]] = [
+            [ExportFiles(site: self)], [AssetFiles(site: self)], [OverviewPage(site: self)], [ClientsPage(site: self)],
+            [CollectionsPage(site: self)], [NotFoundPage(site: self)], [ChangesPage(site: self)],
+        ]
+        jobs += report.months.indices.map { [MonthPage(site: self, offset: $0)] }
+        let periods = fiscalPeriods()
+        jobs += periods.map { [PeriodPage(site: self, period: $0, periods: periods)] }
+        let invoicesByClient = groupedInvoices()
+        jobs += stride(from: 0, to: report.clients.count, by: batch).map { start in
+            report.clients[start..<min(start + batch, report.clients.count)].map {
+                ClientPages(site: self, totals: $0, invoices: invoicesByClient[$0.clientIndex])
+            }
+        }
+        jobs += [[AddressFiles(site: self)]]
         return jobs
     }
 
-    /// Renders one job's files.
-    func files(of job: Job, invoicesByClient: [[Int]]) -> [File] {
-        switch job {
-        case .assets: templates.assets.sorted(by: { $0.key < $1.key }).map { File(path: $0.key, data: $0.value) }
-        case .overview:
-            [page("index.html", template: "overview", title: "Overview", overviewContext().merging(conversionContext()) { a, _ in a })]
-        case .clients: [page("clients.html", template: "clients", title: "Clients", clientsContext())] + clientsListFiles()
-        case .collections: [collectionsPage()] + collectionsListPages()
-        case .notFound: [notFoundPage()]
-        case .month(let offset): [monthPage(offset)] + pages(of: monthLists(offset))
-        case .period(let position): periodFiles(position)
-        case .clientPages(let range):
-            range.flatMap { clientFiles(report.clients[$0], invoices: invoicesByClient[report.clients[$0].clientIndex]) }
-        case .exports: exportFiles()
-        case .addresses: addressFiles()
-        case .changes: changesFiles()
-        }
-    }
-
     /// Every file of the site, in a stable order.
-    public func files() -> [File] {
-        let invoicesByClient = groupedInvoices()
-        return jobs().flatMap { files(of: $0, invoicesByClient: invoicesByClient) }
-    }
+    public func files() -> [File] { jobs().joined().flatMap { $0.files() } }
 
     /// Renders every page and writes it into `staging` as it is rendered, using every core: pages are
     /// independent, so they render in parallel, and no page waits in memory for the others.
@@ -119,8 +115,7 @@ public struct SiteBuilder: Sendable {
     public func write(
         to staging: SiteStaging, previous: SiteManifest? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
-        let invoicesByClient = groupedInvoices()
-        let inputs = self.inputs(invoicesByClient: invoicesByClient)
+        let inputs = self.inputs(invoicesByClient: groupedInvoices())
         let jobs = self.jobs()
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var manifest = SiteManifest()
@@ -133,7 +128,9 @@ public struct SiteBuilder: Sendable {
                     let job = jobs[next]
                     next += 1
                     group.addTask {
-                        try write(job, to: staging, invoicesByClient: invoicesByClient, inputs: inputs, previous: previous)
+                        var units: [(String, SiteManifest.Unit)] = []
+                        for kind in job { units.append((kind.key, try Self.write(kind, to: staging, inputs: inputs, previous: previous))) }
+                        return units
                     }
                 }
                 for _ in 0..<width { start() }
@@ -152,56 +149,14 @@ public struct SiteBuilder: Sendable {
         return manifest
     }
 
-    /// Writes one job's units into `staging`: reused from the previous site where their inputs are unchanged,
-    /// rendered otherwise.
-    private func write(
-        _ job: Job, to staging: SiteStaging, invoicesByClient: [[Int]], inputs: Inputs, previous: SiteManifest?
-    ) throws(SiteWriteError) -> [(String, SiteManifest.Unit)] {
-        /// The unit's files: the previous build's, when its inputs are unchanged and its files intact; else `make`'s.
-        func unit(
-            _ key: String, _ fingerprint: UInt64, make: () throws(SiteWriteError) -> [SiteManifest.File]
-        ) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
-            if let recorded = previous?.units[key], recorded.inputs == fingerprint, staging.reuse(recorded.files) {
-                return (key, recorded)
-            }
-            return (key, SiteManifest.Unit(inputs: fingerprint, files: try make()))
-        }
-        func unit(_ key: String, _ fingerprint: UInt64, render: () -> [File]) throws(SiteWriteError) -> (String, SiteManifest.Unit) {
-            try unit(key, fingerprint) { () throws(SiteWriteError) in
-                var files: [SiteManifest.File] = []
-                for file in render() { files.append(try staging.write(file)) }
-                return files
-            }
-        }
-        if case .clientPages(let range) = job {
-            var units: [(String, SiteManifest.Unit)] = []
-            for position in range {
-                let totals = report.clients[position]
-                let (key, fingerprint) = clientUnit(totals.clientIndex, inputs)
-                units.append(try unit(key, fingerprint) { clientFiles(totals, invoices: invoicesByClient[totals.clientIndex]) })
-            }
-            return units
-        }
-        let (key, fingerprint) = self.unit(of: job, inputs)
-        if case .exports = job {
-            return [try unit(key, fingerprint) { () throws(SiteWriteError) in try writeExports(to: staging) }]
-        }
-        return [try unit(key, fingerprint) { files(of: job, invoicesByClient: invoicesByClient) }]
-    }
-
-    /// The page of the month at `offset` in the report.
-    func monthPage(_ offset: Int) -> File {
-        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = monthContext(offset, registry: registry)
-        let month = report.months[offset]
-        return page(monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
-    }
-
-    /// The page of one client, listing `invoices` (indices into the books, in order).
-    func clientPage(_ totals: Report.ClientTotals, invoices: [Int]) -> File {
-        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = clientContext(totals, invoices: invoices, registry: registry)
-        return page(clientPath(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
+    /// A page kind's unit: the previous build's files, when its inputs are unchanged and its files intact (they are
+    /// hard-linked into the new site); else its files, rendered.
+    private static func write(
+        _ kind: any PageKind, to staging: SiteStaging, inputs: Inputs, previous: SiteManifest?
+    ) throws(SiteWriteError) -> SiteManifest.Unit {
+        let fingerprint = kind.inputs(inputs)
+        if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, staging.reuse(recorded.files) { return recorded }
+        return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
     }
 
     /// Renders one page: the Markdown template with `context`, to HTML, into the layout.
@@ -217,24 +172,6 @@ public struct SiteBuilder: Sendable {
             if !report.months.isEmpty { layout["feed"] = root + "feed.xml" }
         }
         return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
-    }
-
-    /// The page served for unknown addresses, at any depth: relative links would break there, so with a base URL
-    /// its links and stylesheet are absolute; without one it has its style inline and no links.
-    func notFoundPage() -> File {
-        var context: [String: Any] = [:]
-        var layout: [String: Any] = [:]
-        let root: String
-        if let baseURL = options.baseURL {
-            root = baseURL
-            context["home"] = baseURL
-            layout["nav"] = true
-        } else {
-            root = ""
-            layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
-        }
-        layout["root"] = root
-        return render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
     }
 
     func render(
@@ -317,4 +254,23 @@ public struct SiteBuilder: Sendable {
     }
 
     static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }
+
+    /// `text` escaped for XML text and attribute values, its controls and bidirectional overrides made inert as in
+    /// HTML (``HTMLEscaping``).
+    static func xml(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in HTMLEscaping.inert(text).unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

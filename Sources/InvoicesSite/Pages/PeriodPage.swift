@@ -2,60 +2,29 @@ import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 
-/// A fiscal year or quarter of the report (``SiteOptions/fiscalYearStart``), as the reported months it covers.
-struct FiscalPeriod: Sendable {
-    /// The fiscal year, named by the calendar year it starts in.
-    var year: Int
-    /// 1 to 4; 0 for the whole year.
-    var quarter: Int
-    /// Indices into ``Report/months``.
-    var offsets: Range<Int>
-    var path: String
-    var label: String
-    /// Whether every month of the period is reported.
-    var complete: Bool
+/// A fiscal year's or quarter's page (`years/2024.html`, `quarters/2024-Q3.html`): its totals, its months, and its
+/// taxes on both bases with the invoices behind each figure; a quarter's invoices also as CSV beside it, and on pages
+/// of their own (`quarters/2024-Q3/tax-EUR-1/1.html`) when they are more than a page together.
+struct PeriodPage: PageKind {
+    let site: SiteBuilder
+    let period: FiscalPeriod
+    /// Every fiscal period of the report (``SiteBuilder/fiscalPeriods()``), for the links to the previous and next.
+    let periods: [FiscalPeriod]
+    var key: String { "period:\(period.path)" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["period", "period-list"]) }
 }
 
-extension SiteBuilder {
-    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
-    func fiscalPeriods() -> [FiscalPeriod] {
-        let start = options.fiscalYearStart
-        var years: [FiscalPeriod] = []
-        var quarters: [FiscalPeriod] = []
-        for (offset, month) in report.months.enumerated() {
-            let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = Self.fiscalYearLabel(year, start: start)
-            if let last = years.last, last.year == year {
-                years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), path: "years/\(year).html", label: yearLabel, complete: false))
-            }
-            if let last = quarters.last, last.year == year, last.quarter == quarter {
-                quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                quarters.append(
-                    FiscalPeriod(
-                        year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
-                        label: "Q\(quarter) \(yearLabel)", complete: false))
-            }
-        }
-        for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
-        for index in quarters.indices { quarters[index].complete = quarters[index].offsets.count == 3 }
-        return years + quarters
-    }
-
+extension PeriodPage {
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
     /// behind each figure; for a quarter with taxes, the same invoices as CSV beside it (`quarters/2024-Q3.csv`).
-    func periodFiles(_ position: Int) -> [File] {
-        let periods = fiscalPeriods()
-        let period = periods[position]
+    func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let sources = taxSources(of: period)
-        let context = periodContext(period, among: periods, sources: sources, registry: registry)
-        let page = page(period.path, template: "period", title: period.label, context, rows: registry)
+        let sources = taxSources()
+        let context = context(sources: sources, registry: registry)
+        let page = site.page(period.path, template: "period", title: period.label, context, rows: registry)
         guard context["csvHref"] != nil else { return [page] }
-        return [page, File(path: Self.periodCSVPath(period), data: Data(periodCSV(period, sources: sources).utf8))]
-            + pages(of: taxLists(period, sources: sources).map(\.list))
+        return [page, File(path: Self.periodCSVPath(period), data: Data(csv(sources: sources).utf8))]
+            + site.pages(of: taxLists(sources: sources).map(\.list))
     }
 
     /// The folder of a quarter's list pages: `quarters/2024-Q3/`.
@@ -64,7 +33,7 @@ extension SiteBuilder {
     /// A quarter's taxes with anything in it, in the taxes table's order, each with the invoices behind it as a
     /// list that goes to pages of its own (`quarters/2024-Q3/tax-EUR-1/1.html` and on) when the quarter's lists are
     /// more than a page together; the quarter's page then keeps the totals and links them.
-    func taxLists(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, list: PagedList)] {
+    func taxLists(sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, list: PagedList)] {
         report.taxes.compactMap { totals in
             guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { return nil }
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
@@ -98,17 +67,17 @@ extension SiteBuilder {
             case .identifier: return books.invoices[source.invoiceIndex].identifier
             case .issued: return books.invoices[source.invoiceIndex].issued.description
             case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
-            case .href: return root + clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
-            case .accrualNet: return money(source.figures.accrualNet, currency)
-            case .accrualTax: return money(source.figures.accrualTax, currency)
-            case .cashNet: return money(source.figures.cashNet, currency)
-            case .cashTax: return money(source.figures.cashTax, currency)
+            case .href: return root + site.clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
+            case .accrualNet: return site.money(source.figures.accrualNet, currency)
+            case .accrualTax: return site.money(source.figures.accrualTax, currency)
+            case .cashNet: return site.money(source.figures.cashNet, currency)
+            case .cashTax: return site.money(source.figures.cashTax, currency)
             }
         }
     }
 
     /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own).
-    func taxSources(of period: FiscalPeriod) -> [TaxKey: [TaxSource]] {
+    func taxSources() -> [TaxKey: [TaxSource]] {
         guard period.quarter != 0 else { return [:] }
         let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
         return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
@@ -125,7 +94,7 @@ extension SiteBuilder {
     /// A quarter's invoices behind its taxes, as its page lists them: per currency and tax (the taxes table's
     /// order), each invoice with its net and tax on both bases as plain decimals. A group's sums are the taxes
     /// table's row.
-    func periodCSV(_ period: FiscalPeriod, sources: [TaxKey: [TaxSource]]) -> String {
+    func csv(sources: [TaxKey: [TaxSource]]) -> String {
         var csv = CSVWriter(header: Self.periodCSVColumns)
         for totals in report.taxes {
             guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
@@ -143,24 +112,22 @@ extension SiteBuilder {
         return csv.text
     }
 
-    func periodContext(
-        _ period: FiscalPeriod, among periods: [FiscalPeriod], sources: [TaxKey: [TaxSource]]? = nil, registry: RowListRegistry? = nil
-    ) -> [String: Any] {
+    func context(sources: [TaxKey: [TaxSource]]? = nil, registry: RowListRegistry? = nil) -> [String: Any] {
         let offsets = period.offsets
         let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
         let totals: [[String: Any]] = report.currencies.compactMap { currency in
             guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
-            return figuresRow(figures, currency.currency)
+            return site.figuresRow(figures, currency.currency)
         }
-        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + monthPath(report.months[$0])] }
+        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + site.monthPath(report.months[$0])] }
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
         let isYear = period.quarter == 0
-        let sources = sources ?? taxSources(of: period)
+        let sources = sources ?? taxSources()
         let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
         var taxes: [[String: Any]] = []
-        let taxLists = isYear ? [] : taxLists(period, sources: sources).map(\.list)
-        let paged = isPaged(taxLists)
+        let taxLists = isYear ? [] : taxLists(sources: sources).map(\.list)
+        let paged = site.isPaged(taxLists)
         let lists = Dictionary(uniqueKeysWithValues: taxLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
@@ -180,7 +147,7 @@ extension SiteBuilder {
             row["quarters"] = quarters
             row["hasQuarters"] = !quarters.isEmpty
             if let list = lists[anchor], paged {
-                row.merge(pageLinks(of: list, from: "quarters/")) { _, links in links }
+                row.merge(site.pageLinks(of: list, from: "quarters/")) { _, links in links }
             } else {
                 let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
                 row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, root: "../", registry: registry)
@@ -205,49 +172,8 @@ extension SiteBuilder {
     /// `accrualNet`, `accrualTax`, `cashNet`, `cashTax`, formatted.
     func taxCells(_ figures: TaxFigures, _ currency: CurrencyCode) -> [String: Any] {
         [
-            "accrualNet": money(figures.accrualNet, currency), "accrualTax": money(figures.accrualTax, currency),
-            "cashNet": money(figures.cashNet, currency), "cashTax": money(figures.cashTax, currency),
+            "accrualNet": site.money(figures.accrualNet, currency), "accrualTax": site.money(figures.accrualTax, currency),
+            "cashNet": site.money(figures.cashNet, currency), "cashTax": site.money(figures.cashTax, currency),
         ]
-    }
-
-    /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
-    static func fiscalYearLabel(_ year: Int, start: Int) -> String {
-        start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
-    }
-
-    /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
-    /// `FY 2024/25 to FY 2025/26` when the months are whole fiscal years, else by quarter: `Q1 FY 2025/26`,
-    /// `Q4 FY 2023/24 to Q3 FY 2025/26`. Empty when fiscal years start in January (the calendar's years, which the
-    /// month names already say) or nothing is reported.
-    func fiscalSpan() -> String {
-        let start = options.fiscalYearStart
-        guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
-        let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
-        let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
-        let firstLabel = Self.fiscalYearLabel(firstYear, start: start), lastLabel = Self.fiscalYearLabel(lastYear, start: start)
-        if first.month == start, last.month == (start + 10) % 12 + 1 {
-            return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
-        }
-        let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
-        return from == to ? from : "\(from) to \(to)"
-    }
-
-    /// The overview's `fiscalYearStart`, `fiscalSpan`, `years` and `quarters`: links to the fiscal period pages, newest
-    /// first.
-    func periodsContext() -> [String: Any] {
-        let periods = fiscalPeriods()
-        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
-        var context: [String: Any] = [
-            "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
-            "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
-        ]
-        // Absent rather than empty: a section over an empty string still renders.
-        let span = fiscalSpan()
-        if !span.isEmpty { context["fiscalSpan"] = span }
-        return context
-    }
-
-    static func monthName(_ month: Int) -> String {
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
     }
 }

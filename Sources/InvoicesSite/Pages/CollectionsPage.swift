@@ -2,11 +2,20 @@ import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 
-extension SiteBuilder {
+/// collections.html: the overdue clients per currency, the days to pay per client and the DSO per month; its long
+/// lists go to pages of their own (`collections/overdue-EUR/1.html`) when they are more than a page together.
+struct CollectionsPage: PageKind {
+    let site: SiteBuilder
+    var key: String { "collections" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
+    func files() -> [File] { [page()] + listPages() }
+}
+
+extension CollectionsPage {
     /// The collections page: overdue clients per currency, days to pay per client, DSO per month.
-    func collectionsPage() -> File {
+    func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        return page("collections.html", template: "collections", title: "Collections", collectionsContext(registry: registry), rows: registry)
+        return site.page("collections.html", template: "collections", title: "Collections", context(registry: registry), rows: registry)
     }
 
     /// The long lists of collections.html: the overdue clients per currency (`overdue-EUR`) and the days to pay
@@ -35,13 +44,13 @@ extension SiteBuilder {
         }
     }
 
-    func collectionsLists(_ collections: Collections) -> [CollectionsList] {
+    func lists(_ collections: Collections) -> [CollectionsList] {
         collections.overdue.filter { !$0.isEmpty }.map { .overdue($0) } + (collections.daysToPay.isEmpty ? [] : [.daysToPay(collections.daysToPay)])
     }
 
     /// The rows of `range` of a list, as the template's list object (`currency` and `clients`, or `clients`);
     /// addresses start with `root`.
-    func collectionsRows(_ list: CollectionsList, _ range: Range<Int>, root: String, registry: RowListRegistry?) -> [String: Any] {
+    func rows(_ list: CollectionsList, _ range: Range<Int>, root: String, registry: RowListRegistry?) -> [String: Any] {
         switch list {
         case .overdue(let rows):
             let columns = TemplateVariables.overdueColumns
@@ -58,7 +67,7 @@ extension SiteBuilder {
                 switch columns[column] {
                 case "name": return client.name
                 case "number": return client.number
-                case "href": return root + clientPath(entry.clientIndex)
+                case "href": return root + site.clientPath(entry.clientIndex)
                 case "settled": return String(entry.settled)
                 case "median": return String(entry.median)
                 case "p90": return String(entry.percentile90)
@@ -80,7 +89,7 @@ extension SiteBuilder {
             template: "collections-list", title: heading,
             fields: ["heading": heading, "collectionsHref": "../../collections.html#\(list.name)"],
             rows: { range, root, registry in
-                let rows = self.collectionsRows(list, range, root: root, registry: registry)
+                let rows = self.rows(list, range, root: root, registry: registry)
                 switch list {
                 case .overdue: return ["overdue": [rows]]
                 case .daysToPay: return ["daysToPay": [rows]]
@@ -89,24 +98,24 @@ extension SiteBuilder {
     }
 
     /// collections.html's lists on pages of their own, when they are more than a page together.
-    func collectionsListPages() -> [File] {
-        pages(of: collectionsLists(Collections(books: books, report: report)).map(pagedList))
+    func listPages() -> [File] {
+        site.pages(of: lists(Collections(books: books, report: report)).map(pagedList))
     }
 
-    func collectionsContext(registry: RowListRegistry? = nil) -> [String: Any] {
+    func context(registry: RowListRegistry? = nil) -> [String: Any] {
         let collections = Collections(books: books, report: report)
-        let lists = collectionsLists(collections)
-        let paged = isPaged(lists.map(pagedList))
+        let lists = lists(collections)
+        let paged = site.isPaged(lists.map(pagedList))
         var overdue: [[String: Any]] = []
         var daysToPay: Any = []
         for list in lists {
             var entry: [String: Any]
             if paged {
-                entry = pageLinks(of: pagedList(list), from: "")
+                entry = site.pageLinks(of: pagedList(list), from: "")
                 entry["anchor"] = list.name
                 if case .overdue(let rows) = list { entry["currency"] = rows[0].currency.code }
             } else {
-                entry = collectionsRows(list, 0..<list.count, root: "", registry: registry)
+                entry = rows(list, 0..<list.count, root: "", registry: registry)
             }
             switch list {
             case .overdue: overdue.append(entry)
@@ -122,9 +131,9 @@ extension SiteBuilder {
                 let figures = totals?.months[offset] ?? Figures()
                 switch columns[column] {
                 case "label": return SiteBuilder.monthLabel(report.months[offset])
-                case "href": return monthPath(report.months[offset])
-                case "invoiced": return money(figures.invoiced, entry.currency)
-                case "outstanding": return money(figures.outstanding, entry.currency)
+                case "href": return site.monthPath(report.months[offset])
+                case "invoiced": return site.money(figures.invoiced, entry.currency)
+                case "outstanding": return site.money(figures.outstanding, entry.currency)
                 case "dso": return entry.months[offset].map { String(format: "%.1f", $0) } ?? "—"
                 default: return ""
                 }
@@ -138,30 +147,16 @@ extension SiteBuilder {
         return context
     }
 
-    /// The overview's `hasOverdue` and `topOverdue`: per currency, the five clients with most overdue.
-    func topOverdueContext() -> [String: Any] {
-        let lists: [[String: Any]] = Collections(books: books, report: report).overdue.filter { !$0.isEmpty }.map { rows in
-            let top = Array(rows.prefix(5))
-            let clients: [[String: Any]] = top.indices.map { position in
-                var row: [String: Any] = ["rank": String(position + 1)]
-                for name in TemplateVariables.overdueColumns { row[name] = overdueCell(top[position], name) }
-                return row
-            }
-            return ["currency": rows[0].currency.code, "clients": clients]
-        }
-        return ["hasOverdue": !lists.isEmpty, "topOverdue": lists]
-    }
-
     /// One cell of an overdue row (addresses relative to a top-level page).
     func overdueCell(_ entry: Collections.Overdue, _ name: String) -> String {
         let client = books.clients[entry.clientIndex]
         switch name {
         case "name": return client.name
         case "number": return client.number
-        case "href": return clientPath(entry.clientIndex)
-        case "statementHref": return statementPath(entry.clientIndex)
-        case "overdue": return money(entry.overdue, entry.currency)
-        case "outstanding": return money(entry.outstanding, entry.currency)
+        case "href": return site.clientPath(entry.clientIndex)
+        case "statementHref": return site.statementPath(entry.clientIndex)
+        case "overdue": return site.money(entry.overdue, entry.currency)
+        case "outstanding": return site.money(entry.outstanding, entry.currency)
         case "invoices": return String(entry.invoices)
         case "oldest": return String(entry.oldestDaysLate)
         default: return ""

@@ -36,46 +36,6 @@ public struct ChangeLog: Sendable {
 }
 
 extension SiteBuilder {
-    /// How many changes the page lists; changes.csv has them all.
-    static let changesOnPage = 2_000
-
-    /// `changes.html` and `changes.csv`.
-    func changesFiles() -> [File] {
-        let log = changeLog
-        let documents = log.changes.filter { $0.kind.isDocument }
-        let figures = log.changes.filter { !$0.kind.isDocument }
-        func rows(_ changes: [Trail.Change]) -> [[String: Any]] {
-            changes.prefix(Self.changesOnPage).map { change in
-                [
-                    "name": change.name, "change": change.what.rawValue, "field": change.field,
-                    "before": change.before, "after": change.after, "closed": change.closed,
-                ]
-            }
-        }
-        var context: [String: Any] = [
-            "hasPrevious": log.hasPrevious, "hasChanges": !log.changes.isEmpty,
-            "documents": rows(documents), "documentCount": documents.count,
-            "figures": rows(figures), "figureCount": figures.count,
-            "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
-        ]
-        if let closed = log.closedThrough { context["closedThrough"] = closed.description }
-        return [
-            page("changes.html", template: "changes", title: "Changes since the previous report", context),
-            File(path: "changes.csv", data: Data(log.csv.utf8)),
-        ]
-    }
-
-    /// The changes unit's inputs: what the page shows.
-    func changesFingerprint(base: UInt64) -> UInt64 {
-        var fingerprint = Fingerprint(seed: base)
-        fingerprint.add(changeLog.hasPrevious ? "previous" : "first")
-        fingerprint.add(changeLog.closedThrough?.description ?? "")
-        fingerprint.add(changeLog.csv)
-        return fingerprint.value
-    }
-}
-
-extension SiteBuilder {
     /// A fingerprint of everything the books' trail is made of (every document and figure) and more (the options,
     /// the executable): when it equals the previous build's, the books are the same and so is their trail.
     public func booksFingerprint() -> UInt64 {

@@ -2,7 +2,7 @@ import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 
-extension SiteBuilder {
+extension OverviewPage {
     /// An inline SVG bar chart of one currency's invoiced and paid amounts per month: no script, `role="img"`
     /// with a `<title>` and a `<desc>` naming the highest months; the overview's table of months holds every figure.
     ///
@@ -20,7 +20,7 @@ extension SiteBuilder {
 
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"chart-\(code)-title chart-\(code)-desc\">\n"
         svg += "<title id=\"chart-\(code)-title\">Invoiced and paid per month, \(code)</title>\n"
-        svg += "<desc id=\"chart-\(code)-desc\">\(Self.xml(chartSummary(totals)))</desc>\n"
+        svg += "<desc id=\"chart-\(code)-desc\">\(SiteBuilder.xml(chartSummary(totals)))</desc>\n"
         for tick in 0...ticks {
             let value = step * Int64(tick)
             let lineY = number(y(value))
@@ -52,9 +52,9 @@ extension SiteBuilder {
         guard !totals.months.isEmpty else { return "No months reported." }
         let invoiced = totals.months.indices.max { totals.months[$0].invoiced < totals.months[$1].invoiced }!
         let paid = totals.months.indices.max { totals.months[$0].paid < totals.months[$1].paid }!
-        return "Bars per month from \(Self.monthLabel(report.months[0])) to \(Self.monthLabel(report.months[totals.months.count - 1])). "
-            + "Most invoiced: \(Self.monthLabel(report.months[invoiced])), \(money(totals.months[invoiced].invoiced, totals.currency)). "
-            + "Most paid: \(Self.monthLabel(report.months[paid])), \(money(totals.months[paid].paid, totals.currency))."
+        return "Bars per month from \(SiteBuilder.monthLabel(report.months[0])) to \(SiteBuilder.monthLabel(report.months[totals.months.count - 1])). "
+            + "Most invoiced: \(SiteBuilder.monthLabel(report.months[invoiced])), \(site.money(totals.months[invoiced].invoiced, totals.currency)). "
+            + "Most paid: \(SiteBuilder.monthLabel(report.months[paid])), \(site.money(totals.months[paid].paid, totals.currency))."
     }
 
     /// A gridline step of 1, 2, 2.5 or 5 times a power of ten and the number of steps (3 to 6) that cover `value`.
@@ -86,24 +86,5 @@ extension SiteBuilder {
     static func trimmed(_ value: Double) -> String {
         let text = String(format: "%.1f", value)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-    }
-
-    /// `text` escaped for XML text and attribute values, its controls and bidirectional overrides made inert as in
-    /// HTML (``HTMLEscaping``).
-    static func xml(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in HTMLEscaping.inert(text).unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

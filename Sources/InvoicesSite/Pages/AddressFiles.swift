@@ -2,41 +2,48 @@ import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 
-extension SiteBuilder {
+/// With a base URL: the Atom feed (`feed.xml`) and `sitemap.xml`, which list the pages by their addresses.
+struct AddressFiles: PageKind {
+    let site: SiteBuilder
+    var key: String { "addresses" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+}
+
+extension AddressFiles {
     /// With a base URL: the Atom feed (`feed.xml`, one entry per monthly report) and `sitemap.xml`.
     ///
     /// Both are deterministic: an entry's `updated` date is the latest day in its month on which an invoice was
     /// issued or paid (the month's first day when nothing happened), never the time of the build. A report without
     /// months (an empty store) has no feed: Atom needs an `updated` date, and there is none to give.
-    func addressFiles() -> [File] {
+    func files() -> [File] {
         guard let baseURL = options.baseURL else { return [] }
         let updated = monthUpdates()
         let sitemap = sitemapFile(baseURL: baseURL, updated: updated)
         guard let latest = updated.max() else { return [sitemap] }
-        let title = Self.xml(options.title)
+        let title = SiteBuilder.xml(options.title)
         var feed = """
             <?xml version="1.0" encoding="utf-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom">
             <title>\(title)</title>
-            <id>\(Self.xml(baseURL))</id>
-            <link rel="self" href="\(Self.xml(baseURL))feed.xml"/>
-            <link rel="alternate" type="text/html" href="\(Self.xml(baseURL))"/>
+            <id>\(SiteBuilder.xml(baseURL))</id>
+            <link rel="self" href="\(SiteBuilder.xml(baseURL))feed.xml"/>
+            <link rel="alternate" type="text/html" href="\(SiteBuilder.xml(baseURL))"/>
             <updated>\(Self.atomDate(latest))</updated>
             <author><name>\(title)</name></author>
 
             """
         for (offset, month) in report.months.enumerated().reversed() {
-            let address = Self.xml(baseURL + monthPath(month))
+            let address = SiteBuilder.xml(baseURL + site.monthPath(month))
             let summary = report.currencies.filter { $0.months[offset].isActive }.map {
-                "\($0.currency.code): invoiced \(money($0.months[offset].invoiced, $0.currency)), paid \(money($0.months[offset].paid, $0.currency))"
+                "\($0.currency.code): invoiced \(site.money($0.months[offset].invoiced, $0.currency)), paid \(site.money($0.months[offset].paid, $0.currency))"
             }
             feed += """
                 <entry>
-                <title>\(Self.xml(Self.monthLabel(month)))</title>
+                <title>\(SiteBuilder.xml(SiteBuilder.monthLabel(month)))</title>
                 <id>\(address)</id>
                 <link rel="alternate" type="text/html" href="\(address)"/>
                 <updated>\(Self.atomDate(updated[offset]))</updated>
-                <summary>\(Self.xml(summary.isEmpty ? "Nothing invoiced or paid." : summary.joined(separator: "; ") + "."))</summary>
+                <summary>\(SiteBuilder.xml(summary.isEmpty ? "Nothing invoiced or paid." : summary.joined(separator: "; ") + "."))</summary>
                 </entry>
 
                 """
@@ -50,18 +57,18 @@ extension SiteBuilder {
         var sitemap = """
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-            <url><loc>\(Self.xml(baseURL))</loc></url>
-            <url><loc>\(Self.xml(baseURL))clients.html</loc></url>
-            <url><loc>\(Self.xml(baseURL))collections.html</loc></url>
+            <url><loc>\(SiteBuilder.xml(baseURL))</loc></url>
+            <url><loc>\(SiteBuilder.xml(baseURL))clients.html</loc></url>
+            <url><loc>\(SiteBuilder.xml(baseURL))collections.html</loc></url>
 
             """
         for (offset, month) in report.months.enumerated() {
-            sitemap += "<url><loc>\(Self.xml(baseURL + monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
         }
-        for period in fiscalPeriods() { sitemap += "<url><loc>\(Self.xml(baseURL + period.path))</loc></url>\n" }
+        for period in site.fiscalPeriods() { sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + period.path))</loc></url>\n" }
         for totals in report.clients {
-            sitemap += "<url><loc>\(Self.xml(baseURL + clientPath(totals.clientIndex)))</loc></url>\n"
-            sitemap += "<url><loc>\(Self.xml(baseURL + statementPath(totals.clientIndex)))</loc></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.clientPath(totals.clientIndex)))</loc></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.statementPath(totals.clientIndex)))</loc></url>\n"
         }
         sitemap += "</urlset>\n"
         return File(path: "sitemap.xml", data: Data(sitemap.utf8))

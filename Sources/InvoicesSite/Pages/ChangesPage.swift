@@ -1,0 +1,49 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// `changes.html` and `changes.csv`: what changed in the books since the previous report (``ChangeLog``).
+struct ChangesPage: PageKind {
+    let site: SiteBuilder
+    var key: String { "changes" }
+}
+
+extension ChangesPage {
+    /// How many changes the page lists; changes.csv has them all.
+    static let changesOnPage = 2_000
+
+    /// `changes.html` and `changes.csv`.
+    func files() -> [File] {
+        let log = site.changeLog
+        let documents = log.changes.filter { $0.kind.isDocument }
+        let figures = log.changes.filter { !$0.kind.isDocument }
+        func rows(_ changes: [Trail.Change]) -> [[String: Any]] {
+            changes.prefix(Self.changesOnPage).map { change in
+                [
+                    "name": change.name, "change": change.what.rawValue, "field": change.field,
+                    "before": change.before, "after": change.after, "closed": change.closed,
+                ]
+            }
+        }
+        var context: [String: Any] = [
+            "hasPrevious": log.hasPrevious, "hasChanges": !log.changes.isEmpty,
+            "documents": rows(documents), "documentCount": documents.count,
+            "figures": rows(figures), "figureCount": figures.count,
+            "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
+        ]
+        if let closed = log.closedThrough { context["closedThrough"] = closed.description }
+        return [
+            site.page("changes.html", template: "changes", title: "Changes since the previous report", context),
+            File(path: "changes.csv", data: Data(log.csv.utf8)),
+        ]
+    }
+
+    /// What the page shows, with its template.
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        var fingerprint = Fingerprint(seed: inputs.base)
+        fingerprint.add(site.changeLog.hasPrevious ? "previous" : "first")
+        fingerprint.add(site.changeLog.closedThrough?.description ?? "")
+        fingerprint.add(site.changeLog.csv)
+        return self.fingerprint(fingerprint.value, templates: ["changes"])
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// One client's pages: its page (`clients/<slug>.html`), its statement of account (`statements/<slug>.html`), and
+/// with client links their private copies (`c/<token>/index.html` and `client.html`). They show the client, its
+/// invoices and its figures, and nothing of the other clients.
+struct ClientPages: PageKind {
+    let site: SiteBuilder
+    let totals: Report.ClientTotals
+    /// The client's invoices (indices into the books), by issue date.
+    let invoices: [Int]
+    var key: String { "client:\(books.clients[totals.clientIndex].number)" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.clients[totals.clientIndex], templates: ["client", "statement"]) }
+}
+
+extension ClientPages {
+    /// A client's page and statement, and with client links their private copies.
+    func files() -> [File] {
+        let pages = [clientPage(), statementPage()]
+        guard let path = site.clientLinkPath(totals.clientIndex) else { return pages }
+        let folder = String(path.dropLast("index.html".count))
+        return pages + privatePages(folder: folder)
+    }
+
+    /// The client's page.
+    func clientPage() -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        let context = clientContext(registry: registry)
+        return site.page(site.clientPath(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
+    }
+
+    /// The client's statement and page as the client sees them at its private address (the statement first, as
+    /// `index.html`; the page as `client.html`): the same content, the style inline, no navigation, no canonical or
+    /// feed link, and no link except between the two, `mailto:` ones and the pay links, so the pages lead nowhere
+    /// else in the site and show nothing of any other client.
+    func privatePages(folder: String) -> [File] {
+        let name = books.clients[totals.clientIndex].name
+        let layout: [String: Any] = [
+            "root": "", "inlineStyle": String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self),
+        ]
+        let payPrefix = options.payee?.paymentURL.map { String($0.prefix(while: { $0 != "{" })) }
+        func privatePage(_ file: String, template: String, title: String, _ context: [String: Any], _ registry: RowListRegistry) -> File {
+            var page = site.render(folder + file, template: template, title: title, context, root: "", layout: layout, rows: registry)
+            let html = String(decoding: page.data, as: UTF8.self)
+            page.data = Data(Self.removingLinks(from: html, keeping: ["index.html", "client.html"], prefix: payPrefix).utf8)
+            return page
+        }
+        let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
+        var statement = statementContext(registry: statementRows)
+        statement["clientHref"] = "client.html"
+        let clientRows = RowListRegistry(marker: TemplateSet.rowMarker)
+        var client = clientContext(registry: clientRows)
+        client["statementHref"] = "index.html"
+        return [
+            privatePage("index.html", template: "statement", title: "Statement · \(name)", statement, statementRows),
+            privatePage("client.html", template: "client", title: name, client, clientRows),
+        ]
+    }
+
+    /// `html` without any `href` attribute except `mailto:` ones, those whose value is one of `keeping`, and those
+    /// that start with `prefix` (the pay links; compared with `&amp;` read as `&`). Attribute values here are always
+    /// double-quoted: the templates and cmark write them so, and every value is escaped.
+    static func removingLinks(from html: String, keeping: Set<String> = [], prefix: String? = nil) -> String {
+        var output = ""
+        output.reserveCapacity(html.utf8.count)
+        var rest = html[...]
+        while let range = rest.firstRange(of: " href=\"") {
+            guard let end = rest[range.upperBound...].firstIndex(of: "\"") else { break }
+            output += rest[..<range.lowerBound]
+            let value = rest[range.upperBound..<end]
+            let kept = value.hasPrefix("mailto:") || keeping.contains(String(value))
+                || prefix.map { !$0.isEmpty && value.replacingOccurrences(of: "&amp;", with: "&").hasPrefix($0) } == true
+            if kept { output += rest[range.lowerBound...end] }
+            rest = rest[rest.index(after: end)...]
+        }
+        output += rest
+        return output
+    }
+
+    func clientContext(registry: RowListRegistry? = nil) -> [String: Any] {
+        let all = self.invoices
+        let client = books.clients[totals.clientIndex]
+        // Drafts and void invoices are listed apart.
+        let invoices = all.filter { books.invoices[$0].status == .sent }
+        let setAside: [[String: Any]] = all.filter { books.invoices[$0].status != .sent }.map { index in
+            let invoice = books.invoices[index]
+            return [
+                "identifier": invoice.identifier, "issued": invoice.issued.description,
+                "amount": site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), "status": invoice.status.name,
+            ]
+        }
+        // A client with totals means the report has invoices, and so a period and an as-of date.
+        let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
+        enum Column { case identifier, issued, due, paid, amount, status, notes, other }
+        let columns = TemplateSet.invoiceColumns
+        let kinds: [Column] = columns.map {
+            switch $0 {
+            case "identifier": .identifier
+            case "issued": .issued
+            case "due": .due
+            case "paid": .paid
+            case "amount": .amount
+            case "status": .status
+            case "notes": .notes
+            default: .other
+            }
+        }
+        let rows = RowList(columns: columns, count: invoices.count, registry: registry) { row, column in
+            let invoice = books.invoices[invoices[row]]
+            switch kinds[column] {
+            case .identifier: return invoice.identifier
+            case .issued: return invoice.issued.description
+            case .due: return invoice.due.description
+            case .paid: return invoice.paid?.description ?? ""
+            case .amount: return site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
+            case .status: return site.invoiceStatus(invoices[row], asOf: asOf)
+            case .notes: return invoice.notes
+            case .other: return ""
+            }
+        }
+        var context = addressContext(totals.clientIndex).merging([
+            "statementHref": "../" + site.statementPath(totals.clientIndex),
+            "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) }, "invoices": rows,
+            "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) },
+            "monthly": totals.currencies.map { entry -> [String: Any] in
+                let active = report.months.indices.filter { entry.months[$0].isActive }
+                let columns = TemplateSet.monthlyColumns
+                let months = RowList(columns: columns, count: active.count, registry: registry) { row, column in
+                    let offset = active[row]
+                    let figures = entry.months[offset]
+                    switch columns[column] {
+                    case "label": return SiteBuilder.monthLabel(report.months[offset])
+                    case "href": return "../" + site.monthPath(report.months[offset])
+                    default: return site.figuresCell(figures, entry.currency, columns[column])
+                    }
+                }
+                return ["currency": entry.currency.code, "months": months]
+            },
+        ]) { a, _ in a }
+        // Invoices whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
+        let balances: [[String: Any]] = invoices.compactMap { index in
+            guard let balance = report.balances[index] else { return nil }
+            let invoice = books.invoices[index]
+            let currency = books.currencies[Int(invoice.currencyIndex)]
+            return [
+                "identifier": invoice.identifier, "amount": site.money(invoice.amount, currency),
+                "balance": site.money(balance, currency), "status": site.invoiceStatus(index, asOf: asOf),
+            ]
+        }
+        context["hasBalances"] = !balances.isEmpty
+        context["balances"] = balances
+        let toPay = toPayContext(totals.clientIndex, invoices: invoices)
+        context["hasToPay"] = !toPay.isEmpty
+        context["toPay"] = toPay
+        context["hasSetAside"] = !setAside.isEmpty
+        context["setAside"] = setAside
+        context.merge(site.creditsContext(totals.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
+        if !client.email.isEmpty {
+            context["email"] = client.email
+            // A link only for an address (RFC 5322 addr-spec, dot-atoms); anything else shows as text.
+            if SiteBuilder.isAddress(client.email) {
+                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
+                context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+            }
+        }
+        return context
+    }
+
+    /// A client's statement of account over the report's period (``Report/statements(of:invoices:in:)``).
+    func statementPage() -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        let context = statementContext(registry: registry)
+        let name = books.clients[totals.clientIndex].name
+        return site.page(site.statementPath(totals.clientIndex), template: "statement", title: "Statement · \(name)", context, rows: registry)
+    }
+
+    func statementContext(registry: RowListRegistry? = nil) -> [String: Any] {
+        var context = addressContext(totals.clientIndex)
+        context["clientHref"] = "../" + site.clientPath(totals.clientIndex)
+        if let (from, to) = report.statementPeriod {
+            context["from"] = from.description
+            context["to"] = to.description
+        }
+        let statements: [ClientStatement]
+        do {
+            statements = try report.statements(of: totals, invoices: invoices, in: books)
+        } catch {
+            context["problem"] = "No statement: \(error)."
+            statements = []
+        }
+        let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
+        context["currencies"] = statements.map { statement -> [String: Any] in
+            let currency = statement.currency
+            let lines = RowList(columns: TemplateVariables.statementLineColumns, count: statement.lines.count, registry: registry) {
+                row, column in
+                statementCell(statement.lines[row], currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
+            }
+            var entry = site.agingRow(agingByCurrency[currency] ?? Aging(), currency)
+            entry["opening"] = site.money(statement.opening, currency)
+            entry["closing"] = site.money(statement.closing, currency)
+            entry["charges"] = site.money(statement.charges, currency)
+            entry["credits"] = site.money(statement.credits, currency)
+            entry["lines"] = lines
+            if let pay = payContext(clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency) {
+                entry["pay"] = pay
+            }
+            return entry
+        }
+        return context
+    }
+
+    /// One cell of a statement line.
+    func statementCell(_ line: ClientStatement.Line, _ currency: CurrencyCode, _ column: TemplateVariables.StatementLineColumn) -> String {
+        // Fields read in place: a copy of the invoice per cell costs a retain and release of each of its strings.
+        switch column {
+        case .date: return line.day.description
+        case .kind:
+            switch line.kind {
+            case .invoice: return "invoice"
+            case .creditNote: return "credit-note"
+            case .payment: return "payment"
+            case .refund: return "refund"
+            case .writeOff: return "write-off"
+            }
+        case .type:
+            switch line.kind {
+            case .invoice: return "Invoice"
+            case .creditNote: return "Credit note"
+            case .payment: return "Payment"
+            case .refund: return "Refund"
+            case .writeOff: return "Write-off"
+            }
+        case .document: return books.invoices[line.invoiceIndex].identifier
+        case .detail:
+            switch line.kind {
+            case .invoice: return "due \(books.invoices[line.invoiceIndex].due)"
+            case .creditNote:
+                let target = Int(books.invoices[line.invoiceIndex].corrects)
+                return target >= 0 && target < books.invoices.count ? "for \(books.invoices[target].identifier)" : ""
+            case .payment, .refund:
+                let details = books.payments[line.source].details
+                guard details >= 0, Int(details) < books.paymentDetails.count else { return "" }
+                let entry = books.paymentDetails[Int(details)]
+                return [entry.method, entry.reference].filter { !$0.isEmpty }.joined(separator: " ")
+            case .writeOff: return books.writeOffs[line.source].reason
+            }
+        case .charge: return line.delta >= 0 && line.kind != .payment ? site.money(line.delta, currency) : ""
+        case .credit: return line.delta < 0 || line.kind == .payment ? site.money(0 &- line.delta, currency) : ""
+        case .balance: return line.balance.map { site.money($0, currency) } ?? "does not fit in 64 bits"
+        }
+    }
+
+    /// The client's name, number and address lines, and `hasAddress`: the address block of its pages.
+    func addressContext(_ clientIndex: Int) -> [String: Any] {
+        let client = books.clients[clientIndex]
+        let hasAddress = !(client.street.isEmpty && client.city.isEmpty && client.zip.isEmpty && client.country.isEmpty)
+        return [
+            "name": client.name, "number": client.number, "street": client.street, "city": client.city, "zip": client.zip,
+            "country": client.country, "hasAddress": hasAddress,
+        ]
+    }
+
+    /// At most this many invoices on a client page get a QR code of their own (those due first); the others show
+    /// the same transfer details as text, and the statement's code pays the whole balance.
+    static let invoiceCodeLimit = 50
+
+    /// How a client can pay `minorUnits` of `currency` (a balance, or an invoice's when `invoice` is given): the
+    /// template's `pay` object, or nil when the amount is not owed (zero or negative) or there is no way to pay it.
+    /// An EPC QR code, with the payee's name, IBAN and BIC as text, for euros when the payee has an IBAN; a pay link
+    /// for any currency when the payee has a `payment_url`.
+    func payContext(
+        clientIndex: Int, invoice: String?, minorUnits: Int64, currency: CurrencyCode, drawCode: Bool = true
+    ) -> [String: Any]? {
+        guard minorUnits > 0, let payee = options.payee else { return nil }
+        let client = books.clients[clientIndex].number
+        let reference = invoice ?? client
+        var context: [String: Any] = ["amount": site.money(minorUnits, currency), "currency": currency.code, "reference": reference]
+        if currency.code == "EUR", let payment = EPCPayment(payee: payee, cents: minorUnits, remittance: reference) {
+            context["payee"] = payee.name
+            context["iban"] = Payee.printedIBAN(payment.payee.iban ?? "")
+            if let bic = payee.bic { context["bic"] = bic }
+            if drawCode, let code = QRCode(bytes: Array(payment.payload.utf8)) {
+                context["qr"] = code.svg(label: "EPC payment code: \(site.money(minorUnits, currency)) to \(payee.name), reference \(reference)")
+            }
+        }
+        let amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
+        if let url = payee.payURL(client: client, invoice: invoice, amount: amount, currency: currency.code) {
+            context["payURL"] = url
+        }
+        return context["iban"] != nil || context["payURL"] != nil ? context : nil
+    }
+
+    /// The client page's `toPay`: each invoice still owed at the as-of date (sent, not a credit note, balance
+    /// above zero), due first, with how to pay it. Empty without a payee.
+    func toPayContext(_ clientIndex: Int, invoices: [Int]) -> [[String: Any]] {
+        guard options.payee != nil else { return [] }
+        let open = invoices.filter {
+            let invoice = books.invoices[$0]
+            return invoice.status == .sent && invoice.kind == .invoice && report.balance(of: $0, in: books) > 0
+        }.sorted {
+            let a = books.invoices[$0], b = books.invoices[$1]
+            return a.due != b.due ? a.due < b.due : a.identifier < b.identifier
+        }
+        return open.enumerated().compactMap { position, index in
+            let invoice = books.invoices[index]
+            let currency = books.currencies[Int(invoice.currencyIndex)]
+            guard let pay = payContext(
+                clientIndex: clientIndex, invoice: invoice.identifier, minorUnits: report.balance(of: index, in: books),
+                currency: currency, drawCode: position < Self.invoiceCodeLimit)
+            else { return nil }
+            return ["identifier": invoice.identifier, "due": invoice.due.description, "pay": pay]
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// clients.html: every client, or when they are more than a page, the pages of the list (`clients/pages/1.html`
+/// and on) and `clients-index.js`, which its search box searches.
+struct ClientsPage: PageKind {
+    let site: SiteBuilder
+    var key: String { "clients" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
+    func files() -> [File] { [site.page("clients.html", template: "clients", title: "Clients", context())] + listFiles() }
+}
+
+extension ClientsPage {
+    /// clients.html: every client, or when they are more than a page, the links to the pages of the list
+    /// (`clients/pages/1.html` and on) and the search over `clients-index.js`.
+    func context() -> [String: Any] {
+        let list = clientsList()
+        return site.isPaged([list]) ? site.pageLinks(of: list, from: "") : ["clients": clientsRows(0..<books.clients.count, root: "")]
+    }
+
+    /// The client list, in store order, keyed by client number.
+    func clientsList() -> PagedList {
+        PagedList(
+            folder: "clients/pages/", count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
+            title: "Clients", fields: [:], rows: { range, root, _ in ["clients": self.clientsRows(range, root: root)] })
+    }
+
+    /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses start with `root`.
+    func clientsRows(_ range: Range<Int>, root: String) -> [[String: Any]] {
+        clientsEntries(range).map { entry in
+            ["number": entry[0], "name": entry[1], "city": entry[2], "href": entry[3].isEmpty ? "" : root + entry[3], "currencies": entry[4], "invoices": entry[5]]
+        }
+    }
+
+    /// Number, name, city, page address (empty for a client without figures), currencies and invoice count of each
+    /// client in `range`.
+    func clientsEntries(_ range: Range<Int>) -> [[String]] {
+        var invoiceCounts = Array(repeating: 0, count: books.clients.count)
+        for invoice in books.invoices { invoiceCounts[Int(invoice.clientIndex)] += 1 }
+        let currenciesByClient = Dictionary(uniqueKeysWithValues: report.clients.map { ($0.clientIndex, $0.currencies.map(\.currency.code)) })
+        return range.map { index in
+            let client = books.clients[index]
+            return [
+                client.number, client.name, client.city, currenciesByClient[index] == nil ? "" : site.clientPath(index),
+                (currenciesByClient[index] ?? []).joined(separator: ", "), String(invoiceCounts[index]),
+            ]
+        }
+    }
+
+    /// When the clients are more than a page: the list's pages (`clients/pages/1.html` and on) and the search
+    /// index clients.html's box searches (`clients-index.js`: every client's number, name, city, address,
+    /// currencies and invoice count, as a JavaScript array of JSON strings).
+    func listFiles() -> [File] {
+        let list = clientsList()
+        guard site.isPaged([list]) else { return [] }
+        var index = Data("window.invoicesClients = ".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        index.append((try? encoder.encode(clientsEntries(0..<books.clients.count))) ?? Data("[]".utf8))
+        index.append(Data(";\n".utf8))
+        return site.pages(of: list) + [File(path: "clients-index.js", data: index)]
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
+/// `taxes.csv` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
+/// they are 670 MB together.
+struct ExportFiles: PageKind {
+    let site: SiteBuilder
+    var key: String { "exports" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+}
+
+extension ExportFiles {
+    /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
+    /// `payments.csv`, `taxes.csv` (docs/exports.md).
+    func files() -> [File] {
+        let exports = self.exports
+        return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
+    }
+
+    /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
+    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+        let exports = self.exports
+        var files: [SiteManifest.File] = []
+        for file in ReportExports.File.allCases {
+            files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
+        }
+        return files
+    }
+
+    private var exports: ReportExports {
+        ReportExports(books: books, report: report, conversion: site.convertedTotals(), fiscalYearStart: options.fiscalYearStart)
+    }
+}

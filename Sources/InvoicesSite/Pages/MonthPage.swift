@@ -1,0 +1,114 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// A month's page (`months/2025-06.html`): its totals per currency against the month before, and the clients
+/// active in it per currency, which go to pages of their own (`months/2025-06/EUR/1.html`) when they are more than
+/// a page together.
+struct MonthPage: PageKind {
+    let site: SiteBuilder
+    /// The month's position in ``Report/months``.
+    let offset: Int
+    var key: String { "month:\(report.months[offset])" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.months[offset], templates: ["month", "month-list"]) }
+    func files() -> [File] { [page()] + site.pages(of: lists()) }
+}
+
+extension MonthPage {
+    /// The month's page.
+    func page() -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        let context = context(registry: registry)
+        let month = report.months[offset]
+        return site.page(site.monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
+    }
+
+    func context(registry: RowListRegistry? = nil) -> [String: Any] {
+        let month = report.months[offset]
+        var totals: [[String: Any]] = []
+        var sections: [[String: Any]] = []
+        let monthLists = lists()
+        let paged = site.isPaged(monthLists)
+        let lists = Dictionary(uniqueKeysWithValues: monthLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
+        for currency in report.currencies where currency.months[offset].isActive {
+            let previous = offset > 0 ? currency.months[offset - 1] : currency.previousMonth
+            var total = site.figuresRow(currency.months[offset], currency.currency)
+            total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
+            totals.append(total)
+            var section: [String: Any] = ["currency": currency.currency.code, "total": total]
+            if paged, let list = lists[currency.currency.code] {
+                section.merge(site.pageLinks(of: list, from: "months/")) { _, links in links }
+            } else {
+                let members = members(currency.currency)
+                section["rows"] = rows(members, 0..<members.count, root: "../", registry: registry)
+            }
+            sections.append(section)
+        }
+        var context: [String: Any] = [
+            "label": SiteBuilder.monthLabel(month), "month": month.description, "totals": totals,
+            "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": SiteBuilder.monthLabel(month.previous),
+        ]
+        if offset > 0 {
+            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": "\(report.months[offset - 1]).html"]
+        }
+        if offset + 1 < report.months.count {
+            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": "\(report.months[offset + 1]).html"]
+        }
+        return context
+    }
+
+    /// The clients with figures in `currency` in the month, in client order.
+    func members(_ currency: CurrencyCode) -> [(client: Int, entry: Report.ClientCurrency)] {
+        var members: [(client: Int, entry: Report.ClientCurrency)] = []
+        for client in report.clients {
+            for entry in client.currencies where entry.currency == currency && entry.months[offset].isActive {
+                members.append((client.clientIndex, entry))
+            }
+        }
+        return members
+    }
+
+    /// The rows of `range` of a month's clients in one currency; client links start with `root`.
+    func rows(
+        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, root: String, registry: RowListRegistry?
+    ) -> RowList {
+        let columns = TemplateSet.monthRowColumns
+        return RowList(columns: columns, count: range.count, registry: registry) { row, column in
+            let (clientIndex, entry) = members[range.lowerBound + row]
+            let figures = entry.months[offset]
+            switch columns[column] {
+            case "name": return books.clients[clientIndex].name
+            case "number": return books.clients[clientIndex].number
+            case "href": return root + site.clientPath(clientIndex)
+            case "change":
+                let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
+                return change(figures.invoiced, from: previous.invoiced, entry.currency)
+            default: return site.figuresCell(figures, entry.currency, columns[column])
+            }
+        }
+    }
+
+    /// A month's clients per currency, each list keyed by client number: on pages of their own
+    /// (`months/2025-06/EUR/1.html` and on) when together they are more than a page, the month's page then keeping
+    /// the totals and linking them.
+    func lists() -> [PagedList] {
+        let month = report.months[offset]
+        return report.currencies.filter { $0.months[offset].isActive }.map { currency in
+            let members = members(currency.currency)
+            let code = currency.currency.code
+            return PagedList(
+                folder: "months/\(month)/\(code)/", count: members.count, key: { books.clients[members[$0].client].number },
+                template: "month-list", title: "\(SiteBuilder.monthLabel(month)) · \(code) clients",
+                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)"],
+                rows: { range, root, registry in ["rows": self.rows(members, range, root: root, registry: registry)] })
+        }
+    }
+
+    /// The change of an amount against the previous month: `+EUR 12.00`, `−EUR 3.00` or `no change`.
+    func change(_ current: Int64, from previous: Int64, _ currency: CurrencyCode) -> String {
+        let (difference, overflow) = current.subtractingReportingOverflow(previous)
+        if overflow || difference == .min { return "" }
+        if difference == 0 { return "no change" }
+        return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
+    }
+}

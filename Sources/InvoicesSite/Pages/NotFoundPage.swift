@@ -1,0 +1,31 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// `404.html`, served for unknown addresses at any depth.
+struct NotFoundPage: PageKind {
+    let site: SiteBuilder
+    var key: String { "404" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.base, templates: ["404"]) }
+    func files() -> [File] { [page()] }
+}
+
+extension NotFoundPage {
+    /// The page served for unknown addresses, at any depth: relative links would break there, so with a base URL
+    /// its links and stylesheet are absolute; without one it has its style inline and no links.
+    func page() -> File {
+        var context: [String: Any] = [:]
+        var layout: [String: Any] = [:]
+        let root: String
+        if let baseURL = options.baseURL {
+            root = baseURL
+            context["home"] = baseURL
+            layout["nav"] = true
+        } else {
+            root = ""
+            layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
+        }
+        layout["root"] = root
+        return site.render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// One kind of page of the site: the overview, the client list, a client's pages, a month, a fiscal year or
+/// quarter, collections, the exports, what changed, the feed and sitemap, the assets, the 404 page.
+///
+/// Each declares in one place what it is made of, and ``SiteBuilder`` only schedules them:
+/// - ``key``: its unit in the manifest (``SiteManifest``); an incremental build reuses a unit's files while its
+///   inputs are unchanged;
+/// - ``inputs(_:)``: the fingerprint of everything its files are rendered from, its templates included;
+/// - ``files()``: its files at their addresses: its pages through their templates and rows, the pages of its long
+///   lists (``PagedList``), and any file beside them.
+///
+/// What every page shares (the layout, money, the addresses of the other pages, the pages of a long list) is the
+/// ``site``'s.
+protocol PageKind: Sendable {
+    /// The site it is part of: the books, the report, the templates and the options.
+    var site: SiteBuilder { get }
+    var key: String { get }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64
+    func files() -> [SiteBuilder.File]
+    /// Writes its files into `staging`: by default each of ``files()`` in turn.
+    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File]
+}
+
+extension PageKind {
+    typealias File = SiteBuilder.File
+
+    var books: Books { site.books }
+    var report: Report { site.report }
+    var options: SiteOptions { site.options }
+    var templates: TemplateSet { site.templates }
+
+    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+        var written: [SiteManifest.File] = []
+        for file in files() { written.append(try staging.write(file)) }
+        return written
+    }
+
+    /// A unit's inputs: `data` (the fingerprint of what it shows of the books), its key, and its `templates`
+    /// (each with its partials, the layout and the assets: ``TemplateSet/fingerprints``).
+    func fingerprint(_ data: UInt64, templates names: [String]) -> UInt64 {
+        var fingerprint = Fingerprint(seed: data)
+        fingerprint.add(key)
+        for name in names { fingerprint.add(templates.fingerprints[name] ?? 0) }
+        return fingerprint.value
+    }
+}
+
+/// The stylesheet, scripts and other assets of the templates, as they are.
+struct AssetFiles: PageKind {
+    let site: SiteBuilder
+    var key: String { "assets" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(templates.assetsFingerprint ^ inputs.base, templates: []) }
+    func files() -> [File] { templates.assets.sorted(by: { $0.key < $1.key }).map { File(path: $0.key, data: $0.value) } }
+}
