@@ -240,6 +240,22 @@ struct EInvoiceImportTests {
     }
 
     /// External entities and entity expansion: the document type declaration itself is refused, before parsing.
+    /// A file that is not well-formed XML is refused naming a line of it: the parser says line 0 when it stops at
+    /// once, which the fuzzer found.
+    @Test func aBrokenDocumentIsRefusedAtALineOfIt() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        let ubl = Document().ubl
+        let cut = String(ubl.prefix(ubl.count / 2))
+        let cutLine = cut.split(separator: "\n", omittingEmptySubsequences: false).count
+        for (name, text, line) in [("one.xml", "<", 1), ("cut.xml", cut, cutLine)] {
+            let result = try project.importing([try project.write(name, text)])
+            #expect(result.status == 65, "\(name)")
+            #expect(result.stderr.contains("\(name):\(line): is not well-formed XML"), "\(result.stderr)")
+        }
+        #expect(try project.invoiceCount() == 0)
+    }
+
     @Test func anXXEOrEntityBombIsRefusedBeforeParsing() throws {
         let project = Project()
         defer { project.folder.remove() }

@@ -58,7 +58,10 @@ struct XMLTree: Sendable {
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "it is not well-formed"
-            throw Failure(line: parser.lineNumber, message: "is not well-formed XML: \(reason)")
+            // The parser says line 0 when it stops before its first line is through (a file of `<`): a line of the
+            // file is named all the same.
+            let lines = bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw Failure(line: min(max(parser.lineNumber, 1), lines), message: "is not well-formed XML: \(reason)")
         }
         self.root = root
     }
