@@ -70,6 +70,17 @@ struct IncrementalBuildTests {
 
         func sql(_ statement: String) throws { try StoreFixture.execute(store, statement) }
 
+        /// The inputs fingerprint the manifest records for each unit, by unit key (`period:quarters/2024-Q3.html`).
+        func unitInputs() throws -> [String: String] {
+            let manifest = try String(contentsOfFile: folder.path(".site.manifest"), encoding: .utf8)
+            var units: [String: String] = [:]
+            for line in manifest.split(separator: "\n") where line.hasPrefix("U ") {
+                let cells = line.split(separator: " ", maxSplits: 2)
+                units[String(cells[2])] = String(cells[1])
+            }
+            return units
+        }
+
         /// The path of the client page of the client with row id `id`.
         func clientPage(_ id: Int) throws -> String {
             let number = try StoreFixture.query(store, "SELECT number FROM client WHERE id = \(id)")[0]["number"]!
@@ -108,6 +119,29 @@ struct IncrementalBuildTests {
         let others = before.keys.filter { $0.hasPrefix("clients/") && $0 != ownPage }
         #expect(others.count >= 10)
         for path in others { #expect(after[path] == before[path], "\(path)") }
+    }
+
+    /// A fiscal year's or quarter's page depends on its own months and the invoices behind its taxes, not on the
+    /// whole books: after the newest invoice changes, every quarter and year that ended before it keeps its inputs
+    /// (so it is taken over without rendering), its own quarter and year do not, and the site equals a full build.
+    @Test func anInvoiceChangedKeepsThePeriodsBeforeIt() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let newest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let issued = try #require(newest["issuedOn"])
+        let year = String(issued.prefix(4)), month = try #require(Int(issued.dropFirst(5).prefix(2)))
+        let quarter = "period:quarters/\(year)-Q\((month - 1) / 3 + 1).html", ownYear = "period:years/\(year).html"
+        let before = try project.unitInputs()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(newest["id"]!)")
+        try project.expectSameAsFullBuild()
+        let after = try project.unitInputs()
+        let earlier = before.keys.filter {
+            ($0.hasPrefix("period:quarters/") && $0 < quarter) || ($0.hasPrefix("period:years/") && $0 < ownYear)
+        }
+        #expect(earlier.count >= 3, "\(before.keys.sorted())")
+        for key in earlier { #expect(after[key] == before[key], "\(key)") }
+        #expect(after[quarter] != nil && after[quarter] != before[quarter])
+        #expect(after[ownYear] != nil && after[ownYear] != before[ownYear])
     }
 
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every

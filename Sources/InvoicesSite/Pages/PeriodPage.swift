@@ -11,10 +11,43 @@ struct PeriodPage: PageKind {
     /// Every fiscal period of the report (``SiteBuilder/fiscalPeriods()``), for the links to the previous and next.
     let periods: [FiscalPeriod]
     var key: String { "period:\(period.path)" }
-    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["period", "period-list"]) }
 }
 
 extension PeriodPage {
+    /// What the page shows, and nothing more: its months' totals per currency and per tax (each tax with its name
+    /// and rate), and for a quarter the invoices behind its taxes (identifier, issue date, client number, name and
+    /// page, figures). The neighbours it links and its labels follow from the months and the fiscal year's start,
+    /// in `inputs.base`. So an invoice changed in one quarter leaves the earlier quarters' pages as they are.
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        var data = Fingerprint(seed: inputs.base)
+        for totals in report.currencies {
+            data.add(totals.currency.code)
+            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+        }
+        let sources = taxSources()
+        for totals in report.taxes {
+            let tax = books.taxes[totals.taxIndex]
+            data.add(totals.currency.code)
+            data.add(totals.taxIndex)
+            data.add(tax.name)
+            data.add(tax.milliPercent)
+            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+            data.add(behind.count)
+            for source in behind {
+                let invoice = books.invoices[source.invoiceIndex]
+                let client = Int(invoice.clientIndex)
+                data.add(invoice.identifier)
+                data.add(invoice.issued.dayNumber)
+                data.add(books.clients[client].number)
+                data.add(books.clients[client].name)
+                data.add(site.clientPath(client))
+                SiteBuilder.add(source.figures, to: &data)
+            }
+        }
+        return fingerprint(data.value, templates: ["period", "period-list"])
+    }
+
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
     /// behind each figure; for a quarter with taxes, the same invoices as CSV beside it (`quarters/2024-Q3.csv`).
     func files() -> [File] {

@@ -239,15 +239,13 @@ extension SiteBuilder {
             fingerprint.add(totals.currency.code)
             fingerprint.add(totals.taxIndex)
             fingerprint.add(totals.months.count)
-            for figures in totals.months + [totals.period] {
-                for value in [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax] { fingerprint.add(value) }
-            }
+            for figures in totals.months + [totals.period] { Self.add(figures, to: &fingerprint) }
         }
         fingerprint.add(report.balances.count)
         for (index, balance) in report.balances.sorted(by: { $0.key < $1.key }) { fingerprint.add(index); fingerprint.add(balance) }
     }
 
-    private static func add(
+    static func add(
         _ currency: CurrencyCode, _ months: [Figures], _ previous: Figures, _ period: Figures, _ aging: Aging,
         to fingerprint: inout Fingerprint
     ) {
@@ -259,7 +257,11 @@ extension SiteBuilder {
         for bucket in [aging.notDue, aging.days1to30, aging.days31to60, aging.days61to90, aging.over90] { fingerprint.add(bucket) }
     }
 
-    private static func add(_ figures: Figures, to fingerprint: inout Fingerprint) {
+    static func add(_ figures: TaxFigures, to fingerprint: inout Fingerprint) {
+        for value in [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax] { fingerprint.add(value) }
+    }
+
+    static func add(_ figures: Figures, to fingerprint: inout Fingerprint) {
         fingerprint.add(figures.invoiced)
         fingerprint.add(figures.paid)
         fingerprint.add(figures.outstanding)
