@@ -176,7 +176,9 @@ def run_sizes(args, rows, server):
         ours, ours_mb, _ = timed([INVOICES, "build", "--full", "--store", store, "--output", site, "--quiet", "--timings", timings],
                                  args.runs, after=lambda: runs_phases.append(json.load(open(timings))))
         # Incremental rebuilds (docs/cli.md), on a copy of the store and the default templates in a folder:
-        # nothing changed; one invoice's amount changed before each run; one line added to month.md before each run.
+        # nothing changed; the oldest invoice's amount changed before each run (its outstanding cent moves every later
+        # month: the worst case); the newest invoice's amount changed before each run (the month-end case: earlier
+        # months and periods stay); one line added to month.md before each run.
         copy = os.path.join(work, "store.sqlite")
         shutil.copyfile(store, copy)
         project = os.path.join(work, "project")
@@ -189,10 +191,11 @@ def run_sizes(args, rows, server):
                                  capture_output=True, text=True).stdout.split()
         # A schema 2 store keeps the gross equal to net plus taxes: change both.
         change = "amount = amount + 1" + (", net = net + 1" if "net" in columns else "")
-        def change_invoice():
-            subprocess.run(["sqlite3", copy, f"UPDATE invoice SET {change} WHERE id = (SELECT MIN(id) FROM invoice);"],
-                           check=True)
-        one_invoice, one_invoice_mb, _ = timed(rebuild, args.runs, before=change_invoice)
+        def change_invoice(which):
+            subprocess.run(["sqlite3", copy, f"UPDATE invoice SET {change} WHERE id = ({which});"], check=True)
+        one_invoice, one_invoice_mb, _ = timed(rebuild, args.runs, before=lambda: change_invoice("SELECT MIN(id) FROM invoice"))
+        newest, newest_mb, _ = timed(rebuild, args.runs, before=lambda: change_invoice(
+            "SELECT id FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1"))
         def change_template():
             with open(os.path.join(templates, "month.md"), "a") as month:
                 month.write("\nOne more line.\n")
@@ -226,7 +229,7 @@ def run_sizes(args, rows, server):
                            stdout=subprocess.DEVNULL)
             hugo, hugo_mb, _ = timed(["hugo", "--quiet", "-s", hugo_dir, "-d", os.path.join(work, "hugo-out")], max(1, args.runs // 2))
         rows.append(dict(unchanged=unchanged, unchanged_mb=unchanged_mb, one_invoice=one_invoice, one_invoice_mb=one_invoice_mb,
-                         template=template, template_mb=template_mb))
+                         newest=newest, newest_mb=newest_mb, template=template, template_mb=template_mb))
         rows[-1].update(dict(site_mb=site_mb, largest_page=largest_page))
         rows[-1].update(dict(size=size, clients=clients, invoices=invoices, pages=pages, ours=ours, ours_mb=ours_mb,
                          phases=phases, group=group, scan=scan, cmark=cmark, md_mb=md_bytes / 1e6, hugo=hugo, hugo_mb=hugo_mb,
@@ -248,12 +251,13 @@ def report(rows):
     print()
     print("full build (--full) against Hugo and the floor (sqlite3 scan + cmark on the same Markdown); rebuilds as a share of it:")
     print(f"{'size':5} | {'full':>7} {'peak':>7} | {'floor':>6} {'x floor':>7} | {'hugo':>7} {'peak':>7} {'hugo/ours':>9} | "
-          f"{'no change':>9} {'peak':>7} {'share':>6} | {'1 invoice':>9} {'peak':>7} {'share':>6} | {'template':>9} {'peak':>7} {'share':>6}")
+          f"{'no change':>9} {'peak':>7} {'share':>6} | {'oldest inv':>9} {'peak':>7} {'share':>6} | "
+          f"{'newest inv':>9} {'peak':>7} {'share':>6} | {'template':>9} {'peak':>7} {'share':>6}")
     for r in rows:
         floor = r["scan"] + r["cmark"]
         hugo = f"{r['hugo']:6.2f}s {r['hugo_mb']:5.0f}MB {r['hugo'] / r['ours']:8.1f}x" if r["hugo"] else f"{'-':>7} {'-':>7} {'-':>9}"
         shares = " | ".join(f"{r[k]:8.2f}s {r[k + '_mb']:5.0f}MB {100 * r[k] / r['ours']:5.0f}%"
-                            for k in ("unchanged", "one_invoice", "template"))
+                            for k in ("unchanged", "one_invoice", "newest", "template"))
         print(f"{r['size']:5} | {r['ours']:6.2f}s {r['ours_mb']:5.0f}MB | {floor:5.2f}s {r['ours'] / floor if floor else 0:6.2f}x | "
               f"{hugo} | {shares}")
     print()

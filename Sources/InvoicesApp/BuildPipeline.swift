@@ -155,25 +155,34 @@ public struct BuildPipeline: Sendable {
         let fingerprint = site.booksFingerprint()
         let previousFirstLine = Self.firstLine(of: writer.trailURL)
         let previousChanges: [Trail.Change]?
-        var trailText: String?
+        var trail: Trail?
         if previousFirstLine == Trail.firstLine(books: fingerprint) {
             previousChanges = []
         } else {
-            let trail: Trail
             do {
                 let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
                 trail = Trail(books: books.books, report: full)
             } catch {
                 throw BuildError(code: .dataError, message: "\(storeName): \(error)")
             }
-            // The previous trail is compared as text, line by line: only lines that differ are parsed.
-            previousChanges = previousFirstLine == nil ? nil : (try? String(contentsOf: writer.trailURL, encoding: .utf8)).flatMap {
-                trail.changes(sinceText: $0, closedThrough: configuration.closedThrough)
-            }
-            trailText = trail.text(books: fingerprint)
+            // The previous trail is read a megabyte at a time and compared line by line: only lines that differ are
+            // parsed.
+            previousChanges = previousFirstLine == nil ? nil : trail?.changes(sinceFile: writer.trailURL, closedThrough: configuration.closedThrough)
         }
         let changes = previousChanges ?? []
         try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
+        // The new trail goes to a temporary file now, so it is not held in memory while the pages render; it takes
+        // the previous one's place once the site has.
+        var warnings = books.warnings
+        var stagedTrail: String?
+        if let pending = trail {
+            do {
+                stagedTrail = try writer.stageTrail(pending, books: fingerprint)
+            } catch {
+                warnings.append("\(error.description); the next build compares with an older record")
+            }
+        }
+        trail = nil
 
         site.changeLog = ChangeLog(hasPrevious: previousChanges != nil, changes: changes, closedThrough: configuration.closedThrough)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
@@ -185,6 +194,7 @@ public struct BuildPipeline: Sendable {
         do {
             staging = try writer.begin()
         } catch {
+            writer.discardTrail(stagedTrail)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
         let manifest: SiteManifest
@@ -193,6 +203,7 @@ public struct BuildPipeline: Sendable {
             manifest = try await site.write(to: staging, previous: previous) { done, total in observer?(.render, done, total, nil) }
         } catch {
             staging.discard()
+            writer.discardTrail(stagedTrail)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
         timings[.render] = seconds(clock.now - start)
@@ -204,15 +215,15 @@ public struct BuildPipeline: Sendable {
         do {
             summary = try staging.commit()
         } catch {
+            writer.discardTrail(stagedTrail)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
         // Without a manifest the next build renders everything: a failure here costs time, never correctness.
         try? manifest.write(to: writer.manifestURL)
-        // The trail the next build compares with (written whole, then renamed into place).
-        var warnings = books.warnings
-        if let trailText {
+        // The trail the next build compares with, renamed into place.
+        if let stagedTrail {
             do {
-                try writer.writeTrail(trailText)
+                try writer.commitTrail(stagedTrail)
             } catch {
                 warnings.append("\(error.description); the next build compares with an older record")
             }

@@ -1,3 +1,4 @@
+public import Foundation
 public import InvoicesCore
 #if canImport(Glibc)
 import Glibc
@@ -213,20 +214,63 @@ public struct Trail: Sendable, Equatable {
     /// What changed from `previous` to this trail, in the order of ``lines``; each change marked closed when it
     /// touches a day on or before `closedThrough`.
     public func changes(since previous: Trail, closedThrough: CalendarDate? = nil) -> [Change] {
-        Self.changes(from: previous.lines.map { Substring($0) }, to: lines, closedThrough: closedThrough)
+        Self.changes(from: previous.lines.lazy.map { Substring($0) }.makeIterator(), to: lines, closedThrough: closedThrough)
     }
 
     /// What changed from the trail file `text` (as ``text`` wrote it) to this trail; nil when `text` is not a trail.
     /// Lines equal in both are skipped without parsing them.
     public func changes(sinceText text: String, closedThrough: CalendarDate? = nil) -> [Change]? {
         // Split on the line feed's byte: no grapheme breaking over a file of millions of lines.
-        var previous = text.utf8.split(separator: 0x0A)[...].map { Substring($0) }[...]
-        guard let first = previous.first, first == Substring(Self.header) || first.hasPrefix(Self.header + " ") else { return nil }
-        previous = previous.dropFirst()
-        return Self.changes(from: Array(previous), to: lines, closedThrough: closedThrough)
+        var previous = text.utf8.split(separator: 0x0A).map { Substring($0) }.makeIterator()
+        guard let first = previous.next(), Self.isHeader(first) else { return nil }
+        return Self.changes(from: previous, to: lines, closedThrough: closedThrough)
     }
 
-    private static func changes(from old: [Substring], to new: [String], closedThrough: CalendarDate?) -> [Change] {
+    /// What changed from the trail file at `url` (as ``write(books:into:)`` wrote it) to this trail; nil when there
+    /// is no such file or it is not a trail. The file is read a megabyte at a time, never whole: at 2,000,000
+    /// invoices it is 600 MB.
+    public func changes(sinceFile url: URL, closedThrough: CalendarDate? = nil) -> [Change]? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var previous = LineReader(handle: handle)
+        guard let first = previous.next(), Self.isHeader(first) else { return nil }
+        return Self.changes(from: previous, to: lines, closedThrough: closedThrough)
+    }
+
+    private static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
+
+    /// The lines of a file, read a megabyte at a time: each piece becomes one string, split at its line feeds (a line
+    /// that runs past a piece is carried over to the next).
+    struct LineReader: IteratorProtocol {
+        let handle: FileHandle
+        private var lines: [Substring] = []
+        private var index = 0
+        private var carried: [UInt8] = []
+        private var atEnd = false
+
+        init(handle: FileHandle) { self.handle = handle }
+
+        mutating func next() -> Substring? {
+            while index == lines.count {
+                guard !atEnd else { return nil }
+                var bytes = carried
+                if let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                    bytes.append(contentsOf: piece)
+                } else {
+                    atEnd = true
+                }
+                let cut = atEnd ? bytes.count : (bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+                carried = Array(bytes[cut...])
+                lines = String(decoding: bytes[..<cut], as: UTF8.self).utf8.split(separator: 0x0A).map { Substring($0) }
+                index = 0
+            }
+            defer { index += 1 }
+            return lines[index]
+        }
+    }
+
+    /// The changes from the lines of `old`, in order, to `new`: one pass over both, as a merge of two sorted lists.
+    private static func changes(from old: some IteratorProtocol<Substring>, to new: [String], closedThrough: CalendarDate?) -> [Change] {
         var changes: [Change] = []
         func isClosed(_ days: CalendarDate...) -> Bool {
             guard let closedThrough else { return false }
@@ -243,22 +287,24 @@ public struct Trail: Sendable, Equatable {
             guard let b = record(Substring(line)) else { return }
             changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .added, field: "", before: "", after: summary(b), closed: isClosed(b.date)))
         }
-        var i = 0, j = 0
-        while i < old.count || j < new.count {
-            if i < old.count, j < new.count, same(old[i], new[j]) {
-                i += 1
+        var old = old
+        var current = old.next()
+        var j = 0
+        while current != nil || j < new.count {
+            if let line = current, j < new.count, same(line, new[j]) {
+                current = old.next()
                 j += 1
                 continue
             }
-            if j == new.count || (i < old.count && precedes(old[i], Substring(new[j]))) {
-                removed(old[i])
-                i += 1
-            } else if i == old.count || precedes(Substring(new[j]), old[i]) {
+            if let line = current, j == new.count || precedes(line, Substring(new[j])) {
+                removed(line)
+                current = old.next()
+            } else if current == nil || precedes(Substring(new[j]), current!) {
                 added(new[j])
                 j += 1
             } else {
                 // The same record, other values.
-                if let a = record(old[i]), let b = record(Substring(new[j])) {
+                if let a = record(current!), let b = record(Substring(new[j])) {
                     for (index, field) in b.kind.fields.enumerated() {
                         let before = index < a.values.count ? a.values[index] : "", after = index < b.values.count ? b.values[index] : ""
                         if before != after {
@@ -268,7 +314,7 @@ public struct Trail: Sendable, Equatable {
                         }
                     }
                 }
-                i += 1
+                current = old.next()
                 j += 1
             }
         }
@@ -331,13 +377,24 @@ public struct Trail: Sendable, Equatable {
 
     /// ``text`` with the fingerprint of the books it was made from in its first line (``firstLine(books:)``).
     public func text(books: UInt64?) -> String {
-        var text = (books.map(Self.firstLine) ?? Self.header) + "\n"
-        text.reserveCapacity(lines.reduce(text.utf8.count) { $0 + $1.utf8.count + 1 })
+        var bytes: [UInt8] = []
+        write(books: books) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``text(books:)`` handed out a megabyte at a time, never whole: at 2,000,000 invoices it is 600 MB.
+    public func write(books: UInt64?, into emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var piece = Array(((books.map(Self.firstLine) ?? Self.header) + "\n").utf8)
+        piece.reserveCapacity((1 << 20) + 4096)
         for line in lines {
-            text += line
-            text += "\n"
+            piece.append(contentsOf: line.utf8)
+            piece.append(0x0A)
+            if piece.count >= 1 << 20 {
+                try piece.withUnsafeBytes(emit)
+                piece.removeAll(keepingCapacity: true)
+            }
         }
-        return text
+        if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
     }
 
     /// A record's line: its cells escaped and joined by tabs.

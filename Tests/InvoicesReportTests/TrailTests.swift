@@ -1,3 +1,4 @@
+import Foundation
 import InvoicesCore
 @testable import InvoicesReport
 import Testing
@@ -31,5 +32,32 @@ struct TrailTests {
         ])
         #expect(changes.allSatisfy { $0.closed })
         #expect(after.changes(sinceText: "not a trail\n") == nil)
+    }
+
+    /// The build compares with the previous trail's file read a megabyte at a time, and writes the new one the same
+    /// way (at 2,000,000 invoices the file is 600 MB): over several megabytes, with lines that run across the pieces
+    /// and escapes in them, the file gives the same changes as the whole text, and the pieces make the text.
+    @Test func aTrailFileReadAndWrittenInPiecesIsTheWholeText() throws {
+        func trail(_ amount: (Int) -> String) -> Trail {
+            Trail(records: (0..<40_000).map { payment("INV-\($0) payment 1", amount($0), reason: String(repeating: "x\\y\t", count: $0 % 23)) })
+        }
+        let before = trail { "\($0).00" }
+        let after = trail { $0 % 9_973 == 0 ? "\($0).50" : "\($0).00" }
+        var pieces: [Int] = []
+        var written: [UInt8] = []
+        before.write(books: 42) { pieces.append($0.count); written.append(contentsOf: $0) }
+        #expect(pieces.count >= 3, "\(pieces)")
+        #expect(String(decoding: written, as: UTF8.self) == before.text(books: 42))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("trail")
+        try Data(written).write(to: file)
+        let fromFile = try #require(after.changes(sinceFile: file))
+        #expect(fromFile == after.changes(sinceText: before.text))
+        #expect(fromFile.map(\.description) == [0, 9_973, 19_946, 29_919, 39_892].map { "INV-\($0) payment 1 amount: \($0).00 → \($0).50" }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(try #require(before.changes(sinceFile: file)).isEmpty)
+        #expect(after.changes(sinceFile: folder.appendingPathComponent("none")) == nil)
     }
 }
