@@ -106,7 +106,7 @@ struct RowDifferentialTests {
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
         #expect(site.templates.rowTemplates.count == 12, "one per list of TemplateSet.fastLists")
-        let invoices = site.groupedInvoices()
+        let invoices = site.invoicesByClient
         for totals in site.report.clients {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             var context = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(registry: registry)
@@ -149,7 +149,7 @@ struct RowDifferentialTests {
         weak var weakList: RowList?
         do {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = ClientPages(site: site, totals: totals, invoices: site.groupedInvoices()[totals.clientIndex]).clientContext(registry: registry)
+            let context = ClientPages(site: site, totals: totals, invoices: site.invoicesByClient[totals.clientIndex]).clientContext(registry: registry)
             let page = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(page.compiled && !registry.isEmpty)
             weakRegistry = registry

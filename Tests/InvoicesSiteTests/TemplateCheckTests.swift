@@ -91,7 +91,7 @@ struct TemplateCheckTests {
         check(OverviewPage(site: site).context(), pages["overview"]!, "overview")
         check(ClientsPage(site: site).context(), pages["clients"]!, "clients")
         for offset in site.report.months.indices { check(MonthPage(site: site, offset: offset).context(), pages["month"]!, "month") }
-        let invoices = site.groupedInvoices()
+        let invoices = site.invoicesByClient
         for totals in site.report.clients {
             check(ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(), pages["client"]!, "client")
         }

@@ -51,8 +51,8 @@ extension SiteBuilder {
         "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
 
-    /// The fingerprints of every unit's inputs.
-    func inputs(invoicesByClient: [[Int]]) -> Inputs {
+    /// The fingerprints of every unit's inputs (``inputs``).
+    func makeInputs() -> Inputs {
         var base = Fingerprint()
         base.add(Self.executableIdentity)
         addOptions(to: &base)

@@ -19,6 +19,10 @@ public struct SiteBuilder: Sendable {
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
     /// What changed since the previous report: `changes.html` and `changes.csv`.
     public var changeLog = ChangeLog()
+    /// Invoice indices per client (index in ``Books/clients``), each list by issue date, then identifier.
+    let invoicesByClient: [[Int]]
+    /// The fingerprints of what each page kind shows, for incremental builds: computed once, with the builder.
+    private(set) var inputs = Inputs(base: 0, all: 0, clients: [], months: [])
 
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
         self.books = books
@@ -28,6 +32,8 @@ public struct SiteBuilder: Sendable {
         self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
         var slugger = Slugger()
         self.slugs = books.clients.map { slugger.slug(for: $0.number, $0.name) }
+        self.invoicesByClient = Self.groupedInvoices(books)
+        self.inputs = makeInputs()
     }
 
     /// A file of the site: its path relative to the site's root, and its bytes.
@@ -89,7 +95,6 @@ public struct SiteBuilder: Sendable {
         jobs += report.months.indices.map { [MonthPage(site: self, offset: $0)] }
         let periods = fiscalPeriods()
         jobs += periods.map { [PeriodPage(site: self, period: $0, periods: periods)] }
-        let invoicesByClient = groupedInvoices()
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { start in
             report.clients[start..<min(start + batch, report.clients.count)].map {
                 ClientPages(site: self, totals: $0, invoices: invoicesByClient[$0.clientIndex])
@@ -115,7 +120,7 @@ public struct SiteBuilder: Sendable {
     public func write(
         to staging: SiteStaging, previous: SiteManifest? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
-        let inputs = self.inputs(invoicesByClient: groupedInvoices())
+        let inputs = self.inputs
         let jobs = self.jobs()
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var manifest = SiteManifest()
@@ -241,7 +246,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Invoice indices per client, each list ordered by issue date, then identifier.
-    func groupedInvoices() -> [[Int]] {
+    static func groupedInvoices(_ books: Books) -> [[Int]] {
         var groups = Array(repeating: [Int](), count: books.clients.count)
         for (index, invoice) in books.invoices.enumerated() { groups[Int(invoice.clientIndex)].append(index) }
         for client in groups.indices {
