@@ -22,6 +22,9 @@ protocol PageKind: Sendable {
     func files() -> [SiteBuilder.File]
     /// Writes its files into `staging`: by default each of ``files()`` in turn.
     func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File]
+    /// The kind with what both ``inputs(_:)`` and ``files()`` need worked out once (the scheduler calls it before
+    /// either, on the job's own task); by default the kind itself.
+    func prepared() -> Self
 }
 
 extension PageKind {
@@ -31,6 +34,8 @@ extension PageKind {
     var report: Report { site.report }
     var options: SiteOptions { site.options }
     var templates: TemplateSet { site.templates }
+
+    func prepared() -> Self { self }
 
     func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
         var written: [SiteManifest.File] = []

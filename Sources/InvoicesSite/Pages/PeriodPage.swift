@@ -10,6 +10,9 @@ struct PeriodPage: PageKind {
     let period: FiscalPeriod
     /// Every fiscal period of the report (``SiteBuilder/fiscalPeriods()``), for the links to the previous and next.
     let periods: [FiscalPeriod]
+    /// The invoices behind a quarter's taxes, once ``prepared()`` has worked them out (a pass over every tax line
+    /// and payment, which both its inputs and its files need).
+    var sources: [TaxKey: [TaxSource]]? = nil
     var key: String { "period:\(period.path)" }
 }
 
@@ -111,9 +114,16 @@ extension PeriodPage {
 
     /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own).
     func taxSources() -> [TaxKey: [TaxSource]] {
+        if let sources { return sources }
         guard period.quarter != 0 else { return [:] }
         let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
         return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+    }
+
+    func prepared() -> PeriodPage {
+        var page = self
+        page.sources = taxSources()
+        return page
     }
 
     /// `quarters/2024-Q3.csv` beside `quarters/2024-Q3.html`.

@@ -159,6 +159,7 @@ public struct SiteBuilder: Sendable {
     private static func write(
         _ kind: any PageKind, to staging: SiteStaging, inputs: Inputs, previous: SiteManifest?
     ) throws(SiteWriteError) -> SiteManifest.Unit {
+        let kind = kind.prepared()
         let fingerprint = kind.inputs(inputs)
         if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, staging.reuse(recorded.files) { return recorded }
         return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
