@@ -31,6 +31,13 @@ public enum ProcessRunner {
         let reader = Thread { errors.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
         reader.start()
         let writer = Thread {
+            // A program that exits without reading its input (ssh refused by the server) closes the pipe: the write
+            // then fails with EPIPE instead of raising SIGPIPE, which would end this process. The signal is blocked
+            // in this thread alone, which ends after the write (a pending SIGPIPE goes with it).
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
