@@ -51,6 +51,9 @@ public struct BuildPipeline: Sendable {
         public var timings: [Phase: Double]
         /// What the store loader assumed or rounded (``StoreWarning``), one line each, to print before the summary.
         public var warnings: [String] = []
+        /// Whether the build had nothing to do: the site was left as the previous build wrote it
+        /// (``SourceFingerprint``).
+        public var upToDate = false
     }
 
     public let configuration: Configuration
@@ -64,18 +67,39 @@ public struct BuildPipeline: Sendable {
     /// `check` is this and nothing more (a dry run); `build` and `serve` go on to render and write.
     /// - Throws: ``BuildError``: the templates' error, or every store issue, with the exit code to use.
     public func prepare(observer: Observer? = nil) async throws(BuildError) -> Prepared {
+        try await prepare(templates: try loadTemplates(), observer: observer)
+    }
+
+    func prepare(templates: TemplateSet, observer: Observer?) async throws(BuildError) -> Prepared {
         var timings: [Phase: Double] = [:]
-        let templates: TemplateSet
-        do {
-            templates = try TemplateSet(directory: configuration.templates)
-        } catch {
-            throw BuildError(code: error.code == .missingFolder ? .noInput : .dataError, message: error.description, templateError: error)
-        }
         let (read, totals) = try await readBooks(observer: observer)
 
         timings[.load] = read
         timings[.totals] = totals.seconds
         return Prepared(templates: templates, books: totals.value, timings: timings)
+    }
+
+    /// The templates, checked.
+    func loadTemplates() throws(BuildError) -> TemplateSet {
+        do {
+            return try TemplateSet(directory: configuration.templates)
+        } catch {
+            throw BuildError(code: error.code == .missingFolder ? .noInput : .dataError, message: error.description, templateError: error)
+        }
+    }
+
+    /// The fingerprint of everything this build reads (``SourceFingerprint``), with the previous trail's first line;
+    /// nil for a PostgreSQL store (no file to fingerprint) or one that cannot be read whole.
+    func sourceFingerprint(templates: TemplateSet, trailFirstLine: String?) -> UInt64? {
+        guard !PostgresAddress.isAddress(configuration.store) else { return nil }
+        let mapping = configuration.coreDataMapping
+        let settings = mapping.names.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [
+            "currency=\(mapping.defaultCurrency?.code ?? "")",
+            "closed=\(configuration.closedThrough?.description ?? "")",
+            "allow-closed-changes=\(configuration.allowClosedChanges)",
+        ]
+        return SourceFingerprint.of(
+            store: configuration.store, templates: templates, options: configuration.site, settings: settings, trailFirstLine: trailFirstLine)
     }
 
     /// What ``prepare(observer:)`` read.
@@ -133,6 +157,7 @@ public struct BuildPipeline: Sendable {
     /// - Throws: ``BuildError`` with the exit code the CLI should use.
     public func run(observer: Observer? = nil) async throws(BuildError) -> Result {
         let clock = ContinuousClock()
+        let runStart = clock.now
         let writer = SiteWriter(
             output: configuration.output,
             keeping: [configuration.store] + [configuration.templates].compactMap { $0 } + configuration.keeping)
@@ -142,7 +167,17 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }
-        let prepared = try await prepare(observer: observer)
+        let templates = try loadTemplates()
+        // Nothing to do when the store's bytes, the templates, the options and the previous trail's first line are
+        // what the previous build read, and its site is still as it wrote it: the store's rows are not even read.
+        let previousFirstLine = Self.firstLine(of: writer.trailURL)
+        let source = sourceFingerprint(templates: templates, trailFirstLine: previousFirstLine)
+        if !configuration.full, configuration.site.debugMarkdownFolder == nil, let source, let summary = writer.unchangedSite(source: source) {
+            observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
+            observer?(.write, 1, 1, "\(summary.files) files as the previous build wrote them")
+            return Result(summary: summary, timings: [.load: seconds(clock.now - runStart)], upToDate: true)
+        }
+        let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
         let books = prepared.books
 
@@ -153,7 +188,6 @@ public struct BuildPipeline: Sendable {
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this
         // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
         let fingerprint = site.booksFingerprint()
-        let previousFirstLine = Self.firstLine(of: writer.trailURL)
         let previousChanges: [Trail.Change]?
         var trail: Trail?
         if previousFirstLine == Trail.firstLine(books: fingerprint) {
@@ -218,8 +252,11 @@ public struct BuildPipeline: Sendable {
             writer.discardTrail(stagedTrail)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
-        // Without a manifest the next build renders everything: a failure here costs time, never correctness.
-        try? manifest.write(to: writer.manifestURL)
+        // Without a manifest the next build renders everything: a failure here costs time, never correctness. The
+        // source fingerprint is recorded only when nothing was said that the next build, doing nothing, would not.
+        var written = manifest
+        written.source = warnings.isEmpty ? source : nil
+        try? written.write(to: writer.manifestURL)
         // The trail the next build compares with, renamed into place.
         if let stagedTrail {
             do {

@@ -85,6 +85,10 @@ extension InvoicesCommand {
                 }
                 let summary = result.summary
                 let elapsed = ProgressReporter.format(clock.now - start)
+                if result.upToDate {
+                    return "Up to date: \(summary.pages) pages (\(summary.files) files, 0 changed, \(summary.reused) reused) in \(resolved.configuration.output), "
+                        + "as the previous build wrote them from the same store, templates and options; checked in \(elapsed)"
+                }
                 return "Wrote \(summary.pages) pages (\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused) to \(resolved.configuration.output) in \(elapsed)"
             } catch let error as BuildError {
                 throw CommandError(code: error.code, message: error.message)

@@ -41,6 +41,15 @@ public enum StoreFixture {
         try queue.close()
     }
 
+    /// Runs `sql` through a connection in write-ahead-log mode and calls `body` while that connection is still open:
+    /// the change is then in the store's `-wal` file, not yet in the store file, as while an app has the store open.
+    public static func withChangeInWriteAheadLog(_ path: String, _ sql: String, _ body: () throws -> Void) throws {
+        let pool = try DatabasePool(path: path)
+        try pool.write { db in try db.execute(sql: sql) }
+        try body()
+        try pool.close()
+    }
+
     /// Migrates a v1 store to v2 with ``InvoicesStore/Schema/migrationFromV1`` (its own transaction).
     public static func migrateToV2(_ path: String) throws {
         let queue = try DatabaseQueue(path: path)

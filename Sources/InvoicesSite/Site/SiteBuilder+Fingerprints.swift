@@ -55,7 +55,7 @@ extension SiteBuilder {
     func makeInputs() -> Inputs {
         var base = Fingerprint()
         base.add(Self.executableIdentity)
-        addOptions(to: &base)
+        Self.addOptions(options, to: &base)
         base.add(report.asOf) { $0.add($1.dayNumber) }
         base.add(report.months.count)
         for month in report.months { base.add(month.year); base.add(month.month) }
@@ -141,7 +141,9 @@ extension SiteBuilder {
         return months.map(\.value)
     }
 
-    private func addOptions(to fingerprint: inout Fingerprint) {
+    /// Feeds every option a page can show or depend on (the client link key through the paths it gives, see
+    /// ``SourceFingerprint``).
+    static func addOptions(_ options: SiteOptions, to fingerprint: inout Fingerprint) {
         fingerprint.add(options.title)
         fingerprint.add(options.locale)
         fingerprint.add(options.language)

@@ -25,18 +25,25 @@ public struct SiteManifest: Sendable, Equatable {
 
     /// The units by key (`client:C-0042`, `month:2025-06`, `exports`...).
     public var units: [String: Unit] = [:]
+    /// The fingerprint of everything the build read (``SourceFingerprint``), when the site is what those inputs
+    /// render: a build with the same fingerprint, whose site is still as listed, has nothing to do.
+    public var source: UInt64?
 
-    public init(units: [String: Unit] = [:]) { self.units = units }
+    public init(units: [String: Unit] = [:], source: UInt64? = nil) {
+        self.units = units
+        self.source = source
+    }
 
     /// Version 2: files are fingerprinted in pieces (``Fingerprint/Bytes``); a version-1 manifest is not read, so
     /// the first build after the change renders everything.
     static let header = "invoices-site-manifest 2"
 
-    /// The manifest as text: a header line, then per unit a `U inputs key` line followed by its `F size hash path`
-    /// lines, units sorted by key (so the same site gives the same manifest). Keys and paths are escaped
-    /// (`%`, line breaks) so each stays on its line.
+    /// The manifest as text: a header line, an `S source` line when there is a ``source``, then per unit a
+    /// `U inputs key` line followed by its `F size hash path` lines, units sorted by key (so the same site gives the
+    /// same manifest). Keys and paths are escaped (`%`, line breaks) so each stays on its line.
     public var text: String {
         var text = Self.header + "\n"
+        if let source { text += "S \(Self.hex(source))\n" }
         for (key, unit) in units.sorted(by: { $0.key < $1.key }) {
             text += "U \(Self.hex(unit.inputs)) \(Self.escape(key))\n"
             for file in unit.files { text += "F \(file.size) \(Self.hex(file.hash)) \(Self.escape(file.path))\n" }
@@ -53,6 +60,11 @@ public struct SiteManifest: Sendable, Equatable {
         var units: [String: Unit] = [:]
         var current: (key: String, unit: Unit)?
         var unconfined: Set<String> = []
+        if let line = lines.first, line.hasPrefix("S ") {
+            guard let source = UInt64(line.dropFirst(2), radix: 16) else { return nil }
+            self.source = source
+            lines.removeFirst()
+        }
         for line in lines {
             let fields = line.split(separator: " ", maxSplits: line.hasPrefix("U ") ? 2 : 3, omittingEmptySubsequences: false)
             if fields.count == 3, fields[0] == "U", let inputs = UInt64(fields[1], radix: 16) {

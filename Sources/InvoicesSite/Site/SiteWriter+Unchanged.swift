@@ -1,0 +1,69 @@
+internal import Foundation
+internal import Synchronization
+
+extension SiteWriter {
+    /// Whether the site in ``output`` is exactly what a build with the source fingerprint `source` would write
+    /// (``SourceFingerprint``): the manifest beside it records that fingerprint, and the folder holds the manifest's
+    /// files, each with its recorded size and bytes, the ``marker``, and nothing else.
+    ///
+    /// The files are checked as a reused unit's are (opened without following links, their bytes fingerprinted), on
+    /// every core.
+    /// - Returns: The site's summary (nothing changed, every file reused), or nil when the build must run.
+    public func unchangedSite(source: UInt64) -> BuildSummary? {
+        guard let manifest = SiteManifest.read(manifestURL), manifest.source == source else { return nil }
+        let files = manifest.units.values.flatMap(\.files)
+        var expected = Set(files.map(\.path))
+        guard expected.count == files.count else { return nil }
+        expected.insert(Self.marker)
+        var folders: Set<Substring> = [""]
+        for path in expected {
+            var index = path.startIndex
+            while let slash = path[index...].firstIndex(of: "/") {
+                folders.insert(path[..<slash])
+                index = path.index(after: slash)
+            }
+        }
+        guard let found = regularFiles(folders: folders), found == expected,
+            (try? Data(contentsOf: output.appendingPathComponent(Self.marker))) == Data(Self.markerText.utf8)
+        else { return nil }
+
+        // Verify the files' bytes in as many slices as there are cores.
+        let slices = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let differs = Atomic(false)
+        let root = output.path
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            for index in stride(from: slice, to: files.count, by: slices) where !differs.load(ordering: .relaxed) {
+                let file = files[index]
+                guard let previous = PreviousFile(file.path, under: root) else { return differs.store(true, ordering: .relaxed) }
+                defer { previous.close() }
+                if !SiteManifest.verify(previous.descriptor, size: file.size, hash: file.hash) { differs.store(true, ordering: .relaxed) }
+            }
+        }
+        guard !differs.load(ordering: .relaxed) else { return nil }
+        return BuildSummary(
+            files: files.count, pages: files.count { $0.path.hasSuffix(".html") }, changed: 0, reused: files.count)
+    }
+
+    /// The paths of every regular file under ``output``, relative to it; nil when it holds anything else (a link, a
+    /// folder no file of the site is in) or cannot be read.
+    private func regularFiles(folders: Set<Substring>) -> Set<String>? {
+        var found: Set<String> = []
+        var pending = [""]
+        while let folder = pending.popLast() {
+            guard folders.contains(Substring(folder)) else { return nil }
+            let path = folder.isEmpty ? output.path : output.path + "/" + folder
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+            for name in names {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                var info = stat()
+                guard lstat(output.path + "/" + relative, &info) == 0 else { return nil }
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: found.insert(relative)
+                case S_IFDIR: pending.append(relative)
+                default: return nil
+                }
+            }
+        }
+        return found
+    }
+}
