@@ -188,35 +188,37 @@ public struct BuildPipeline: Sendable {
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this
         // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
         let fingerprint = site.booksFingerprint()
-        let previousChanges: [Trail.Change]?
-        var trail: Trail?
+        // Otherwise the new trail is written to a temporary file and compared with the previous one in one pass,
+        // neither held in memory; it takes the previous one's place once the site has.
+        var previousChanges: [Trail.Change]?
+        var warnings = books.warnings
+        var stagedTrail: String?
         if previousFirstLine == Trail.firstLine(books: fingerprint) {
             previousChanges = []
         } else {
+            let trail: Trail
             do {
                 let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
                 trail = Trail(books: books.books, report: full)
             } catch {
                 throw BuildError(code: .dataError, message: "\(storeName): \(error)")
             }
-            // The previous trail is read a megabyte at a time and compared line by line: only lines that differ are
-            // parsed.
-            previousChanges = previousFirstLine == nil ? nil : trail?.changes(sinceFile: writer.trailURL, closedThrough: configuration.closedThrough)
-        }
-        let changes = previousChanges ?? []
-        try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
-        // The new trail goes to a temporary file now, so it is not held in memory while the pages render; it takes
-        // the previous one's place once the site has.
-        var warnings = books.warnings
-        var stagedTrail: String?
-        if let pending = trail {
+            let previous = previousFirstLine == nil ? nil : writer.trailURL
             do {
-                stagedTrail = try writer.stageTrail(pending, books: fingerprint)
+                (stagedTrail, previousChanges) = try writer.stageTrail(
+                    trail, books: fingerprint, comparingWith: previous, closedThrough: configuration.closedThrough)
             } catch {
                 warnings.append("\(error.description); the next build compares with an older record")
+                previousChanges = previous.flatMap { trail.changes(sinceFile: $0, closedThrough: configuration.closedThrough) }
             }
         }
-        trail = nil
+        let changes = previousChanges ?? []
+        do {
+            try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
+        } catch {
+            writer.discardTrail(stagedTrail)
+            throw error
+        }
 
         site.changeLog = ChangeLog(hasPrevious: previousChanges != nil, changes: changes, closedThrough: configuration.closedThrough)
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the

@@ -76,109 +76,51 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// Every record as its line of the trail file (``line(_:)``), ordered by kind, then by the key's bytes: the order
-    /// the file has, so the next build compares the two line by line and parses only the lines that differ.
-    public private(set) var lines: [String]
+    /// Where the lines come from: records given one by one (held as their lines, sorted), or the books, whose lines
+    /// are made as they are read, never held (``TrailLines``).
+    private enum Source: Sendable {
+        case lines([String])
+        case books(Books, Report)
+    }
+
+    private let source: Source
 
     public init(records: [Record]) {
         var records = records
         records.sort { a, b in
             a.kind != b.kind ? a.kind < b.kind : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }
-        lines = records.map(Self.line)
+        source = .lines(records.map(Self.line))
     }
 
-    /// The records, parsed back from ``lines``.
-    public var records: [Record] { lines.compactMap { Self.record(Substring($0)) } }
+    /// The records, parsed back from the lines.
+    public var records: [Record] {
+        var records: [Record] = []
+        forEachLine { line in
+            if let record = Self.record(Substring(String(decoding: line, as: UTF8.self))) { records.append(record) }
+        }
+        return records
+    }
 
-    /// The trail of `books`, with the figures of `report` (computed over every month of the books).
+    /// The trail of `books`, with the figures of `report` (computed over every month of the books). Its lines are
+    /// made each time they are read (``write(books:comparingWith:closedThrough:into:)``), in the file's order, and
+    /// never held: at 2,000,000 invoices they are 6 million lines and 600 MB.
     public init(books: Books, report: Report) {
-        // Each record's line is written straight from the books (no record, no array of values in between), with
-        // its key for the order of the file.
-        var entries: [(kind: Kind, key: String, line: String)] = []
-        entries.reserveCapacity(books.invoices.count * 2 + books.payments.count + books.taxLines.count)
-        func add(_ kind: Kind, _ key: String, _ date: CalendarDate, _ values: String...) {
-            var line = kind.rawValue
-            line += "\t"
-            line += Self.escape(key)
-            line += "\t"
-            line += date.description
-            for value in values {
-                line += "\t"
-                line += Self.escape(value)
-            }
-            entries.append((kind, key, line))
+        source = .books(books, report)
+    }
+
+    /// Two trails are equal when they have the same lines.
+    public static func == (a: Trail, b: Trail) -> Bool { a.text == b.text }
+
+    /// Calls `body` with each line (without its line feed), ordered by kind, then by the key's bytes: the order the
+    /// file has, so the next build compares the two line by line and parses only the lines that differ.
+    func forEachLine(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        switch source {
+        case .lines(let lines):
+            for var line in lines { try line.withUTF8 { try body(UnsafeRawBufferPointer($0)) } }
+        case .books(let books, let report):
+            try TrailLines(books: books, report: report).forEach(body)
         }
-        func money(_ minorUnits: Int64, _ invoice: InvoiceSnapshot) -> String {
-            Money.decimalString(minorUnits, digits: books.currencies[Int(invoice.currencyIndex)].minorUnitDigits)
-        }
-        for invoice in books.invoices {
-            let corrects = invoice.corrects >= 0 && Int(invoice.corrects) < books.invoices.count
-                ? books.invoices[Int(invoice.corrects)].identifier : ""
-            add(
-                .invoice, invoice.identifier, invoice.issued, invoice.kind == .invoice ? "invoice" : "credit note",
-                books.clients[Int(invoice.clientIndex)].number, invoice.status.name,
-                invoice.issued.description, invoice.due.description, books.currencies[Int(invoice.currencyIndex)].code,
-                money(invoice.amount, invoice), money(invoice.net, invoice), corrects, invoice.applied?.description ?? "", invoice.notes)
-        }
-        // Payments, write-offs and tax lines by their invoice and their place among its own, in the books' order.
-        var seen: [Int32: Int] = [:]
-        for payment in books.payments {
-            let invoice = books.invoices[Int(payment.invoiceIndex)]
-            let place = (seen[payment.invoiceIndex] ?? 0) + 1
-            seen[payment.invoiceIndex] = place
-            let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
-            add(
-                .payment, "\(invoice.identifier) payment \(place)", payment.date, payment.date.description, money(payment.amount, invoice),
-                details.method, details.reference)
-        }
-        seen = [:]
-        for writeOff in books.writeOffs {
-            let invoice = books.invoices[Int(writeOff.invoiceIndex)]
-            let place = (seen[writeOff.invoiceIndex] ?? 0) + 1
-            seen[writeOff.invoiceIndex] = place
-            add(
-                .writeOff, "\(invoice.identifier) write-off \(place)", writeOff.date, writeOff.date.description,
-                money(writeOff.amount, invoice), writeOff.reason)
-        }
-        seen = [:]
-        for line in books.taxLines {
-            let invoice = books.invoices[Int(line.invoiceIndex)]
-            let place = (seen[line.invoiceIndex] ?? 0) + 1
-            seen[line.invoiceIndex] = place
-            let tax = books.taxes[Int(line.taxIndex)]
-            add(
-                .taxLine, "\(invoice.identifier) tax line \(place)", invoice.issued, tax.name, tax.percent + "%",
-                money(line.net, invoice), money(line.amount, invoice))
-        }
-        for totals in report.clients {
-            let number = books.clients[totals.clientIndex].number
-            for entry in totals.currencies {
-                let digits = entry.currency.minorUnitDigits
-                func decimal(_ value: Int64) -> String { Money.decimalString(value, digits: digits) }
-                for (offset, figures) in entry.months.enumerated() where figures.isActive {
-                    let month = report.months[offset]
-                    add(
-                        .figures, "\(number) \(entry.currency.code) \(month)", month.lastDay, decimal(figures.invoiced),
-                        decimal(figures.net), decimal(figures.tax), decimal(figures.paid), decimal(figures.credited),
-                        decimal(figures.writtenOff), decimal(figures.outstanding), decimal(figures.overdue), decimal(figures.credit),
-                        String(figures.invoices))
-                }
-            }
-        }
-        for totals in report.taxes {
-            let tax = books.taxes[totals.taxIndex]
-            let digits = totals.currency.minorUnitDigits
-            func decimal(_ value: Int64) -> String { Money.decimalString(value, digits: digits) }
-            for (offset, figures) in totals.months.enumerated() where figures.isActive {
-                let month = report.months[offset]
-                add(
-                    .taxFigures, "\(totals.currency.code) \(tax) \(month)", month.lastDay, decimal(figures.accrualNet),
-                    decimal(figures.accrualTax), decimal(figures.cashNet), decimal(figures.cashTax))
-            }
-        }
-        entries.sort { a, b in a.kind != b.kind ? a.kind < b.kind : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
-        lines = entries.map(\.line)
     }
 
     // MARK: - What changed
@@ -211,10 +153,14 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// What changed from `previous` to this trail, in the order of ``lines``; each change marked closed when it
+    /// What changed from `previous` to this trail, in the order of the lines; each change marked closed when it
     /// touches a day on or before `closedThrough`.
     public func changes(since previous: Trail, closedThrough: CalendarDate? = nil) -> [Change] {
-        Self.changes(from: previous.lines.lazy.map { Substring($0) }.makeIterator(), to: lines, closedThrough: closedThrough)
+        var lines: [Substring] = []
+        previous.forEachLine { lines.append(Substring(String(decoding: $0, as: UTF8.self))) }
+        var merge = Merge(old: lines.makeIterator(), closedThrough: closedThrough)
+        forEachLine { merge.take($0) }
+        return merge.finish()
     }
 
     /// What changed from the trail file `text` (as ``text`` wrote it) to this trail; nil when `text` is not a trail.
@@ -223,18 +169,47 @@ public struct Trail: Sendable, Equatable {
         // Split on the line feed's byte: no grapheme breaking over a file of millions of lines.
         var previous = text.utf8.split(separator: 0x0A).map { Substring($0) }.makeIterator()
         guard let first = previous.next(), Self.isHeader(first) else { return nil }
-        return Self.changes(from: previous, to: lines, closedThrough: closedThrough)
+        var merge = Merge(old: previous, closedThrough: closedThrough)
+        forEachLine { merge.take($0) }
+        return merge.finish()
     }
 
-    /// What changed from the trail file at `url` (as ``write(books:into:)`` wrote it) to this trail; nil when there
-    /// is no such file or it is not a trail. The file is read a megabyte at a time, never whole: at 2,000,000
-    /// invoices it is 600 MB.
+    /// What changed from the trail file at `url` (as ``write(books:comparingWith:closedThrough:into:)`` wrote it) to
+    /// this trail; nil when there is no such file or it is not a trail.
     public func changes(sinceFile url: URL, closedThrough: CalendarDate? = nil) -> [Change]? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        var previous = LineReader(handle: handle)
-        guard let first = previous.next(), Self.isHeader(first) else { return nil }
-        return Self.changes(from: previous, to: lines, closedThrough: closedThrough)
+        write(books: nil, comparingWith: url, closedThrough: closedThrough) { _ in }
+    }
+
+    /// Hands out the trail file's text (``text(books:)``) a megabyte at a time and, in the same pass, compares each
+    /// line with the previous trail file at `previous`, which is read a megabyte at a time: neither is ever whole in
+    /// memory (at 2,000,000 invoices each is 600 MB).
+    /// - Returns: What changed since `previous` (as ``changes(sinceText:closedThrough:)``); nil when there is no
+    ///   such file or it is not a trail.
+    @discardableResult
+    public func write(
+        books: UInt64?, comparingWith previous: URL? = nil, closedThrough: CalendarDate? = nil,
+        into emit: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows -> [Change]? {
+        var merge: Merge<LineReader>?
+        let handle = previous.flatMap { try? FileHandle(forReadingFrom: $0) }
+        defer { try? handle?.close() }
+        if let handle {
+            var reader = LineReader(handle: handle)
+            if let first = reader.next(), Self.isHeader(first) { merge = Merge(old: reader, closedThrough: closedThrough) }
+        }
+        var piece = Array(((books.map(Self.firstLine) ?? Self.header) + "\n").utf8)
+        piece.reserveCapacity((1 << 20) + 4096)
+        try forEachLine { line in
+            merge?.take(line)
+            piece.append(contentsOf: line)
+            piece.append(0x0A)
+            if piece.count >= 1 << 20 {
+                try piece.withUnsafeBytes(emit)
+                piece.removeAll(keepingCapacity: true)
+            }
+        }
+        if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
+        return merge?.finish()
     }
 
     private static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
@@ -269,65 +244,80 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// The changes from the lines of `old`, in order, to `new`: one pass over both, as a merge of two sorted lists.
-    private static func changes(from old: some IteratorProtocol<Substring>, to new: [String], closedThrough: CalendarDate?) -> [Change] {
-        var changes: [Change] = []
-        func isClosed(_ days: CalendarDate...) -> Bool {
+    /// The changes from the lines of `old`, in order, to the lines given to ``take(_:)``, in order: one pass over
+    /// both, as a merge of two sorted lists.
+    struct Merge<Old: IteratorProtocol<Substring>> {
+        private var old: Old
+        private var current: Substring?
+        private let closedThrough: CalendarDate?
+        private var changes: [Change] = []
+
+        init(old: Old, closedThrough: CalendarDate?) {
+            self.old = old
+            self.closedThrough = closedThrough
+            current = self.old.next()
+        }
+
+        /// The next line of the new trail.
+        mutating func take(_ line: UnsafeRawBufferPointer) {
+            guard let first = current else { return added(Substring(String(decoding: line, as: UTF8.self))) }
+            if Trail.same(first, line) {
+                current = old.next()
+                return
+            }
+            let new = Substring(String(decoding: line, as: UTF8.self))
+            while let line = current, Trail.precedes(line, new) {
+                removed(line)
+                current = old.next()
+            }
+            guard let line = current, !Trail.precedes(new, line) else { return added(new) }
+            current = old.next()
+            guard line != new, let a = Trail.record(line), let b = Trail.record(new) else { return }
+            // The same record, other values.
+            for (index, field) in b.kind.fields.enumerated() {
+                let before = index < a.values.count ? a.values[index] : "", after = index < b.values.count ? b.values[index] : ""
+                if before != after {
+                    changes.append(Change(
+                        kind: b.kind, key: b.key, name: b.name, what: .changed, field: field, before: before, after: after,
+                        closed: isClosed(a.date, b.date)))
+                }
+            }
+        }
+
+        /// The changes, once every new line was taken: the old lines left were removed.
+        mutating func finish() -> [Change] {
+            while let line = current {
+                removed(line)
+                current = old.next()
+            }
+            return changes
+        }
+
+        private func isClosed(_ days: CalendarDate...) -> Bool {
             guard let closedThrough else { return false }
             return days.contains { $0 <= closedThrough }
         }
-        func summary(_ record: Record) -> String {
+
+        private func summary(_ record: Record) -> String {
             zip(record.kind.fields, record.values).filter { !$0.1.isEmpty }.map { "\($0) \($1)" }.joined(separator: ", ")
         }
-        func removed(_ line: Substring) {
-            guard let a = record(line) else { return }
+
+        private mutating func removed(_ line: Substring) {
+            guard let a = Trail.record(line) else { return }
             changes.append(Change(kind: a.kind, key: a.key, name: a.name, what: .removed, field: "", before: summary(a), after: "", closed: isClosed(a.date)))
         }
-        func added(_ line: String) {
-            guard let b = record(Substring(line)) else { return }
+
+        private mutating func added(_ line: Substring) {
+            guard let b = Trail.record(line) else { return }
             changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .added, field: "", before: "", after: summary(b), closed: isClosed(b.date)))
         }
-        var old = old
-        var current = old.next()
-        var j = 0
-        while current != nil || j < new.count {
-            if let line = current, j < new.count, same(line, new[j]) {
-                current = old.next()
-                j += 1
-                continue
-            }
-            if let line = current, j == new.count || precedes(line, Substring(new[j])) {
-                removed(line)
-                current = old.next()
-            } else if current == nil || precedes(Substring(new[j]), current!) {
-                added(new[j])
-                j += 1
-            } else {
-                // The same record, other values.
-                if let a = record(current!), let b = record(Substring(new[j])) {
-                    for (index, field) in b.kind.fields.enumerated() {
-                        let before = index < a.values.count ? a.values[index] : "", after = index < b.values.count ? b.values[index] : ""
-                        if before != after {
-                            changes.append(Change(
-                                kind: b.kind, key: b.key, name: b.name, what: .changed, field: field, before: before, after: after,
-                                closed: isClosed(a.date, b.date)))
-                        }
-                    }
-                }
-                current = old.next()
-                j += 1
-            }
-        }
-        return changes
     }
 
     /// Whether two lines have the same bytes (compared as memory: most lines of two trails are equal).
-    private static func same(_ a: Substring, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        let equal = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
-        }
-        return (equal ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    static func same(_ a: Substring, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.utf8.count == b.count else { return false }
+        let equal = a.utf8.withContiguousStorageIfAvailable { x in x.count == 0 || memcmp(x.baseAddress!, b.baseAddress!, x.count) == 0 }
+        return equal ?? a.utf8.elementsEqual(b)
     }
 
     /// The rank of a line's kind (its first cell) in ``Kind/allCases``, read from its bytes.
@@ -380,21 +370,6 @@ public struct Trail: Sendable, Equatable {
         var bytes: [UInt8] = []
         write(books: books) { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``text(books:)`` handed out a megabyte at a time, never whole: at 2,000,000 invoices it is 600 MB.
-    public func write(books: UInt64?, into emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        var piece = Array(((books.map(Self.firstLine) ?? Self.header) + "\n").utf8)
-        piece.reserveCapacity((1 << 20) + 4096)
-        for line in lines {
-            piece.append(contentsOf: line.utf8)
-            piece.append(0x0A)
-            if piece.count >= 1 << 20 {
-                try piece.withUnsafeBytes(emit)
-                piece.removeAll(keepingCapacity: true)
-            }
-        }
-        if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
     }
 
     /// A record's line: its cells escaped and joined by tabs.

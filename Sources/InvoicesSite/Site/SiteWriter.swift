@@ -1,5 +1,6 @@
 public import Foundation
 public import InvoicesReport
+public import InvoicesCore
 
 /// Writes a site into a folder so that the folder always holds either the complete previous site or the complete
 /// new one.
@@ -51,16 +52,19 @@ public struct SiteWriter: Sendable {
     }
 
     /// Writes `trail` into a temporary file beside ``trailURL``, a megabyte at a time (at 2,000,000 invoices it is
-    /// 600 MB, never held whole); ``commitTrail(_:)`` renames it into place once the site is, ``discardTrail(_:)``
-    /// removes it when the build fails. A build killed meanwhile leaves the previous trail, and its temporary file
-    /// is removed by the next build.
-    /// - Returns: The temporary file's path.
-    public func stageTrail(_ trail: Trail, books: UInt64) throws(SiteWriteError) -> String {
+    /// 600 MB, never held whole), comparing it line by line with the trail at `previous` in the same pass;
+    /// ``commitTrail(_:)`` renames it into place once the site is, ``discardTrail(_:)`` removes it when the build
+    /// fails. A build killed meanwhile leaves the previous trail, and its temporary file is removed by the next build.
+    /// - Returns: The temporary file's path, and what changed since `previous` (nil when it is nil or not a trail).
+    public func stageTrail(
+        _ trail: Trail, books: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?
+    ) throws(SiteWriteError) -> (path: String, changes: [Trail.Change]?) {
         let temporary = trailURL.path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         var failure = descriptor >= 0 ? 0 : errno
+        var changes: [Trail.Change]?
         if descriptor >= 0 {
-            trail.write(books: books) { piece in
+            changes = trail.write(books: books, comparingWith: previous, closedThrough: closedThrough) { piece in
                 var offset = 0
                 while failure == 0, offset < piece.count {
                     let written = Foundation.write(descriptor, piece.baseAddress! + offset, piece.count - offset)
@@ -73,10 +77,10 @@ public struct SiteWriter: Sendable {
             unlink(temporary)
             throw SiteWriteError(path: trailURL.path, message: "cannot write the trail: \(String(cString: strerror(failure)))")
         }
-        return temporary
+        return (temporary, changes)
     }
 
-    /// Renames the trail ``stageTrail(_:books:)`` wrote into place: the next build compares with it.
+    /// Renames the trail ``stageTrail(_:books:comparingWith:closedThrough:)`` wrote into place: the next build compares with it.
     public func commitTrail(_ temporary: String) throws(SiteWriteError) {
         guard rename(temporary, trailURL.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -85,7 +89,7 @@ public struct SiteWriter: Sendable {
         }
     }
 
-    /// Removes a trail ``stageTrail(_:books:)`` wrote, for a build that failed: the next one compares with the
+    /// Removes a trail ``stageTrail(_:books:comparingWith:closedThrough:)`` wrote, for a build that failed: the next one compares with the
     /// previous trail, as this one did.
     public func discardTrail(_ temporary: String?) {
         if let temporary { unlink(temporary) }
