@@ -152,6 +152,22 @@ struct ClosedPeriodTests {
         #expect(page.contains("\u{202E}evil\u{202C}"), "the override is closed within the value")
     }
 
+    /// An output folder whose parent does not exist yet gets its trail beside it on the first build: the trail is
+    /// written before the site's folder is made, so it makes the parent itself (it once warned "cannot write the
+    /// trail" and the next build had nothing to compare with).
+    @Test func aFirstBuildIntoANewFolderKeepsItsTrail() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let output = project.folder.path("new/nested/site")
+        let first = try project.build(output: output)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(FileManager.default.fileExists(atPath: project.folder.path("new/nested/.site.trail")))
+        try project.sql("UPDATE invoice SET amount = 51000 WHERE identifier = 'INV-2'")
+        #expect(try project.build(output: output).status == 0)
+        let changes = try String(contentsOfFile: output + "/changes.csv", encoding: .utf8)
+        #expect(changes.contains("INV-2") && changes.contains("510.00"), "\(changes)")
+    }
+
     /// A rebuild of the same books reads only the trail's first line (their fingerprint) and leaves the file as it
     /// was; a change after such a rebuild is still found, and a trail whose fingerprint line was edited is compared
     /// in full.

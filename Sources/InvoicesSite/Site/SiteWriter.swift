@@ -60,6 +60,8 @@ public struct SiteWriter: Sendable {
         _ trail: Trail, books: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?
     ) throws(SiteWriteError) -> (path: String, changes: [Trail.Change]?) {
         let temporary = trailURL.path + ".\(getpid()).tmp"
+        // Before the site's staging folder is made: the output's parent may not exist yet.
+        try? FileManager.default.createDirectory(at: trailURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         var failure = descriptor >= 0 ? 0 : errno
         var changes: [Trail.Change]?
