@@ -401,8 +401,10 @@ public struct BooksTables {
 
     /// The typed tables: currencies and taxes in order, payments and write-offs by invoice then day, every invoice's
     /// gross checked against its net and taxes, settled dates set.
+    /// The rows move into the books (the tables are left empty): mutated in place, they are never copied (a
+    /// consuming method copied every invoice when its caller still held the tables, 200 MB at 2,000,000 invoices).
     /// - Throws: ``StoreIssues`` naming every row problem found.
-    public consuming func books() throws(StoreIssues) -> Books {
+    public mutating func books() throws(StoreIssues) -> Books {
         if version >= 2 { checkTaxes() }
         if problems.total > 0 { throw problems.error }
         // Currencies in code order, so every table built from them is ordered the same way on every run.
@@ -411,12 +413,13 @@ public struct BooksTables {
             let remap = currencies.map { Int16(sorted.firstIndex(of: $0)!) }
             for index in invoices.indices { invoices[index].currencyIndex = remap[Int(invoices[index].currencyIndex)] }
         }
-        if version < 2 { return Books(clients: clients, invoices: invoices, currencies: sorted) }
-        var books = Books(
-            clients: clients, invoices: invoices, currencies: sorted, payments: payments, paymentDetails: details,
-            writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: 2)
-        invoices = []
-        books.settle()
+        var books = version < 2
+            ? Books(clients: clients, invoices: invoices, currencies: sorted)
+            : Books(
+                clients: clients, invoices: invoices, currencies: sorted, payments: payments, paymentDetails: details,
+                writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: 2)
+        (clients, invoices, payments, details, writeOffs, taxLines) = ([], [], [], [], [], [])
+        if version >= 2 { books.settle() }
         return books
     }
 

@@ -77,10 +77,6 @@ extension StoreLoader {
             try step(try select("writeOff")) { tables.addWriteOff($0) }
             try step(try select("taxLine")) { tables.addTaxLine($0) }
         }
-        // The closures above captured `tables` in a box: take the tables out and empty the box, so the rows are
-        // uniquely referenced and finishing them (the currency remap) does not copy every invoice.
-        let finished = tables
-        tables = BooksTables(path: path, version: version, issueLimit: issueLimit)
-        return try finished.books()
+        return try tables.books()
     }
 }
