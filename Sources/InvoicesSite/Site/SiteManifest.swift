@@ -112,18 +112,23 @@ public struct SiteManifest: Sendable, Equatable {
     static func verify(_ descriptor: Int32, size: Int, hash: UInt64) -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
-        // Read in pieces: a file of the site can be hundreds of megabytes (report.json).
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(size, 1), 1 << 20), alignment: 16)
+        return fingerprint(ofFile: descriptor) == hash
+    }
+
+    /// The fingerprint of the bytes of the open file `descriptor` (``Fingerprint/Bytes``), read a megabyte at a time
+    /// from its start (a file of the site can be hundreds of megabytes, a store gigabytes); nil when a read fails.
+    static func fingerprint(ofFile descriptor: Int32) -> UInt64? {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         var fingerprint = Fingerprint.Bytes()
         var offset = 0
-        while offset < size {
-            let count = readFully(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, size - offset)]), at: offset)
-            guard count > 0 else { return false }
+        while true {
+            let count = readFully(descriptor, into: buffer, at: offset)
+            guard count >= 0 else { return nil }
             fingerprint.add(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += count
+            if count < buffer.count { return fingerprint.value }
         }
-        return fingerprint.value == hash
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -54,16 +54,6 @@ public enum SourceFingerprint {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var bytes = Fingerprint.Bytes()
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes.add(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
-        return bytes.value
+        return SiteManifest.fingerprint(ofFile: descriptor)
     }
 }
