@@ -214,19 +214,31 @@ public struct Trail: Sendable, Equatable {
 
     private static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
 
-    /// The lines of a file, read a megabyte at a time: each piece becomes one string, split at its line feeds (a line
-    /// that runs past a piece is carried over to the next).
+    /// The lines of a file, read a megabyte at a time: each piece becomes one string, whose lines are handed out
+    /// as they are found (a line that runs past a piece is carried over to the next). Empty lines are skipped.
     struct LineReader: IteratorProtocol {
         let handle: FileHandle
-        private var lines: [Substring] = []
-        private var index = 0
+        private var text = ""
+        private var position = 0
         private var carried: [UInt8] = []
         private var atEnd = false
 
         init(handle: FileHandle) { self.handle = handle }
 
         mutating func next() -> Substring? {
-            while index == lines.count {
+            while true {
+                let utf8 = text.utf8
+                while position < utf8.count {
+                    let start = position
+                    let end = utf8.withContiguousStorageIfAvailable { bytes in
+                        memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) }
+                            ?? bytes.count
+                    } ?? utf8.count
+                    position = end + 1
+                    if end > start {
+                        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
+                    }
+                }
                 guard !atEnd else { return nil }
                 var bytes = carried
                 if let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
@@ -236,11 +248,9 @@ public struct Trail: Sendable, Equatable {
                 }
                 let cut = atEnd ? bytes.count : (bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
                 carried = Array(bytes[cut...])
-                lines = String(decoding: bytes[..<cut], as: UTF8.self).utf8.split(separator: 0x0A).map { Substring($0) }
-                index = 0
+                text = String(decoding: bytes[..<cut], as: UTF8.self)
+                position = 0
             }
-            defer { index += 1 }
-            return lines[index]
         }
     }
 
