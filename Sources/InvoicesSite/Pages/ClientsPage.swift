@@ -8,7 +8,8 @@ struct ClientsPage: PageKind {
     let site: SiteBuilder
     var key: String { "clients" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
-    func files() -> [File] { [site.page("clients.html", template: "clients", title: "Clients", context())] + listFiles() }
+    func files() -> [File] { [site.page("clients.html", template: "clients", title: "Clients", context())] + searchIndexFiles() }
+    func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
 }
 
 extension ClientsPage {
@@ -48,10 +49,10 @@ extension ClientsPage {
         }
     }
 
-    /// When the clients are more than a page: the list's pages (`clients/pages/1.html` and on) and the search
+    /// When the clients are more than a page (their list goes to `clients/pages/1.html` and on): the search
     /// index clients.html's box searches (`clients-index.js`: every client's number, name, city, address,
     /// currencies and invoice count, as a JavaScript array of JSON strings).
-    func listFiles() -> [File] {
+    func searchIndexFiles() -> [File] {
         let list = clientsList()
         guard site.isPaged([list]) else { return [] }
         var index = Data("window.invoicesClients = ".utf8)
@@ -59,6 +60,6 @@ extension ClientsPage {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         index.append((try? encoder.encode(clientsEntries(0..<books.clients.count))) ?? Data("[]".utf8))
         index.append(Data(";\n".utf8))
-        return site.pages(of: list) + [File(path: "clients-index.js", data: index)]
+        return [File(path: "clients-index.js", data: index)]
     }
 }

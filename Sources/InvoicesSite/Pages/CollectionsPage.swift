@@ -8,7 +8,8 @@ struct CollectionsPage: PageKind {
     let site: SiteBuilder
     var key: String { "collections" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
-    func files() -> [File] { [page()] + listPages() }
+    func files() -> [File] { [page()] }
+    func pagedLists() -> [PagedList] { site.paged(lists(Collections(books: books, report: report)).map(pagedList)) }
 }
 
 extension CollectionsPage {
@@ -95,11 +96,6 @@ extension CollectionsPage {
                 case .daysToPay: return ["daysToPay": [rows]]
                 }
             })
-    }
-
-    /// collections.html's lists on pages of their own, when they are more than a page together.
-    func listPages() -> [File] {
-        site.pages(of: lists(Collections(books: books, report: report)).map(pagedList))
     }
 
     func context(registry: RowListRegistry? = nil) -> [String: Any] {

@@ -11,7 +11,8 @@ struct MonthPage: PageKind {
     let offset: Int
     var key: String { "month:\(report.months[offset])" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.months[offset], templates: ["month", "month-list"]) }
-    func files() -> [File] { [page()] + site.pages(of: lists()) }
+    func files() -> [File] { [page()] }
+    func pagedLists() -> [PagedList] { site.paged(lists()) }
 }
 
 extension MonthPage {

@@ -19,8 +19,12 @@ protocol PageKind: Sendable {
     var site: SiteBuilder { get }
     var key: String { get }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64
+    /// Its own files: its pages, and any file beside them (the pages of its long lists are ``pagedLists()``).
     func files() -> [SiteBuilder.File]
-    /// Writes its files into `staging`: by default each of ``files()`` in turn.
+    /// Its long lists that go to pages of their own (``PagedList``); by default none.
+    func pagedLists() -> [PagedList]
+    /// Writes its files into `staging`: by default each of ``files()`` in turn, then each page of its
+    /// ``pagedLists()``, rendered one at a time as it is written.
     func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File]
     /// The kind with what both ``inputs(_:)`` and ``files()`` need worked out once (the scheduler calls it before
     /// either, on the job's own task); by default the kind itself.
@@ -37,11 +41,19 @@ extension PageKind {
 
     func prepared() -> Self { self }
 
+    func pagedLists() -> [PagedList] { [] }
+
     func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
         var written: [SiteManifest.File] = []
         for file in files() { written.append(try staging.write(file)) }
+        for list in pagedLists() {
+            try site.forEachPage(of: list) { (file) throws(SiteWriteError) in written.append(try staging.write(file)) }
+        }
         return written
     }
+
+    /// Every file it writes, its list pages included, in memory (for tests and ``SiteBuilder/files()``).
+    func allFiles() -> [SiteBuilder.File] { files() + pagedLists().flatMap(site.pages(of:)) }
 
     /// A unit's inputs: `data` (the fingerprint of what it shows of the books), its key, and its `templates`
     /// (each with its partials, the layout and the assets: ``TemplateSet/fingerprints``).

@@ -60,8 +60,10 @@ extension PeriodPage {
         let page = site.page(period.path, template: "period", title: period.label, context, rows: registry)
         guard context["csvHref"] != nil else { return [page] }
         return [page, File(path: Self.periodCSVPath(period), data: Data(csv(sources: sources).utf8))]
-            + site.pages(of: taxLists(sources: sources).map(\.list))
     }
+
+    /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists).
+    func pagedLists() -> [PagedList] { period.quarter == 0 ? [] : site.paged(taxLists(sources: taxSources()).map(\.list)) }
 
     /// The folder of a quarter's list pages: `quarters/2024-Q3/`.
     static func periodListFolder(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + "/" }

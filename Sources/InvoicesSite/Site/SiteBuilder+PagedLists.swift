@@ -27,13 +27,21 @@ extension SiteBuilder {
     /// Whether `lists`, shown on one page, go to pages of their own: when together they are more than a page.
     func isPaged(_ lists: [PagedList]) -> Bool { Pagination.isPaged(lists.map(\.count), pageSize: options.pageSize) }
 
-    /// The pages of `lists` when they are paged (``isPaged(_:)``), else none.
-    func pages(of lists: [PagedList]) -> [File] { isPaged(lists) ? lists.flatMap(pages(of:)) : [] }
+    /// `lists` when they go to pages of their own (``isPaged(_:)``), else none.
+    func paged(_ lists: [PagedList]) -> [PagedList] { isPaged(lists) ? lists : [] }
 
     /// `folder/1.html` and on: each with its rows, its number, the list's length, and links to its neighbours.
     func pages(of list: PagedList) -> [File] {
+        var files: [File] = []
+        forEachPage(of: list) { files.append($0) }
+        return files
+    }
+
+    /// Hands out the pages of `list` one at a time, each rendered only when its turn comes: a quarter's lists at
+    /// 2,000,000 invoices are hundreds of pages, never all in memory.
+    func forEachPage<Failure: Error>(of list: PagedList, _ body: (File) throws(Failure) -> Void) throws(Failure) {
         let ranges = ranges(of: list)
-        return ranges.indices.map { position in
+        for position in ranges.indices {
             let number = position + 1
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             var context = list.fields
@@ -42,7 +50,7 @@ extension SiteBuilder {
             if number > 1 { context["previous"] = ["label": String(number - 1), "href": "\(number - 1).html"] }
             if number < ranges.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
             context.merge(list.rows(ranges[position], list.root, registry)) { _, rows in rows }
-            return page(list.folder + "\(number).html", template: list.template, title: "\(list.title) · page \(number)", context, rows: registry)
+            try body(page(list.folder + "\(number).html", template: list.template, title: "\(list.title) · page \(number)", context, rows: registry))
         }
     }
 

@@ -105,7 +105,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Every file of the site, in a stable order.
-    public func files() -> [File] { jobs().joined().flatMap { $0.files() } }
+    public func files() -> [File] { jobs().joined().flatMap { $0.allFiles() } }
 
     /// Renders every page and writes it into `staging` as it is rendered, using every core: pages are
     /// independent, so they render in parallel, and no page waits in memory for the others.
