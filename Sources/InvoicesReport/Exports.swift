@@ -205,18 +205,18 @@ public struct ReportExports: Sendable {
         let emptyClients = Data(#"{"clients":[]"#.utf8)
         precondition(top.starts(with: emptyClients), "report.json's first key is clients")
         var rows = JSONRows()
-        rows.text = #"{"clients":["#
+        rows.raw(#"{"clients":["#)
         for (index, totals) in report.clients.enumerated() {
-            if index > 0 { rows.text += "," }
+            if index > 0 { rows.raw(",") }
             let client = books.clients[totals.clientIndex]
             rows.client(number: client.number, name: client.name, currencies: totals.currencies, months: report.months)
-            if rows.text.utf8.count > Self.pieceSize {
-                rows.text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
-                rows.text.removeAll(keepingCapacity: true)
+            if rows.bytes.count > Self.pieceSize {
+                rows.bytes.withUnsafeBytes(emit)
+                rows.bytes.removeAll(keepingCapacity: true)
             }
         }
-        rows.text += "]"
-        rows.text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+        rows.raw("]")
+        rows.bytes.withUnsafeBytes(emit)
         top.dropFirst(emptyClients.count).withUnsafeBytes(emit)
     }
 
