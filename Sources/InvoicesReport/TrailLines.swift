@@ -185,48 +185,48 @@ struct TrailLines {
 
     /// One line of the trail, written cell by cell into a buffer that is reused for every line.
     struct Line {
-        private var key = Key()
+        private var buffer = Key()
 
         /// Starts a line: its kind, its key (escaped), its day.
         mutating func start(_ kind: Trail.Kind, key write: (inout Key) -> Void, _ date: CalendarDate) {
-            key.bytes.removeAll(keepingCapacity: true)
-            key.append(kind.rawValue)
-            key.bytes.append(0x09)
-            let keyStart = key.bytes.count
-            write(&key)
-            if key.bytes[keyStart...].contains(where: Self.needsEscape) {
-                let raw = Array(key.bytes[keyStart...])
-                key.bytes.removeSubrange(keyStart...)
+            buffer.bytes.removeAll(keepingCapacity: true)
+            buffer.append(kind.rawValue)
+            buffer.bytes.append(0x09)
+            let keyStart = buffer.bytes.count
+            write(&buffer)
+            if buffer.bytes[keyStart...].contains(where: Self.needsEscape) {
+                let raw = Array(buffer.bytes[keyStart...])
+                buffer.bytes.removeSubrange(keyStart...)
                 appendEscaped(raw)
             }
-            key.bytes.append(0x09)
-            key.append(date.description)
+            buffer.bytes.append(0x09)
+            buffer.append(date.description)
         }
 
         /// Adds a value (escaped).
         mutating func add(_ value: String) {
-            key.bytes.append(0x09)
+            buffer.bytes.append(0x09)
             var value = value
             value.withUTF8 { appendEscaped($0) }
         }
 
         /// Hands the line to `body`.
         func hand(to body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-            try key.bytes.withUnsafeBytes(body)
+            try buffer.bytes.withUnsafeBytes(body)
         }
 
         private static func needsEscape(_ byte: UInt8) -> Bool { byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
         /// Backslash, tab, line feed and carriage return as `\\`, `\t`, `\n`, `\r` (``Trail/escape(_:)``).
         private mutating func appendEscaped(_ bytes: some Collection<UInt8>) {
-            guard bytes.contains(where: Self.needsEscape) else { return key.bytes.append(contentsOf: bytes) }
+            guard bytes.contains(where: Self.needsEscape) else { return buffer.bytes.append(contentsOf: bytes) }
             for byte in bytes {
                 switch byte {
-                case 0x5C: key.bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x09: key.bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x0A: key.bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: key.bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                default: key.bytes.append(byte)
+                case 0x5C: buffer.bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x09: buffer.bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0x0A: buffer.bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: buffer.bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                default: buffer.bytes.append(byte)
                 }
             }
         }
