@@ -42,13 +42,13 @@ struct TrailLines {
 
         // Payments, write-offs and tax lines: by their invoice and their place among its own, in the books' order
         // (`INV-7 payment 2`).
+        // The tables are sorted by invoice (``Books``), so a document's place follows from the one before it.
         func places(_ invoiceIndices: [Int32]) -> [Int32] {
-            var seen: [Int32: Int32] = [:]
-            return invoiceIndices.map { invoice in
-                let place = (seen[invoice] ?? 0) + 1
-                seen[invoice] = place
-                return place
+            var places = [Int32](repeating: 1, count: invoiceIndices.count)
+            for index in invoiceIndices.indices.dropFirst() where invoiceIndices[index] == invoiceIndices[index - 1] {
+                places[index] = places[index - 1] + 1
             }
+            return places
         }
         func documents(
             _ kind: Trail.Kind, _ label: String, invoices invoiceIndices: [Int32], date: (Int) -> CalendarDate,
