@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
-# collections page, the client search, a statement with payment codes, and a quarter whose lists are on pages) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# collections page, the client search, a statement with payment codes, and a quarter, a client and a statement whose
+# lists are on pages) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
 # (statement-pay-a4-1.png...).
@@ -36,7 +37,7 @@ client=$(ls "$site"/clients | sort | head -n 1)
 year=$(ls "$site"/years | sort | sed -n 2p); year=${year:-$(ls "$site"/years | sort | head -n 1)}
 quarter=$(ls "$site"/quarters | sort | tail -n 1)
 # The statement with the most currencies (page breaks between them), the first such by name.
-statement=$(cd "$site/statements" && grep -c '<section class="statement">' -- *.html | sort -t: -k2,2nr -k1,1 | head -n 1 | cut -d: -f1)
+statement=$(cd "$site/statements" && grep -c '<section class="statement"' -- *.html | sort -t: -k2,2nr -k1,1 | head -n 1 | cut -d: -f1)
 # A statement with a payment code (a euro balance owed), the first by name; the first statement when none has one.
 paid=$(cd "$site/statements" && { grep -l '<svg class="qr"' -- *.html || ls; } | sort | head -n 1)
 profile=$(mktemp -d)
@@ -52,14 +53,18 @@ for page in "index.html:overview" "months/$month:month" "clients/$client:client"
     done
 done
 
-# Lists in pages: the same books built with --page-size 20, so the quarter's tax lists are on pages of their own;
-# the last quarter and the first page of its longest list.
+# Lists in pages: the same books built with --page-size 20, so the quarter's tax lists, a client's invoices and a
+# statement's lines are on pages of their own: the last quarter and the first page of its first list, the client
+# page and the first page of its invoices, the statement and the first page of its first currency's lines.
 paged_site=.build/screenshots-paged
 if [ -z "${1:-}" ]; then
     .build/debug/invoices build --config .build/screenshots.yaml --store .build/screenshots.sqlite --output "$paged_site" \
         --fiscal-year-start 04 --page-size 20 --quiet
     list=$(cd "$paged_site/quarters/${quarter%.html}" && ls | head -n 1)
-    for page in "quarters/$quarter:quarter-paged" "quarters/${quarter%.html}/$list/1.html:quarter-list"; do
+    lines=$(cd "$paged_site/statements/${statement%.html}" && ls -d [A-Z]* | head -n 1)
+    for page in "quarters/$quarter:quarter-paged" "quarters/${quarter%.html}/$list/1.html:quarter-list" \
+        "clients/$client:client-paged" "clients/${client%.html}/invoices/1.html:client-list" \
+        "statements/$statement:statement-paged" "statements/${statement%.html}/$lines/1.html:statement-list"; do
         path=${page%%:*}; name=${page##*:}
         for size in "1280,2400:desktop" "390,2400:phone"; do
             window=${size%%:*}; label=${size##*:}

@@ -71,6 +71,14 @@ struct PaginatedListsTests {
                 // The quarter's page links every page; each page links the quarter and its neighbours, which exist.
                 guard html.contains("<nav class=\"pages\" id=\"\(anchor)\"") else { continue }
                 paged += 1
+                // The pages' figures add up to the tax's row on the quarter's page.
+                let total = try #require(Self.cells(ofRowsStartingWith: "<tr><th scope=\"row\"><a href=\"#\(anchor)\">", in: html).first)
+                var rows: [[String]] = []
+                for number in 1...pages.count {
+                    let page = try String(contentsOfFile: "\(site)/quarters/\(quarter)/\(anchor)/\(number).html", encoding: .utf8)
+                    rows += Self.cells(ofRowsStartingWith: "<tr><th scope=\"row\">", in: page)
+                }
+                #expect(Self.sums(rows, [3, 4, 5, 6]) == Self.sums([total], [3, 4, 5, 6]), "\(quarter) \(anchor): the pages add up to the row")
                 for number in 1...pages.count {
                     #expect(html.contains("<a href=\"\(quarter)/\(anchor)/\(number).html\">\(number)</a>"))
                     let path = "\(site)/quarters/\(quarter)/\(anchor)/\(number).html"
@@ -113,13 +121,18 @@ struct PaginatedListsTests {
                 text.matches(of: /<th scope="row"><a href="[.\/]*clients\/(c-[0-9]+)-/).map { String($0.output.1) }
             }
             var listed = slugs(section.components(separatedBy: "</section>")[0])
+            var rows = Self.cells(ofRowsStartingWith: "<tr><th scope=\"row\"><a ", in: section.components(separatedBy: "</section>")[0])
             var number = 1
             while let more = try? String(contentsOfFile: "\(site)/months/\(month)/\(currency)/\(number).html", encoding: .utf8) {
                 #expect(listed.isEmpty || number > 1, "a list is on the month's page or on pages of its own, not both")
                 #expect(more.contains("<a href=\"../../\(month).html#clients-\(currency)\">"))
                 listed += slugs(more)
+                rows += Self.cells(ofRowsStartingWith: "<tr><th scope=\"row\"><a ", in: more)
                 number += 1
             }
+            // Invoiced, paid, outstanding, overdue and invoices add up to the total on the month's page.
+            let total = try #require(Self.cells(ofRowsStartingWith: "<tr><th scope=\"row\">Total \(currency)</th>", in: section).first)
+            #expect(Self.sums(rows, [1, 3, 4, 5, 6]) == Self.sums([total], [1, 3, 4, 5, 6]), "\(key): the rows add up to the total")
             if number > 2 { paginated += 1 }
             #expect(listed == numbers, "\(key): every client once, in order")
         }
@@ -158,6 +171,121 @@ struct PaginatedListsTests {
         func lists(_ html: String) -> String { html.components(separatedBy: "<table class=\"figures dso\">")[0] }
         #expect(!pagedRows.isEmpty && pagedRows == rows(lists(whole)))
         #expect(rows(lists(paged)).isEmpty, "collections.html keeps the page links only")
+    }
+
+    /// The cells of each row (one line of HTML) that starts with `prefix`.
+    static func cells(ofRowsStartingWith prefix: String, in html: String) -> [[String]] {
+        html.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { line in
+            line.matches(of: /<t[hd][^>]*>(.*?)<\/t[hd]>/).map { String($0.output.1) }
+        }
+    }
+
+    /// The sums of `columns` over `rows`, amounts in minor units.
+    static func sums(_ rows: [[String]], _ columns: [Int]) -> [Int] {
+        columns.map { column in rows.reduce(0) { $0 + minorUnits($1[column]) } }
+    }
+
+    /// An amount as the pages write it (`EUR 1,234.56`, `−JPY 300`), in minor units.
+    static func minorUnits(_ text: String) -> Int {
+        let digits = Int(text.filter(\.isNumber)) ?? 0
+        return text.contains("\u{2212}") || text.contains("-") ? -digits : digits
+    }
+
+    /// The cells of each row of `html` whose `tr` has one of `classes`, the row's header cell among them.
+    static func rows(_ html: String, classes: String) -> [[String]] {
+        html.matches(of: try! Regex<(Substring, Substring)>("<tr class=\"(?:\(classes))\">(.*)</tr>")).map { match in
+            match.output.1.matches(of: /<t[hd][^>]*>(.*?)<\/t[hd]>/).map { String($0.output.1) }
+        }
+    }
+
+    /// A client's invoices and each currency of its statement, built with pages of 10 rows and with one page: the
+    /// pages hold every row of the whole list once, in order; the client page and statement link every page and
+    /// each page its neighbours; each statement page brings forward the balance the page before carried forward,
+    /// from the opening balance to the closing balance, and its charges and credits add up to the statement's; the
+    /// print view is the whole statement. The private copies stay whole.
+    @Test func aClientsInvoicesAndStatementLinesAreEachOnOnePageInOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite"), config = folder.path("invoices.yaml")
+        try Data(String(repeating: "7", count: 64).utf8).write(to: URL(fileURLWithPath: folder.path("link.key")))
+        try Data("client_links: link.key\n".utf8).write(to: URL(fileURLWithPath: config))
+        #expect(try CLI.run(["sample", "--clients", "6", "--invoices", "400", "--seed", "9", "--output", store]).status == 0)
+        for (site, size) in [("paged", "10"), ("whole", "100000")] {
+            let result = try CLI.run(["build", "--store", store, "--output", folder.path(site), "--page-size", size, "--config", config, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        func read(_ path: String) throws -> String { try String(contentsOfFile: folder.path(path), encoding: .utf8) }
+        /// The pages of a list, from `1.html` on; each page's links to its neighbours exist.
+        func pages(_ list: String) throws -> [String] {
+            var pages: [String] = []
+            while let page = try? read("\(list)\(pages.count + 1).html") {
+                let number = pages.count + 1
+                #expect(page.contains("rel=\"prev\" href=\"\(number - 1).html\"") == (number > 1), "\(list)\(number)")
+                #expect(page.contains("rel=\"next\" href=\"\(number + 1).html\"") == (FileManager.default.fileExists(atPath: folder.path("\(list)\(number + 1).html"))))
+                pages.append(page)
+            }
+            return pages
+        }
+        func links(_ html: String, to list: String) -> [String] {
+            html.matches(of: try! Regex<(Substring, Substring)>("<a href=\"\(list)([0-9]+)\\.html\">")).map { String($0.output.1) }
+        }
+        let slugs = try FileManager.default.contentsOfDirectory(atPath: folder.path("whole/clients")).filter { $0.hasSuffix(".html") }.map { String($0.dropLast(5)) }.sorted()
+        #expect(slugs.count == 6)
+        var pagedInvoices = 0, pagedStatements = 0
+        for slug in slugs {
+            // The client's invoices.
+            func invoiceTable(_ html: String) -> String { html.components(separatedBy: "<table class=\"figures invoices\">")[1].components(separatedBy: "</table>")[0] }
+            let whole = Self.rows(invoiceTable(try read("whole/clients/\(slug).html")), classes: "[a-z-]+")
+            let client = try read("paged/clients/\(slug).html")
+            let invoicePages = try pages("paged/clients/\(slug)/invoices/")
+            #expect(invoicePages.count > 1, "\(slug): \(whole.count) invoices")
+            pagedInvoices += invoicePages.count
+            #expect(links(client, to: "\(slug)/invoices/") == (1...invoicePages.count).map(String.init))
+            #expect(!client.contains("<table class=\"figures invoices\">"), "the client page keeps the links only")
+            #expect(invoicePages.flatMap { Self.rows(invoiceTable($0), classes: "[a-z-]+") } == whole, "\(slug): every invoice once, in order")
+            #expect(invoicePages.allSatisfy { $0.contains("<a href=\"../../\(slug).html\">") })
+
+            // Its statement, currency by currency.
+            let statement = try read("paged/statements/\(slug).html")
+            let wholeStatement = try read("whole/statements/\(slug).html")
+            #expect(statement.contains("<a href=\"\(slug)/print.html\">"))
+            // The print view is the whole statement: the same page, one folder deeper.
+            let print = try read("paged/statements/\(slug)/print.html")
+            func main(_ html: String) -> String { html.components(separatedBy: "<main>")[1].components(separatedBy: "</main>")[0] }
+            #expect(main(print).replacingOccurrences(of: "../../", with: "../") == main(wholeStatement))
+            let currencies = statement.matches(of: /<section class="statement" id="balance-([A-Z]{3})">/).map { String($0.output.1) }
+            #expect(!currencies.isEmpty)
+            for currency in currencies {
+                let section = wholeStatement.components(separatedBy: "id=\"balance-\(currency)\"")[1].components(separatedBy: "</section>")[0]
+                let lines = Self.rows(section.components(separatedBy: "<tfoot>")[0], classes: "invoice|credit-note|payment|refund|write-off")
+                let pagedSection = statement.components(separatedBy: "id=\"balance-\(currency)\"")[1].components(separatedBy: "</section>")[0]
+                let opening = try #require(Self.rows(pagedSection, classes: "opening").first?.last)
+                let closing = try #require(Self.rows(pagedSection, classes: "closing").first)
+                let linePages = try pages("paged/statements/\(slug)/\(currency)/")
+                guard lines.count > 10 || !linePages.isEmpty else { continue }
+                #expect(links(pagedSection, to: "\(slug)/\(currency)/") == (1...max(linePages.count, 1)).map(String.init))
+                pagedStatements += linePages.count
+                #expect(linePages.flatMap { Self.rows($0, classes: "invoice|credit-note|payment|refund|write-off") } == lines, "\(slug) \(currency): every line once, in order")
+                var balance = opening, charges = 0, credits = 0
+                for page in linePages {
+                    #expect(Self.rows(page, classes: "opening").first?.last == balance, "brought forward: carried forward by the page before")
+                    for line in Self.rows(page, classes: "invoice|credit-note|payment|refund|write-off") {
+                        charges += Self.minorUnits(line[3])
+                        credits += Self.minorUnits(line[4])
+                    }
+                    balance = try #require(Self.rows(page, classes: "closing").first?.last)
+                    #expect(page.contains("<a href=\"../../\(slug).html#balance-\(currency)\">"))
+                }
+                #expect(balance == closing.last, "\(slug) \(currency): the last page carries forward the closing balance")
+                #expect(charges == Self.minorUnits(closing[2]) && credits == Self.minorUnits(closing[3]), "\(slug) \(currency): \(closing)")
+            }
+        }
+        #expect(pagedInvoices > 12 && pagedStatements > 12)
+        // The private copies are whole: the same as with one page.
+        let privateFiles = try SiteFiles.read(folder.path("paged")).filter { $0.key.hasPrefix("c/") }
+        let wholeFiles = try SiteFiles.read(folder.path("whole"))
+        #expect(privateFiles.count == 12)
+        for (path, data) in privateFiles { #expect(wholeFiles[path] == data, "\(path)") }
     }
 
     @Test func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {

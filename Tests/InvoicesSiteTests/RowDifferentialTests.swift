@@ -105,25 +105,26 @@ struct RowDifferentialTests {
 
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
-        #expect(site.templates.rowTemplates.count == 12, "one per list of TemplateSet.fastLists")
+        #expect(site.templates.rowTemplates.count == 13, "one per list of TemplateSet.fastLists (invoice-list, a partial, once for client and client-list)")
         let invoices = site.invoicesByClient
         for totals in site.report.clients {
+            let pages = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex])
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            var context = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(registry: registry)
+            var context = pages.clientContext(registry: registry)
             context["root"] = "../"
             context["siteTitle"] = "T"
             context["asOf"] = "2025-12-31"
             let fast = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled)
-            var general = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(registry: nil)
+            var general = pages.clientContext(registry: nil)
             general.merge(["root": "../", "siteTitle": "T", "asOf": "2025-12-31"]) { $1 }
             #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("client", general))))
 
             let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
-            let statement = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).statementContext(registry: statementRows)
+            let statement = pages.statementContext(pages.statements(), registry: statementRows)
             let fastStatement = site.templates.page("statement", statement, rows: statementRows, renderer: Self.renderer)
             #expect(fastStatement.compiled)
-            let generalStatement = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex]).statementContext(registry: nil)
+            let generalStatement = pages.statementContext(pages.statements(), registry: nil)
             #expect(fastStatement.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("statement", generalStatement))))
             #expect(fastStatement.html.contains("<tr class=\"invoice\">"))
         }

@@ -5,28 +5,149 @@ internal import InvoicesReport
 /// One client's pages: its page (`clients/<slug>.html`), its statement of account (`statements/<slug>.html`), and
 /// with client links their private copies (`c/<token>/index.html` and `client.html`). They show the client, its
 /// invoices and its figures, and nothing of the other clients.
+///
+/// A client with more invoices than a page (``Pagination``) has them on pages of their own
+/// (`clients/<slug>/invoices/1.html` and on); a statement with more lines than a page has each currency's lines on
+/// pages of their own (`statements/<slug>/EUR/1.html` and on), and the whole statement in one page to print
+/// (`statements/<slug>/print.html`). The client page and the statement keep the totals and link the pages. The
+/// private copies stay whole: they are the client's own documents.
 struct ClientPages: PageKind {
     let site: SiteBuilder
     let totals: Report.ClientTotals
     /// The client's invoices (indices into the books), by issue date.
     let invoices: [Int]
     var key: String { "client:\(books.clients[totals.clientIndex].number)" }
-    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.clients[totals.clientIndex], templates: ["client", "statement"]) }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        fingerprint(inputs.clients[totals.clientIndex], templates: ["client", "statement", "client-list", "statement-list"])
+    }
 }
 
 extension ClientPages {
-    /// A client's page and statement, and with client links their private copies.
-    func files() -> [File] {
-        let pages = [clientPage(), statementPage()]
-        guard let path = site.clientLinkPath(totals.clientIndex) else { return pages }
-        let folder = String(path.dropLast("index.html".count))
-        return pages + privatePages(folder: folder)
+    /// A client's page and statement (with the statement's print view when its lines have pages of their own), and
+    /// with client links their private copies.
+    func files() -> [File] { files(statements: statements()) }
+
+    /// The client's invoices and its statement's lines, when they go to pages of their own.
+    func pagedLists() -> [PagedList] { pagedLists(statements: statements()) }
+
+    /// The statements are worked out once for the pages and the lists.
+    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+        let statements = statements()
+        return try write(files(statements: statements), pagedLists(statements: statements), to: staging)
     }
 
-    /// The client's page.
+    func files(statements: Statements) -> [File] {
+        var pages = [clientPage(), statementPage(statements)]
+        if site.isPaged(statementLists(statements)) { pages.append(statementPrintPage(statements)) }
+        guard let path = site.clientLinkPath(totals.clientIndex) else { return pages }
+        let folder = String(path.dropLast("index.html".count))
+        return pages + privatePages(folder: folder, statements: statements)
+    }
+
+    func pagedLists(statements: Statements) -> [PagedList] {
+        site.paged([invoiceList()]) + site.paged(statementLists(statements))
+    }
+
+    /// The client's statements, one per currency, or why there are none.
+    typealias Statements = Result<[ClientStatement], ReportError>
+
+    func statements() -> Statements {
+        Result { () throws(ReportError) in try report.statements(of: totals, invoices: invoices, in: books) }
+    }
+
+    /// The client's sent invoices, by issue date: the page's list (drafts and void invoices are listed apart).
+    func sentInvoices() -> [Int] { invoices.filter { books.invoices[$0].status == .sent } }
+
+    /// The folder of a client's or a statement's pages: `clients/<slug>/` for `clients/<slug>.html`.
+    static func folder(of path: String) -> String { String(path.dropLast(".html".count)) + "/" }
+
+    /// The client's sent invoices as a list that goes to pages of its own (`clients/<slug>/invoices/1.html` and
+    /// on) when they are more than a page, keyed by invoice identifier.
+    func invoiceList() -> PagedList {
+        let sent = sentInvoices()
+        let client = books.clients[totals.clientIndex]
+        let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
+        return PagedList(
+            folder: Self.folder(of: site.clientPath(totals.clientIndex)) + "invoices/", count: sent.count,
+            key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: "\(client.name) · invoices",
+            fields: ["name": client.name, "number": client.number, "clientHref": "../../" + site.clientPath(totals.clientIndex).dropFirst("clients/".count)],
+            rows: { range, _, registry in ["invoices": self.invoiceRows(sent, range, asOf: asOf, registry: registry)] })
+    }
+
+    /// Each statement's lines as a list that goes to pages of its own (`statements/<slug>/EUR/1.html` and on) when
+    /// the statement's lines are more than a page together; each page starts with the balance brought forward and
+    /// ends with the balance carried forward.
+    func statementLists(_ statements: Statements) -> [PagedList] {
+        guard case .success(let statements) = statements else { return [] }
+        let client = books.clients[totals.clientIndex]
+        let path = site.statementPath(totals.clientIndex)
+        let name = String(path.dropFirst("statements/".count))
+        return statements.map { statement in
+            let currency = statement.currency
+            let lines = statement.lines
+            func balance(_ value: Int64?) -> String { value.map { site.money($0, currency) } ?? "does not fit in 64 bits" }
+            return PagedList(
+                folder: Self.folder(of: path) + currency.code + "/", count: lines.count,
+                key: { "\(books.invoices[lines[$0].invoiceIndex].identifier) \(lines[$0].kind.rawValue) \(lines[$0].day)" },
+                template: "statement-list", title: "Statement · \(client.name) · \(currency.code)",
+                fields: [
+                    "name": client.name, "number": client.number, "currency": currency.code,
+                    "from": statement.from.description, "to": statement.to.description,
+                    "statementHref": "../../\(name)#balance-\(currency.code)", "printHref": "../print.html",
+                ],
+                rows: { range, _, registry in
+                    [
+                        "lines": self.statementLines(statement, range, registry: registry),
+                        "broughtForward": range.lowerBound == 0 ? site.money(statement.opening, currency) : balance(lines[range.lowerBound - 1].balance),
+                        "carriedForward": range.isEmpty ? site.money(statement.opening, currency) : balance(lines[range.upperBound - 1].balance),
+                    ]
+                })
+        }
+    }
+
+    /// The rows of `range` of a statement's lines.
+    func statementLines(_ statement: ClientStatement, _ range: Range<Int>, registry: RowListRegistry?) -> RowList {
+        RowList(columns: TemplateVariables.statementLineColumns, count: range.count, registry: registry) { row, column in
+            statementCell(statement.lines[range.lowerBound + row], statement.currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
+        }
+    }
+
+    /// The rows of `range` of the client's sent invoices (`invoices`).
+    func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate, registry: RowListRegistry?) -> RowList {
+        enum Column { case identifier, issued, due, paid, amount, status, notes, other }
+        let columns = TemplateSet.invoiceColumns
+        let kinds: [Column] = columns.map {
+            switch $0 {
+            case "identifier": .identifier
+            case "issued": .issued
+            case "due": .due
+            case "paid": .paid
+            case "amount": .amount
+            case "status": .status
+            case "notes": .notes
+            default: .other
+            }
+        }
+        return RowList(columns: columns, count: range.count, registry: registry) { row, column in
+            let index = invoices[range.lowerBound + row]
+            let invoice = books.invoices[index]
+            switch kinds[column] {
+            case .identifier: return invoice.identifier
+            case .issued: return invoice.issued.description
+            case .due: return invoice.due.description
+            case .paid: return invoice.paid?.description ?? ""
+            case .amount: return site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
+            case .status: return site.invoiceStatus(index, asOf: asOf)
+            case .notes: return invoice.notes
+            case .other: return ""
+            }
+        }
+    }
+
+    /// The client's page; its invoices, when they have pages of their own, as the links to them.
     func clientPage() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = clientContext(registry: registry)
+        let context = clientContext(registry: registry, paged: true)
         return site.page(site.clientPath(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
     }
 
@@ -34,7 +155,7 @@ extension ClientPages {
     /// `index.html`; the page as `client.html`): the same content, the style inline, no navigation, no canonical or
     /// feed link, and no link except between the two, `mailto:` ones and the pay links, so the pages lead nowhere
     /// else in the site and show nothing of any other client.
-    func privatePages(folder: String) -> [File] {
+    func privatePages(folder: String, statements: Statements) -> [File] {
         let name = books.clients[totals.clientIndex].name
         let layout: [String: Any] = [
             "root": "", "inlineStyle": String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self),
@@ -47,10 +168,10 @@ extension ClientPages {
             return page
         }
         let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        var statement = statementContext(registry: statementRows)
+        var statement = statementContext(statements, registry: statementRows, paged: false)
         statement["clientHref"] = "client.html"
         let clientRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        var client = clientContext(registry: clientRows)
+        var client = clientContext(registry: clientRows, paged: false)
         client["statementHref"] = "index.html"
         return [
             privatePage("index.html", template: "statement", title: "Statement · \(name)", statement, statementRows),
@@ -78,11 +199,13 @@ extension ClientPages {
         return output
     }
 
-    func clientContext(registry: RowListRegistry? = nil) -> [String: Any] {
+    /// The client page's fields; with `paged`, its invoices as the links to their pages when they have pages of
+    /// their own (`invoicePages`: `rowCount` and `pages`).
+    func clientContext(registry: RowListRegistry? = nil, paged: Bool = false) -> [String: Any] {
         let all = self.invoices
         let client = books.clients[totals.clientIndex]
         // Drafts and void invoices are listed apart.
-        let invoices = all.filter { books.invoices[$0].status == .sent }
+        let invoices = sentInvoices()
         let setAside: [[String: Any]] = all.filter { books.invoices[$0].status != .sent }.map { index in
             let invoice = books.invoices[index]
             return [
@@ -92,36 +215,9 @@ extension ClientPages {
         }
         // A client with totals means the report has invoices, and so a period and an as-of date.
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
-        enum Column { case identifier, issued, due, paid, amount, status, notes, other }
-        let columns = TemplateSet.invoiceColumns
-        let kinds: [Column] = columns.map {
-            switch $0 {
-            case "identifier": .identifier
-            case "issued": .issued
-            case "due": .due
-            case "paid": .paid
-            case "amount": .amount
-            case "status": .status
-            case "notes": .notes
-            default: .other
-            }
-        }
-        let rows = RowList(columns: columns, count: invoices.count, registry: registry) { row, column in
-            let invoice = books.invoices[invoices[row]]
-            switch kinds[column] {
-            case .identifier: return invoice.identifier
-            case .issued: return invoice.issued.description
-            case .due: return invoice.due.description
-            case .paid: return invoice.paid?.description ?? ""
-            case .amount: return site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
-            case .status: return site.invoiceStatus(invoices[row], asOf: asOf)
-            case .notes: return invoice.notes
-            case .other: return ""
-            }
-        }
         var context = addressContext(totals.clientIndex).merging([
             "statementHref": "../" + site.statementPath(totals.clientIndex),
-            "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) }, "invoices": rows,
+            "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) },
             "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) },
             "monthly": totals.currencies.map { entry -> [String: Any] in
                 let active = report.months.indices.filter { entry.months[$0].isActive }
@@ -148,6 +244,12 @@ extension ClientPages {
                 "balance": site.money(balance, currency), "status": site.invoiceStatus(index, asOf: asOf),
             ]
         }
+        let list = invoiceList()
+        if paged, site.isPaged([list]) {
+            context["invoicePages"] = site.pageLinks(of: list, from: "clients/")
+        } else {
+            context["invoices"] = invoiceRows(invoices, 0..<invoices.count, asOf: asOf, registry: registry)
+        }
         context["hasBalances"] = !balances.isEmpty
         context["balances"] = balances
         let toPay = toPayContext(totals.clientIndex, invoices: invoices)
@@ -167,41 +269,60 @@ extension ClientPages {
         return context
     }
 
-    /// A client's statement of account over the report's period (``Report/statements(of:invoices:in:)``).
-    func statementPage() -> File {
+    /// A client's statement of account over the report's period (``Report/statements(of:invoices:in:)``); its
+    /// lines, when they have pages of their own, as the links to them and to the print view.
+    func statementPage(_ statements: Statements) -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = statementContext(registry: registry)
+        let context = statementContext(statements, registry: registry, paged: true)
         let name = books.clients[totals.clientIndex].name
         return site.page(site.statementPath(totals.clientIndex), template: "statement", title: "Statement · \(name)", context, rows: registry)
     }
 
-    func statementContext(registry: RowListRegistry? = nil) -> [String: Any] {
+    /// The whole statement in one page, to print (`statements/<slug>/print.html`), when its lines have pages of
+    /// their own.
+    func statementPrintPage(_ statements: Statements) -> File {
+        let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        var context = statementContext(statements, registry: registry, paged: false)
+        context["clientHref"] = "../../" + site.clientPath(totals.clientIndex)
+        let name = books.clients[totals.clientIndex].name
+        let path = Self.folder(of: site.statementPath(totals.clientIndex)) + "print.html"
+        return site.page(path, template: "statement", title: "Statement · \(name)", context, rows: registry)
+    }
+
+    /// The statement's fields; with `paged`, each currency's lines as the links to their pages when the lines have
+    /// pages of their own (`rowCount` and `pages`), and `printHref`, the print view.
+    func statementContext(_ result: Statements, registry: RowListRegistry? = nil, paged: Bool = false) -> [String: Any] {
         var context = addressContext(totals.clientIndex)
         context["clientHref"] = "../" + site.clientPath(totals.clientIndex)
         if let (from, to) = report.statementPeriod {
             context["from"] = from.description
             context["to"] = to.description
         }
+        let lists = statementLists(result)
+        let pages = paged && site.isPaged(lists) ? lists : []
+        if !pages.isEmpty {
+            context["printHref"] = String(Self.folder(of: site.statementPath(totals.clientIndex)).dropFirst("statements/".count)) + "print.html"
+        }
         let statements: [ClientStatement]
-        do {
-            statements = try report.statements(of: totals, invoices: invoices, in: books)
-        } catch {
+        switch result {
+        case .success(let all): statements = all
+        case .failure(let error):
             context["problem"] = "No statement: \(error)."
             statements = []
         }
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
-        context["currencies"] = statements.map { statement -> [String: Any] in
+        context["currencies"] = statements.enumerated().map { position, statement -> [String: Any] in
             let currency = statement.currency
-            let lines = RowList(columns: TemplateVariables.statementLineColumns, count: statement.lines.count, registry: registry) {
-                row, column in
-                statementCell(statement.lines[row], currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
-            }
             var entry = site.agingRow(agingByCurrency[currency] ?? Aging(), currency)
             entry["opening"] = site.money(statement.opening, currency)
             entry["closing"] = site.money(statement.closing, currency)
             entry["charges"] = site.money(statement.charges, currency)
             entry["credits"] = site.money(statement.credits, currency)
-            entry["lines"] = lines
+            if pages.isEmpty {
+                entry["lines"] = statementLines(statement, 0..<statement.lines.count, registry: registry)
+            } else {
+                entry.merge(site.pageLinks(of: pages[position], from: "statements/")) { _, links in links }
+            }
             if let pay = payContext(clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency) {
                 entry["pay"] = pay
             }

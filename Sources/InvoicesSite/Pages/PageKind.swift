@@ -43,10 +43,13 @@ extension PageKind {
 
     func pagedLists() -> [PagedList] { [] }
 
-    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
+    func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] { try write(files(), pagedLists(), to: staging) }
+
+    /// Writes `files`, then each page of `lists`, rendered one at a time as it is written.
+    func write(_ files: [File], _ lists: [PagedList], to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
         var written: [SiteManifest.File] = []
-        for file in files() { written.append(try staging.write(file)) }
-        for list in pagedLists() {
+        for file in files { written.append(try staging.write(file)) }
+        for list in lists {
             try site.forEachPage(of: list) { (file) throws(SiteWriteError) in written.append(try staging.write(file)) }
         }
         return written

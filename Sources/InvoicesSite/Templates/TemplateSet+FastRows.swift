@@ -6,6 +6,8 @@ extension TemplateSet {
         "month": [(["currencies", "rows"], monthRowColumns)],
         "month-list": [(["rows"], monthRowColumns)],
         "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
+        "statement-list": [(["lines"], TemplateVariables.statementLineColumns)],
+        "client-list": [(["invoices"], invoiceColumns)],
         "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
         "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
         "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],

@@ -109,6 +109,8 @@ public enum TemplateVariables {
                 "months": TemplateScope(values: figures + ["label", "href"]),
             ]),
             "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            // When the invoices are more than a page: the links to their pages instead of `invoices`.
+            "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
             // Schema v2 stores: shown only when there is something to show.
             "hasCredits": nil, "credits": credits,
             "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
@@ -118,13 +120,23 @@ public enum TemplateVariables {
         ]),
         "statement": page([
             "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
-            "clientHref": nil, "from": nil, "to": nil, "problem": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil,
             "currencies": TemplateScope([
                 "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
                 "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
                 "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+                "rowCount": nil, "pages": link,
                 "pay": pay,
             ]),
+        ]),
+        "client-list": page([
+            "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+        ]),
+        "statement-list": page([
+            "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,
+            "page": nil, "rowCount": nil, "previous": link, "next": link, "broughtForward": nil, "carriedForward": nil,
+            "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
         ]),
         "period": page([
             "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
