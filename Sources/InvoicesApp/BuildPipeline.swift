@@ -188,41 +188,6 @@ public struct BuildPipeline: Sendable {
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this
         // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
         let fingerprint = site.booksFingerprint()
-        // Otherwise the new trail is written to a temporary file and compared with the previous one in one pass,
-        // neither held in memory; it takes the previous one's place once the site has.
-        var previousChanges: [Trail.Change]?
-        var warnings = books.warnings
-        var stagedTrail: String?
-        if previousFirstLine == Trail.firstLine(books: fingerprint) {
-            previousChanges = []
-        } else {
-            let trail: Trail
-            do {
-                let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
-                trail = Trail(books: books.books, report: full)
-            } catch {
-                throw BuildError(code: .dataError, message: "\(storeName): \(error)")
-            }
-            let previous = previousFirstLine == nil ? nil : writer.trailURL
-            do {
-                (stagedTrail, previousChanges) = try writer.stageTrail(
-                    trail, books: fingerprint, comparingWith: previous, closedThrough: configuration.closedThrough)
-            } catch {
-                warnings.append("\(error.description); the next build compares with an older record")
-                previousChanges = previous.flatMap { trail.changes(sinceFile: $0, closedThrough: configuration.closedThrough) }
-            }
-        }
-        let changes = previousChanges ?? []
-        do {
-            try checkClosedPeriod(changes, hasPrevious: previousChanges != nil, trailPath: writer.trailURL.path)
-        } catch {
-            writer.discardTrail(stagedTrail)
-            throw error
-        }
-
-        site.changeLog = ChangeLog(hasPrevious: previousChanges != nil, changes: changes, closedThrough: configuration.closedThrough)
-        // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
-        // swap of the complete folder into place.
         // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
         // still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
         let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
@@ -230,18 +195,48 @@ public struct BuildPipeline: Sendable {
         do {
             staging = try writer.begin()
         } catch {
-            writer.discardTrail(stagedTrail)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
-        let manifest: SiteManifest
+        // Otherwise the new trail is written to a temporary file and compared with the previous one in one pass,
+        // neither held in memory, while the pages render (only the changes page needs what changed); it takes the
+        // previous one's place once the site has.
+        let trailTask: Task<TrailOutcome, Never>? =
+            previousFirstLine == Trail.firstLine(books: fingerprint)
+            ? nil
+            : Task.detached { [configuration, storeName] in
+                Self.stageTrail(
+                    books: books, fingerprint: fingerprint, writer: writer, hasPrevious: previousFirstLine != nil,
+                    configuration: configuration, storeName: storeName)
+            }
+        // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
+        // swap of the complete folder into place.
+        var manifest = SiteManifest()
+        var renderError: SiteWriteError?
         do {
             observer?(.render, 0, 0, nil)
-            manifest = try await site.write(to: staging, previous: previous) { done, total in observer?(.render, done, total, nil) }
+            manifest = try await site.write(to: staging, previous: previous, changes: false) { done, total in observer?(.render, done, total, nil) }
+        } catch {
+            renderError = error
+        }
+        // Without a task the previous trail is this build's: nothing changed.
+        let trail = await trailTask?.value ?? TrailOutcome()
+        var warnings = books.warnings + [trail.warning].compactMap { $0 }
+        do throws(BuildError) {
+            if let failure = trail.failure { throw failure }
+            try checkClosedPeriod(trail.changes ?? [], hasPrevious: trail.changes != nil, trailPath: writer.trailURL.path)
+            if let renderError { throw BuildError(code: .cannotCreate, message: renderError.description) }
+            site.changeLog = ChangeLog(hasPrevious: trail.changes != nil, changes: trail.changes ?? [], closedThrough: configuration.closedThrough)
+            do {
+                try site.writeChanges(to: staging, previous: previous, into: &manifest)
+            } catch {
+                throw BuildError(code: .cannotCreate, message: error.description)
+            }
         } catch {
             staging.discard()
-            writer.discardTrail(stagedTrail)
-            throw BuildError(code: .cannotCreate, message: error.description)
+            writer.discardTrail(trail.staged)
+            throw error
         }
+        let stagedTrail = trail.staged
         timings[.render] = seconds(clock.now - start)
         observer?(.render, 1, 1, "pages rendered and written")
 
@@ -270,6 +265,40 @@ public struct BuildPipeline: Sendable {
         timings[.write] = seconds(clock.now - start)
         observer?(.write, 1, 1, "\(summary.files) files, \(summary.changed) changed, \(summary.reused) reused")
         return Result(summary: summary, timings: timings, warnings: warnings)
+    }
+
+    /// What comparing the books with the previous trail gave: the new trail's temporary file, what changed (nil
+    /// without a previous trail to compare with), a warning when the trail could not be written, or why the build
+    /// stops.
+    struct TrailOutcome: Sendable {
+        var staged: String? = nil
+        var changes: [Trail.Change]? = []
+        var warning: String? = nil
+        var failure: BuildError? = nil
+    }
+
+    /// Writes the books' trail beside the output (``SiteWriter/stageTrail(_:books:comparingWith:closedThrough:)``)
+    /// and compares it with the previous one in the same pass; run while the pages render.
+    static func stageTrail(
+        books: BooksAndReport, fingerprint: UInt64, writer: SiteWriter, hasPrevious: Bool, configuration: Configuration, storeName: String
+    ) -> TrailOutcome {
+        let trail: Trail
+        do {
+            let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
+            trail = Trail(books: books.books, report: full)
+        } catch {
+            return TrailOutcome(failure: BuildError(code: .dataError, message: "\(storeName): \(error)"))
+        }
+        let previous = hasPrevious ? writer.trailURL : nil
+        do {
+            let (staged, changes) = try writer.stageTrail(
+                trail, books: fingerprint, comparingWith: previous, closedThrough: configuration.closedThrough)
+            return TrailOutcome(staged: staged, changes: changes)
+        } catch {
+            return TrailOutcome(
+                changes: previous.flatMap { trail.changes(sinceFile: $0, closedThrough: configuration.closedThrough) },
+                warning: "\(error.description); the next build compares with an older record")
+        }
     }
 
     /// The first line of the file at `url`, read on its own (a trail can be tens of megabytes); nil when there is no

@@ -85,13 +85,14 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The page kinds that make the whole site, in a stable order, in jobs that render independently: each kind
-    /// alone, and the client pages in batches of `batch` clients.
-    func jobs(batch: Int = 64) -> [[any PageKind]] {
+    /// alone, and the client pages in batches of `batch` clients; without the changes page unless `changes`.
+    func jobs(batch: Int = 64, changes: Bool = true) -> [[any PageKind]] {
         // The exports are one long job: first, so the other cores render pages meanwhile.
         var jobs: [[any PageKind]] = [
             [ExportFiles(site: self)], [AssetFiles(site: self)], [OverviewPage(site: self)], [ClientsPage(site: self)],
-            [CollectionsPage(site: self)], [NotFoundPage(site: self)], [ChangesPage(site: self)],
+            [CollectionsPage(site: self)], [NotFoundPage(site: self)],
         ]
+        if changes { jobs.append([ChangesPage(site: self)]) }
         jobs += report.months.indices.map { [MonthPage(site: self, offset: $0)] }
         let periods = fiscalPeriods()
         jobs += periods.map { [PeriodPage(site: self, period: $0, periods: periods)] }
@@ -113,15 +114,19 @@ public struct SiteBuilder: Sendable {
     /// With the `previous` build's manifest, a unit (a page, a client's pages, the exports...) whose inputs have
     /// the fingerprint recorded there, and whose files are still in the output as recorded, is not rendered: its
     /// files are hard-linked into the new site (``SiteStaging/reuse(_:)``).
-    /// - Parameter progress: Called with (jobs done, jobs in all) as jobs finish.
+    /// - Parameters:
+    ///   - changes: Whether to write the changes page; without it, ``writeChanges(to:previous:into:)`` writes it
+    ///     once ``changeLog`` is known (the build compares the books with the previous trail meanwhile).
+    ///   - progress: Called with (jobs done, jobs in all) as jobs finish.
     /// - Returns: The manifest of the new site.
     /// - Throws: ``SiteWriteError`` when a file cannot be written.
     @discardableResult
     public func write(
-        to staging: SiteStaging, previous: SiteManifest? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        to staging: SiteStaging, previous: SiteManifest? = nil, changes: Bool = true,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
         let inputs = self.inputs
-        let jobs = self.jobs()
+        let jobs = self.jobs(changes: changes)
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var manifest = SiteManifest()
         do {
@@ -152,6 +157,13 @@ public struct SiteBuilder: Sendable {
             throw SiteWriteError(path: staging.writer.output.path, message: "cannot write the site: \(error)")
         }
         return manifest
+    }
+
+    /// Writes the changes page (`changes.html`, `changes.csv`, from ``changeLog``) into `staging` and its unit into
+    /// `manifest`: the last unit of a site ``write(to:previous:changes:progress:)`` wrote without it.
+    public func writeChanges(to staging: SiteStaging, previous: SiteManifest?, into manifest: inout SiteManifest) throws(SiteWriteError) {
+        let page = ChangesPage(site: self)
+        manifest.units[page.key] = try Self.write(page, to: staging, inputs: inputs, previous: previous)
     }
 
     /// A page kind's unit: the previous build's files, when its inputs are unchanged and its files intact (they are
