@@ -207,8 +207,13 @@ extension Report {
     /// them. The sums of a row's sources are its figures over those days.
     public static func taxSources(in books: Books, from: CalendarDate, to: CalendarDate) -> [TaxKey: [TaxSource]] {
         var sources: [TaxKey: [TaxSource]] = [:]
+        // The tax lines and the payments are both sorted by invoice: the first payment of each line's invoice is
+        // found by walking the payments alongside, not by a search per line (a fiscal year's pages make one pass
+        // per quarter over every line).
+        var firstPayment = 0
         for line in books.taxLines {
             let index = Int(line.invoiceIndex)
+            while firstPayment < books.payments.count, books.payments[firstPayment].invoiceIndex < line.invoiceIndex { firstPayment += 1 }
             let invoice = books.invoices[index]
             guard invoice.counts else { continue }
             var figures = TaxFigures()
@@ -217,7 +222,7 @@ extension Report {
                 figures.accrualNet = sign &* line.net
                 figures.accrualTax = sign &* line.amount
             }
-            var payment = first(of: index, in: books.payments) { $0.invoiceIndex }
+            var payment = firstPayment
             while payment < books.payments.count, books.payments[payment].invoiceIndex == line.invoiceIndex {
                 let paid = books.payments[payment]
                 payment += 1

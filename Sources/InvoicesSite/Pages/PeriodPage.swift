@@ -28,6 +28,8 @@ extension PeriodPage {
             for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
         }
         let sources = taxSources()
+        // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row.
+        var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
         for totals in report.taxes {
             let tax = books.taxes[totals.taxIndex]
             data.add(totals.currency.code)
@@ -42,9 +44,14 @@ extension PeriodPage {
                 let client = Int(invoice.clientIndex)
                 data.add(invoice.identifier)
                 data.add(invoice.issued.dayNumber)
-                data.add(books.clients[client].number)
-                data.add(books.clients[client].name)
-                data.add(site.clientPath(client))
+                if clientFields[client] == nil {
+                    var fields = Fingerprint()
+                    fields.add(books.clients[client].number)
+                    fields.add(books.clients[client].name)
+                    fields.add(site.clientPath(client))
+                    clientFields[client] = fields.value
+                }
+                data.add(clientFields[client] ?? 0)
                 SiteBuilder.add(source.figures, to: &data)
             }
         }
