@@ -45,7 +45,7 @@ extension ClientPages {
     }
 
     func pagedLists(statements: Statements) -> [PagedList] {
-        site.paged([invoiceList()]) + site.paged(statementLists(statements))
+        site.paged([invoiceList(sentInvoices())]) + site.paged(statementLists(statements))
     }
 
     /// The client's statements, one per currency, or why there are none.
@@ -61,10 +61,9 @@ extension ClientPages {
     /// The folder of a client's or a statement's pages: `clients/<slug>/` for `clients/<slug>.html`.
     static func folder(of path: String) -> String { String(path.dropLast(".html".count)) + "/" }
 
-    /// The client's sent invoices as a list that goes to pages of its own (`clients/<slug>/invoices/1.html` and
-    /// on) when they are more than a page, keyed by invoice identifier.
-    func invoiceList() -> PagedList {
-        let sent = sentInvoices()
+    /// The client's sent invoices (`sent`, ``sentInvoices()``) as a list that goes to pages of its own
+    /// (`clients/<slug>/invoices/1.html` and on) when they are more than a page, keyed by invoice identifier.
+    func invoiceList(_ sent: [Int]) -> PagedList {
         let client = books.clients[totals.clientIndex]
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
         return PagedList(
@@ -244,7 +243,7 @@ extension ClientPages {
                 "balance": site.money(balance, currency), "status": site.invoiceStatus(index, asOf: asOf),
             ]
         }
-        let list = invoiceList()
+        let list = invoiceList(invoices)
         if paged, site.isPaged([list]) {
             context["invoicePages"] = site.pageLinks(of: list, from: "clients/")
         } else {
