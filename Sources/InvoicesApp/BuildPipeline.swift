@@ -197,8 +197,8 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }
-        // Otherwise the new trail is written to a temporary file and compared with the previous one in one pass,
-        // neither held in memory, while the pages render (only the changes page needs what changed); it takes the
+        // Unless the books are the previous build's, the new trail is written to a temporary file and compared with
+        // the previous one in one pass, neither held in memory, while the pages render (only the changes page needs what changed); it takes the
         // previous one's place once the site has.
         let trailTask: Task<TrailOutcome, Never>? =
             previousFirstLine == Trail.firstLine(books: fingerprint)
