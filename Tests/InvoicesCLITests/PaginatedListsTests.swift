@@ -173,11 +173,12 @@ struct PaginatedListsTests {
         #expect(rows(lists(paged)).isEmpty, "collections.html keeps the page links only")
     }
 
+    /// The contents of a row's `th` and `td` cells, in order.
+    static func cells(_ row: Substring) -> [String] { row.matches(of: /<t[hd][^>]*>(.*?)<\/t[hd]>/).map { String($0.output.1) } }
+
     /// The cells of each row (one line of HTML) that starts with `prefix`.
     static func cells(ofRowsStartingWith prefix: String, in html: String) -> [[String]] {
-        html.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { line in
-            line.matches(of: /<t[hd][^>]*>(.*?)<\/t[hd]>/).map { String($0.output.1) }
-        }
+        html.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map(cells)
     }
 
     /// The sums of `columns` over `rows`, amounts in minor units.
@@ -193,9 +194,7 @@ struct PaginatedListsTests {
 
     /// The cells of each row of `html` whose `tr` has one of `classes`, the row's header cell among them.
     static func rows(_ html: String, classes: String) -> [[String]] {
-        html.matches(of: try! Regex<(Substring, Substring)>("<tr class=\"(?:\(classes))\">(.*)</tr>")).map { match in
-            match.output.1.matches(of: /<t[hd][^>]*>(.*?)<\/t[hd]>/).map { String($0.output.1) }
-        }
+        html.matches(of: try! Regex<(Substring, Substring)>("<tr class=\"(?:\(classes))\">(.*)</tr>")).map { cells($0.output.1) }
     }
 
     /// A client's invoices and each currency of its statement, built with pages of 10 rows and with one page: the
