@@ -8,7 +8,9 @@ internal import InvoicesStore
 /// libpq reads the address as every PostgreSQL tool does: a URL or a `key=value` connection string, completed from
 /// the `PG*` environment variables, the service file and the password file (`~/.pgpass`), with `sslmode`,
 /// `sslrootcert`, `verify-full` and the rest meaning what they mean to `psql`. No message ever holds the password:
-/// libpq's never do, and the address is always shown through ``PostgresAddress/description``.
+/// libpq is given the address's options one keyword at a time (`PQconnectdbParams`), the password never inside a
+/// connection string; every text read from libpq (its messages, the server's, the host and user it resolved) passes
+/// ``PostgresAddress/scrubbed(_:also:)``; and the address is always shown through ``PostgresAddress/description``.
 ///
 /// libpq is synchronous: a connection blocks its caller while it waits for the server. It is used by one thread at
 /// a time (a build's loader thread, a context's queue, `serve`'s poller), never from Swift concurrency's pool.
@@ -26,7 +28,13 @@ final class PostgresConnection {
     /// - Throws: ``InvoicesStore/StoreIssues``: unreachable or TLS refused (69), login refused (77), no such database (66).
     init(_ address: PostgresAddress) throws(StoreIssues) {
         // The encoding the rows come in, whatever PGCLIENTENCODING says: the books are read as UTF-8.
-        guard let handle = PQconnectdb(address.conninfo) else {
+        let options = address.options.sorted { $0.key < $1.key }
+        let handle = Self.withParameters(options.map { Optional($0.key) }) { keywords in
+            Self.withParameters(options.map { Optional($0.value) }) { values in
+                PQconnectdbParams(keywords + [nil], values + [nil], 0)
+            }
+        }
+        guard let handle else {
             throw StoreIssues([StoreIssue(kind: .unreachable, path: address.description, message: "libpq could not allocate a connection")])
         }
         self.handle = handle
@@ -47,19 +55,23 @@ final class PostgresConnection {
 
     /// `host:port` as libpq resolved them (the URL's, else `PGHOST` and `PGPORT`, else its defaults).
     var server: String {
-        let host = PQhost(handle).map { String(cString: $0) } ?? ""
-        let port = PQport(handle).map { String(cString: $0) } ?? ""
+        let host = text(PQhost(handle)), port = text(PQport(handle))
         return "the server at \(host.isEmpty ? "localhost" : host):\(port.isEmpty ? "5432" : port)"
     }
 
-    var user: String { PQuser(handle).map { String(cString: $0) } ?? "" }
-    var database: String { PQdb(handle).map { String(cString: $0) } ?? "" }
+    var user: String { text(PQuser(handle)) }
+    var database: String { text(PQdb(handle)) }
+
+    /// A text from libpq (its message, the server's, a value it resolved) as it may be shown: without the address's
+    /// password, nor the one libpq found elsewhere (`PGPASSWORD`, `~/.pgpass`).
+    private func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        let password = PQpass(handle).map { String(cString: $0) }
+        return address.scrubbed(String(cString: pointer), also: password.map { [$0] } ?? [])
+    }
 
     /// The first line of libpq's last message, without its `FATAL:` or `ERROR:` label.
-    private func errorText() -> String {
-        guard let text = PQerrorMessage(handle) else { return "" }
-        return Self.firstLine(String(cString: text))
-    }
+    private func errorText() -> String { Self.firstLine(text(PQerrorMessage(handle))) }
 
     static func firstLine(_ text: String) -> String {
         var line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
@@ -73,7 +85,7 @@ final class PostgresConnection {
     /// read from what libpq knows (it asked for a password and had none) and from its English message.
     private func connectionIssue() -> StoreIssue {
         let path = address.description
-        let full = PQerrorMessage(handle).map { String(cString: $0) } ?? ""
+        let full = text(PQerrorMessage(handle))
         // "connection to server at "127.0.0.1", port 5432 failed: FATAL:  …": the part after "failed:".
         let text = Self.firstLine(full.range(of: "failed:").map { String(full[$0.upperBound...]) } ?? full)
         if PQconnectionNeedsPassword(handle) != 0 {
@@ -152,7 +164,7 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` (sent as text, `$1`, `$2`, ...; nil is NULL) and returns its rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws(Failure) -> Rows {
-        let result = withParameters(parameters) { values in
+        let result = Self.withParameters(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
         defer { PQclear(result) }
@@ -242,12 +254,12 @@ final class PostgresConnection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_OUT, PGRES_COPY_IN: return
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { text($0) }
             throw Failure(sqlState: state, message: Self.firstLine(primary ?? errorText()))
         }
     }
 
-    private func withParameters<R>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    private static func withParameters<R>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
         // Each value is copied into C memory for the call, and freed after it.
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } }
         defer { values.forEach { free($0) } }
