@@ -59,7 +59,7 @@ extension InvoicesCommand {
                 if verbose { printNote(resolved.settingsDescription) }
                 let reporter = ProgressReporter(mode: ProgressReporter.mode(quiet: quiet))
                 let line = try await Self.build(resolved, reporter: reporter, timings: timings)
-                if !quiet { print(line) }
+                if !quiet { printLine(line) }
             } catch {
                 printError(error.message)
                 throw ExitCode(error.code)
@@ -74,7 +74,7 @@ extension InvoicesCommand {
             let start = clock.now
             do {
                 let result = try await BuildPipeline(configuration: resolved.configuration).run(observer: reporter.observer)
-                for warning in result.warnings { FileHandle.standardError.write(Data("Warning: \(warning)\n".utf8)) }
+                for warning in result.warnings { printWarning(warning) }
                 if let timings {
                     let phases = BuildPipeline.Phase.allCases.map { "\"\($0.rawValue)\": \(result.timings[$0] ?? 0)" }
                     do {
@@ -99,9 +99,4 @@ extension InvoicesCommand {
             }
         }
     }
-}
-
-/// Prints lines to standard error as they are, for `--verbose`.
-func printNote(_ lines: String) {
-    FileHandle.standardError.write(Data((lines + "\n").utf8))
 }

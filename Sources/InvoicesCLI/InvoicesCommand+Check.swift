@@ -96,7 +96,7 @@ extension InvoicesCommand {
         func finish(_ report: CheckReport) throws {
             switch format {
             case .json: print(report.json)
-            case .text: print(report.text, terminator: "")
+            case .text: Terminal.write(TerminalText.message(report.text, keepingLines: true), to: .standardOutput)
             }
             if report.exitCode != .success { throw ExitCode(report.exitCode) }
         }

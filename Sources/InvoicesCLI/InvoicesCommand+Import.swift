@@ -67,9 +67,9 @@ extension InvoicesCommand {
             if PostgresAddress.isAddress(store), files.count == 1, ImportWriter.isSQLiteFile(files[0]) {
                 do {
                     let summary = try ImportWriter.copy(storeAt: files[0], to: store)
-                    if !quiet { print("Copied \(files[0]) into \(name): \(summary)") }
+                    if !quiet { printLine("Copied \(files[0]) into \(name): \(summary)") }
                 } catch {
-                    printError(error.description)
+                    printError(error)
                     throw ExitCode(error.exitStatus)
                 }
                 return
@@ -78,16 +78,16 @@ extension InvoicesCommand {
                 // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
                 let batch = try ImportReader(options: options).batch(from: files)
                 let summary = try ImportWriter.apply(batch, to: store)
-                for warning in batch.warnings { printError("warning: \(warning.location): \(warning.message)") }
+                for warning in batch.warnings { printWarning("\(warning.location): \(warning.message)") }
                 if !quiet {
                     let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"
                         + (batch.skippedPayments == 0
                             ? "" : "; \(batch.skippedPayments) payment\(batch.skippedPayments == 1 ? "" : "s") recorded as credit, for no invoice, skipped")
-                    print("Imported into \(name): \(summary)\(note)")
+                    printLine("Imported into \(name): \(summary)\(note)")
                 }
             } catch {
-                printError(error.description)
+                printError(error)
                 if error.kind == .badData { printError("nothing was written to \(name)") }
                 throw ExitCode(error.exitStatus)
             }

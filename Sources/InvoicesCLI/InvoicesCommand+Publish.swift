@@ -139,7 +139,7 @@ extension InvoicesCommand {
                 throw CommandError(code: .usage, message: "\(users): the users file is inside the site folder \(options.site), which is published; keep it elsewhere")
             }
             if options.server != nil, options.users == nil, !options.isPublic, !quiet {
-                FileHandle.standardError.write(Data("Warning: --server without --users: the snippet asks for no password\n".utf8))
+                printWarning("--server without --users: the snippet asks for no password")
             }
             return Publisher(target: target, options: options)
         }
@@ -176,7 +176,7 @@ extension InvoicesCommand {
         }
 
         func say(_ line: String) {
-            if !quiet { print(line) }
+            if !quiet { printLine(line) }
         }
     }
 }

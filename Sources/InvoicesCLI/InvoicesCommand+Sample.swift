@@ -37,7 +37,7 @@ extension InvoicesCommand {
                 printError("\(output): cannot write the sample store: \(error)")
                 throw ExitCode(ExitStatus.cannotCreate)
             }
-            print("Wrote \(clients) clients and \(invoices) invoices to \(output)")
+            printLine("Wrote \(clients) clients and \(invoices) invoices to \(output)")
         }
     }
 }

@@ -78,7 +78,7 @@ extension InvoicesCommand {
 
 /// Writes a line to standard output at once (no buffering: a parent process may be waiting for it).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    printLine(line)
 }
 
 /// Watches the inputs of a build by polling their modification times (and a PostgreSQL store's ``StoreWatch``), and

@@ -1,5 +1,6 @@
 import Foundation
 import InvoicesApp
+import InvoicesCore
 
 #if canImport(Glibc)
 import Glibc
@@ -50,6 +51,8 @@ final class ProgressReporter: @unchecked Sendable {
             lastFilled = -1
         }
         let name = phase.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+        // A summary names paths and the store: escaped as every message is (``Terminal``), one line.
+        let summary = summary.map { TerminalText.message($0, keepingLines: false) }
         switch (mode, summary) {
         case (.silent, _):
             return

@@ -25,6 +25,31 @@ public enum TerminalText {
         return result
     }
 
+    /// A message for a terminal: every control (C0, DEL, C1), line or paragraph separator and bidi control written
+    /// as in ``escaped(_:)``, except the message's own line breaks when `keepingLines`. A backslash is left as it is,
+    /// so a value a message escaped already shows the same.
+    ///
+    /// ```swift
+    /// TerminalText.message("a.pdf has \u{1B}]0;x\u{7}\nImported into", keepingLines: false)
+    /// // "a.pdf has \\u{1b}]0;x\\u{7}\\nImported into"
+    /// ```
+    public static func message(_ text: String, keepingLines: Bool) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\\" && needsEscape($0) && !(keepingLines && $0 == "\n") }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\"
+            case "\n" where keepingLines: result += "\n"
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case _ where needsEscape(scalar): result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1

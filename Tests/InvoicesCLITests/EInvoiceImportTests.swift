@@ -200,7 +200,7 @@ struct EInvoiceImportTests {
         let document = Document(due: nil)
         let result = try project.importing(["--default-terms", "14", try project.write("x.xml", syntax == "ubl" ? document.ubl : document.cii)])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("warning:") && result.stderr.contains("no due date (BT-9)") && result.stderr.contains("2025-03-15"))
+        #expect(result.stderr.contains("Warning: ") && !result.stderr.contains("Error: ") && result.stderr.contains("no due date (BT-9)") && result.stderr.contains("2025-03-15"))
         #expect(try project.rows("SELECT dueOn FROM invoice").first?["dueOn"] == "2025-03-15")
     }
 
