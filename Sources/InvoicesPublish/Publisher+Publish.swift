@@ -53,7 +53,7 @@ extension Publisher {
         var history = state.history
         if history.last != id { history.append(id) }
         let keep = Self.kept(history: history, current: id, count: options.keep)
-        let removed = state.releases.filter { !keep.contains($0) }
+        let removed = Self.removable(releases: state.releases, history: history, keep: keep)
         do {
             try activate(id, partial: !reused, history: history, remove: removed, partials: state.partials.filter { $0 != id })
         } catch {
@@ -100,6 +100,14 @@ extension Publisher {
         var keep: Set<String> = [current]
         for id in history.reversed() where keep.count < max(count, 1) { keep.insert(id) }
         return keep
+    }
+
+    /// The release folders `--keep` removes: those the destination's history lists (the ids this tool published there)
+    /// and `keep` does not. A folder named like a release that the history does not list, one someone else put in
+    /// `releases/`, is never removed.
+    static func removable(releases: [String], history: [String], keep: Set<String>) -> [String] {
+        let published = Set(history)
+        return releases.filter { published.contains($0) && !keep.contains($0) }
     }
 
     /// The existing releases, the current one first, then as published, newest first; then any others.

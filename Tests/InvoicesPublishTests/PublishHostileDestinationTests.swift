@@ -42,6 +42,33 @@ struct PublishHostileDestinationTests {
         #expect(releases.count == hostile.count + 1, "\(releases)")
     }
 
+    /// A folder named like a release that this tool did not publish (the history does not list it) survives
+    /// `--keep 1`, as the releases the tool made do not (issue 41).
+    @Test func keepRemovesOnlyReleasesTheHistoryLists() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try PublishLocalTests.store(in: folder)
+        for id in ["1", "2", "3"] {
+            #expect(try CLI.run(["build", "--store", store, "--output", folder.path("site-\(id)"), "--build-id", id, "--quiet"]).status == 0)
+        }
+        let dest = folder.path("www")
+        #expect(try CLI.run(["publish", dest, "--site", folder.path("site-1")]).status == 0)
+        let first = try FileManager.default.destinationOfSymbolicLink(atPath: dest + "/current")
+        // Someone else's folder among the releases, named as a release id is, with a file in it.
+        let foreign = dest + "/releases/0123456789abcdef"
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: foreign + "/index.html"))
+        for id in ["2", "3"] {
+            let result = try CLI.run(["publish", dest, "--site", folder.path("site-\(id)"), "--keep", "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let current = try FileManager.default.destinationOfSymbolicLink(atPath: dest + "/current")
+        let releases = try FileManager.default.contentsOfDirectory(atPath: dest + "/releases").sorted()
+        #expect(releases == ["0123456789abcdef", String(current.dropFirst("releases/".count))].sorted(), "\(releases)")
+        #expect(!releases.contains(String(first.dropFirst("releases/".count))))
+        #expect(FileManager.default.contents(atPath: foreign + "/index.html") == Data("theirs".utf8))
+    }
+
     @Test(arguments: ["site/users.txt", "./site/users.txt", "site/../site/users.txt", "link/users.txt", "site/./sub/../users.txt"])
     func aUsersFileInsideTheSiteIsRefusedHoweverItIsSpelt(spelling: String) throws {
         let folder = try TemporaryFolder()
