@@ -32,9 +32,13 @@ extension InvoicesCommand {
         @Option(help: "How often to look for changes, in milliseconds.")
         var interval: Int = 300
 
+        @Option(help: ArgumentHelp("Milliseconds a request's header may take to arrive (for tests).", visibility: .hidden))
+        var headerTimeout: Int = 10_000
+
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port; expected 0 to 65535") }
             guard interval >= 10 else { throw ValidationError("--interval must be at least 10 milliseconds") }
+            guard headerTimeout >= 100 else { throw ValidationError("--header-timeout must be at least 100 milliseconds") }
         }
 
         func run() async throws {
@@ -58,6 +62,7 @@ extension InvoicesCommand {
             let output = URL(fileURLWithPath: resolved.configuration.output).standardizedFileURL
             let app = Application(
                 responder: SiteServer.router(serving: output.path, generation: generation, logger: logger).buildResponder(),
+                server: SiteServer.server(headerTimeout: .milliseconds(headerTimeout)),
                 configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
                 services: [rebuilder],
                 onServerRunning: { channel in

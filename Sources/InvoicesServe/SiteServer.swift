@@ -1,3 +1,5 @@
+public import HummingbirdCore
+internal import NIOCore
 public import Hummingbird
 public import Logging
 
@@ -8,6 +10,8 @@ public import Logging
 /// around it add what a preview needs:
 ///
 /// ```
+/// RequestTargetMiddleware 400 for NUL or a backslash in the path, or a second Host header; 301 from a path with
+///                         `//` to the path with single slashes
 /// LoopbackHostMiddleware  403 unless Host is localhost, 127.0.0.1 or [::1] (no DNS rebinding)
 /// LiveReloadMiddleware    /__livereload; the script into HTML responses; complete, uncached responses
 ///   NotFoundPageMiddleware    the site's 404.html, with status 404, for a missing GET or HEAD
@@ -27,6 +31,7 @@ public enum SiteServer {
         context: Context.Type = BasicRequestContext.self
     ) -> Router<Context> {
         let router = Router(context: Context.self)
+        router.middlewares.add(RequestTargetMiddleware())
         router.middlewares.add(LoopbackHostMiddleware())
         router.middlewares.add(LiveReloadMiddleware(generation: generation))
         router.middlewares.add(NotFoundPageMiddleware(page: "/404.html"))
@@ -38,6 +43,16 @@ public enum SiteServer {
             .withAdditionalMediaTypes(forFileExtensions: textTypes)
         )
         return router
+    }
+
+    /// The HTTP/1 server `serve` runs: a request whose target is not a path is refused on the connection
+    /// (``RequestTargetHandler``), and a connection is closed when a request's header has not arrived in full
+    /// `headerTimeout` after the connection opened or the previous response ended (Hummingbird's idle timeout, which
+    /// counts whole request parts, not bytes: a header sent a byte at a time does not keep it open).
+    public static func server(headerTimeout: Duration = .seconds(10)) -> HTTPServerBuilder {
+        let (seconds, attoseconds) = headerTimeout.components
+        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return .http1(configuration: .init(additionalChannelHandlers: [RequestTargetHandler.Installer()], idleTimeout: timeout))
     }
 
     /// Text types with their character set, which FileMiddleware's table leaves out: every file the site writes

@@ -43,4 +43,58 @@ struct ServeConfinementTests {
         let leaked = try CLI.shell("curl -s '\(serve.base.absoluteString)leak.txt' '\(serve.base.absoluteString)up/secret.txt'").stdout
         #expect(!leaked.contains("secret"))
     }
+
+    /// Sends `bytes` to 127.0.0.1:`port` over a plain TCP socket and returns what comes back until the server closes
+    /// the connection, or `seconds` pass (then with `closed` false).
+    static func exchange(port: Int, _ bytes: String, seconds: Double) throws -> (answer: String, closed: Bool) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EBADF) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var answer = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return (String(decoding: answer, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
+            answer.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// What curl cannot send: an absolute-form target, two Host headers, a header that never ends (issue 41).
+    @Test func absoluteFormTargetsDuplicateHostsAndSlowHeadersAreRefused() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(try CLI.run(["init", folder.path("report"), "--clients", "2", "--invoices", "4"]).status == 0)
+        let report = folder.url.appendingPathComponent("report")
+        let serve = try await ServeProcess.start(["--header-timeout", "1000"], in: report)
+        defer { serve.terminate() }
+        let port = serve.base.port!
+
+        let plain = try Self.exchange(port: port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", seconds: 10)
+        #expect(plain.answer.hasPrefix("HTTP/1.1 200"), "\(plain.answer)")
+        for target in ["http://localhost/index.html", "http://evil.example/index.html", "*"] {
+            let absolute = try Self.exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n", seconds: 10)
+            #expect(absolute.answer.hasPrefix("HTTP/1.1 400") && !absolute.answer.contains("<html"), "\(target): \(absolute.answer)")
+            #expect(absolute.closed, "\(target)")
+        }
+        let twoHosts = try Self.exchange(
+            port: port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n", seconds: 10)
+        #expect(twoHosts.answer.hasPrefix("HTTP/1.1 400") && !twoHosts.answer.contains("<html"), "\(twoHosts.answer)")
+        // A header that never ends: the server closes the connection after the header timeout (1 s here).
+        let start = Date()
+        let slow = try Self.exchange(port: port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: a", seconds: 8)
+        #expect(slow.closed && slow.answer.isEmpty, "\(slow.answer)")
+        #expect(Date().timeIntervalSince(start) < 6)
+    }
 }
