@@ -53,7 +53,7 @@ enum ConfigCheck {
         case "payee":
             return "payee must be a mapping of settings, e.g. 'payee:' then an indented 'name: Example Ltd' and 'iban: DE89 3704 0044 0532 0130 00'"
         case "payee.name":
-            return value.trimmingCharacters(in: .whitespaces).isEmpty ? "payee.name cannot be empty" : nil
+            return Payee.nameProblem(value).map { "payee.name \($0)" }
         case "payee.iban":
             // The message never repeats the account number.
             return Payee.ibanProblem(value).map { "payee.iban \($0)" }

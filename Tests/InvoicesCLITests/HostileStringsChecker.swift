@@ -2,8 +2,16 @@
 ///
 /// It uses html5lib (the HTML5 parsing algorithm browsers use) when it can be imported, otherwise Python's
 /// stdlib `html.parser` with a small tree builder; its first output line says which (`parser: html5lib`).
-/// Arguments: the plain site, the hostile site, a JSON file of the hostile clients' values. Every other line
-/// of output is a problem; no problem lines means the check passed.
+/// Arguments: the plain site, the hostile site, a JSON file of the hostile clients' values, and optionally a JSON file
+/// of options (`lists`: long lists are paged; `external`: the address prefixes of the tool's own links out, the pay
+/// links and the base URL). Every other line of output is a problem; no problem lines means the check passed.
+///
+/// With `lists`, page boundaries depend on the rows' keys (docs/cli.md, `page_size`), so the two sites' list pages
+/// differ in number and content. Pages are then compared by kind (the path with slugs, tokens and page numbers
+/// taken out) as sets of shapes, where a table body is the set of its rows' shapes and a `<nav class="pages">` is
+/// one element: every page of the hostile site has a shape some page of its kind has on the plain site, and the other
+/// way round. A QR code's label, path and size are left out of its shape, and a link to an `external` prefix is that
+/// prefix.
 ///
 /// Checks:
 /// - both sites have the same files, except for the names of client pages and statements (`clients/<slug>.html`,
@@ -12,7 +20,8 @@
 ///   the plain site (client pages are compared as a multiset, since their order differs); a link to a client
 ///   page counts as `CLIENT` and a `mailto:` link as `MAILTO` before comparing;
 /// - every `href` of the hostile site is a `mailto:` of percent-encoded characters only, or a relative link to a
-///   file inside the site; no element has a `src` attribute but clients.html's own `<script src="clients.js">`;
+///   file inside the site (or starts with an `external` prefix); no element has a `src` attribute but clients.html's
+///   own `<script src="clients.js">`; no page has an `<img>`, and no attribute value is a `javascript:` address;
 /// - every value reads back as its exact text, after this normalization only, applied to both the value and the
 ///   text read: controls other than tab, LF and CR become U+FFFD, bidirectional controls are balanced as
 ///   ``HTMLEscaping`` balances them, and CR LF and lone CR become LF; no page holds a control character or an
@@ -115,21 +124,48 @@ def inert(s):
 def norm(s):
     return inert(s).replace('\r\n', '\n').replace('\r', '\n')
 
-CLIENT_LINK = re.compile(r'^(\.\./)?(clients|statements)/[a-z0-9-]+\.html$')
+CLIENT_LINK = re.compile(r'^(\.\./)*(clients|statements)/[a-z0-9-]+\.html$')
+
+plain_site, hostile_site, expected_file = sys.argv[1:4]
+OPTIONS = {}
+if len(sys.argv) > 4:
+    with open(sys.argv[4], encoding='utf-8') as handle:
+        OPTIONS = json.load(handle)
+LISTS = OPTIONS.get('lists', False)
+EXTERNAL = OPTIONS.get('external', [])
+
+def attributes(n, in_qr=False):
+    attrs = []
+    for k in sorted(n.attrs):
+        v = n.attrs[k]
+        if k == 'href' and CLIENT_LINK.match(v):
+            v = 'CLIENT'
+        elif k == 'href' and v.startswith('mailto:'):
+            v = 'MAILTO'
+        elif k == 'href' and any(v.startswith(prefix) for prefix in EXTERNAL):
+            v = next(prefix for prefix in EXTERNAL if v.startswith(prefix))
+        elif in_qr and k in ('aria-label', 'd', 'viewBox', 'viewbox', 'width', 'height'):
+            v = '*'
+        attrs.append((k, v))
+    return tuple(attrs)
 
 def skeleton(root):
+    if LISTS:
+        return shape(root)
     out = []
     for n in root.walk():
-        attrs = []
-        for k in sorted(n.attrs):
-            v = n.attrs[k]
-            if k == 'href' and CLIENT_LINK.match(v):
-                v = 'CLIENT'
-            elif k == 'href' and v.startswith('mailto:'):
-                v = 'MAILTO'
-            attrs.append((k, v))
-        out.append((n.tag, tuple(attrs)))
+        out.append((n.tag, attributes(n)))
     return out
+
+def shape(n, in_qr=False):
+    """n's elements as a tree; a table body is the set of its rows' shapes, a page list one element."""
+    in_qr = in_qr or (n.tag.split('}')[-1] == 'svg' and 'qr' in n.attrs.get('class', '').split())
+    if n.tag == 'nav' and 'pages' in n.attrs.get('class', '').split():
+        return ('nav.pages',)
+    children = tuple(shape(c, in_qr) for c in n.children if not isinstance(c, str))
+    if n.tag == 'tbody':
+        children = tuple(sorted(set(children), key=repr))
+    return (n.tag, attributes(n, in_qr), children)
 
 problems = []
 
@@ -150,7 +186,6 @@ def pages(site):
                 result[path] = None
     return result
 
-plain_site, hostile_site, expected_file = sys.argv[1:4]
 print('parser: ' + PARSER)
 plain, hostile = pages(plain_site), pages(hostile_site)
 
@@ -161,9 +196,27 @@ def is_client_page(p):
 def is_slug_page(p):
     return p.startswith('clients/') or p.startswith('statements/')
 
-if sorted(p for p in plain if not is_slug_page(p)) != sorted(p for p in hostile if not is_slug_page(p)):
+def kind(p):
+    """p with its slug, token and page number taken out."""
+    p = re.sub(r'^c/[^/]+/', 'c/TOKEN/', p)
+    p = re.sub(r'^(clients|statements)/(?!pages/)[^/]+(\.html|/)', r'\1/SLUG\2', p)
+    return re.sub(r'/[0-9]+\.html$', '/N.html', p)
+
+if LISTS:
+    kinds = sorted(set(kind(p) for p in plain) | set(kind(p) for p in hostile))
+    for k in kinds:
+        a = {repr(skeleton(plain[p])) for p in plain if kind(p) == k and plain[p] is not None}
+        b = {repr(skeleton(hostile[p])) for p in hostile if kind(p) == k and hostile[p] is not None}
+        if not any(kind(p) == k for p in plain) or not any(kind(p) == k for p in hostile):
+            problems.append('pages of kind %s on one site only' % k)
+        elif a != b:
+            extra = sorted(b - a)
+            missing = sorted(a - b)
+            problems.append('%s: a page shape of the hostile site not on the plain one:\n  hostile: %s\n  plain:   %s' % (
+                k, (extra[0] if extra else '')[:3000], (missing[0] if missing else '')[:3000]))
+elif sorted(p for p in plain if not is_slug_page(p)) != sorted(p for p in hostile if not is_slug_page(p)):
     problems.append('different files: %s vs %s' % (sorted(plain), sorted(hostile)))
-for folder in ('clients/', 'statements/'):
+for folder in ('clients/', 'statements/') if not LISTS else ():
     plain_clients = sorted(repr(skeleton(plain[p])) for p in plain if p.startswith(folder))
     hostile_clients = sorted(repr(skeleton(hostile[p])) for p in hostile if p.startswith(folder))
     if len(plain_clients) != len(hostile_clients):
@@ -173,7 +226,7 @@ for folder in ('clients/', 'statements/'):
             if a != b:
                 problems.append('a page in %s has other elements than the plain one:\n  plain:   %s\n  hostile: %s' % (folder, a[:3000], b[:3000]))
                 break
-for p in sorted(plain):
+for p in sorted(plain) if not LISTS else ():
     if plain[p] is None or is_slug_page(p) or p not in hostile:
         continue
     a, b = skeleton(plain[p]), skeleton(hostile[p])
@@ -186,8 +239,13 @@ for p, root in sorted(hostile.items()):
     if root is None:
         continue
     for n in root.walk():
+        if n.tag.split('}')[-1] in ('img', 'image'):
+            problems.append('%s: an image the tool did not draw: %r' % (p, n.attrs))
+        for k, v in n.attrs.items():
+            if re.sub(r'[\x00-\x20]', '', v).lower().startswith('javascript:'):
+                problems.append('%s: <%s %s=%r>' % (p, n.tag, k, v))
         # The one src a page has is the site's own search script on clients.html (issue 30).
-        if 'src' in n.attrs and not (n.tag == 'script' and p == 'clients.html' and n.attrs['src'] == 'clients.js'):
+        if 'src' in n.attrs and not (n.tag == 'script' and p == 'clients.html' and n.attrs['src'] in ('clients.js', 'clients-index.js')):
             problems.append('%s: <%s src=%r>' % (p, n.tag, n.attrs['src']))
         for k in n.attrs:
             if k.startswith('on'):
@@ -198,6 +256,8 @@ for p, root in sorted(hostile.items()):
         if href.startswith('mailto:'):
             if not re.fullmatch(r'mailto:[A-Za-z0-9@.\-_+%]*', href):
                 problems.append('%s: mailto link with raw characters: %r' % (p, href))
+            continue
+        if any(href.startswith(prefix) for prefix in EXTERNAL):
             continue
         if re.match(r'^[A-Za-z][A-Za-z0-9+.-]*:', href) or href.startswith('/') or href.startswith('\\'):
             problems.append('%s: link leaves the site: %r' % (p, href))
@@ -219,9 +279,8 @@ def expect_equal(what, got, want):
 with open(expected_file, encoding='utf-8') as handle:
     clients = json.load(handle)
 client_pages = {p: r for p, r in hostile.items() if is_client_page(p)}
-clients_page = hostile.get('clients.html')
 rows = set()
-if clients_page:
+for clients_page in [r for p, r in hostile.items() if p == 'clients.html' or (p.startswith('clients/pages/') and r is not None)]:
     for tr in find(clients_page, 'tr'):
         cells = [c for c in tr.children if not isinstance(c, str)]
         if len(cells) == 5 and cells[0].tag == 'td':
@@ -262,7 +321,8 @@ for c in clients:
         for child in address[0].children:
             parts.append(child if isinstance(child, str) else ('\n' if child.tag == 'br' else child.text()))
     expect_equal('client %s address' % label, ''.join(parts), norm(c['street']) + '\n' + norm(c['zip']) + ' ' + norm(c['city']) + '\n' + norm(c['country']))
-    invoice_rows = [tr for table in find(page, 'table') if 'invoices' in table.attrs.get('class', '') for tr in find(table, 'tr', **{'class': 'open'})]
+    invoice_rows = [tr for table in find(page, 'table') if 'invoices' in table.attrs.get('class', '') for tr in find(table, 'tr')
+                    if tr.attrs.get('class') in ('open', 'overdue')]
     ids = [th.text() for tr in invoice_rows for th in find(tr, 'th', scope='row')]
     notes = [td.text() for tr in invoice_rows for td in find(tr, 'td', **{'class': 'notes'})]
     expect_equal('client %s invoice identifier' % label, ids, [norm(c['identifier'])])

@@ -9,22 +9,35 @@
 /// by the value escaped for HTML, or for a URL where cmark percent-encoded it. So a value is exactly its text
 /// wherever a template puts it, and never becomes markup. Related documentation:
 /// <https://spec.commonmark.org/0.30/#code-spans>, <https://spec.commonmark.org/0.30/#links>
+///
+/// HTML the tool draws itself (a QR code, a chart) travels the same way, as an HTML token (``html(_:)``: the opener
+/// U+E002), and ``decode(_:)`` writes it back as it is. So raw HTML joins a page only after cmark: no value inside
+/// it (a payee's name, an invoice number in a label) can end the HTML block it sits in, and nothing in it is read
+/// as Markdown. Related documentation: <https://spec.commonmark.org/0.30/#html-blocks>
 enum MarkdownValues {
     static let open: Unicode.Scalar = "\u{E000}"
     static let close: Unicode.Scalar = "\u{E001}"
+    /// Opens an HTML token: HTML the tool made, written back unescaped.
+    static let openHTML: Unicode.Scalar = "\u{E002}"
     /// The first of the 256 byte characters.
     static let byteBase: UInt32 = 0xE100
 
     /// Whether `scalar` is one of the characters tokens are made of (templates and rows must not contain them).
     static func isReserved(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == open || scalar == close || (scalar.value >= byteBase && scalar.value < byteBase + 256)
+        scalar == open || scalar == close || scalar == openHTML || (scalar.value >= byteBase && scalar.value < byteBase + 256)
     }
 
     /// The token for `value`; empty for an empty value, so that an empty value leaves no trace in the Markdown.
-    static func token(for value: String) -> String {
+    static func token(for value: String) -> String { token(value, opener: open) }
+
+    /// The token for `html`, markup the tool made (never text from the books but escaped within it): a template
+    /// inserts it unescaped (`{{{qr}}}`), cmark sees letters only, and ``decode(_:)`` writes `html` as it is.
+    static func html(_ html: String) -> String { token(html, opener: openHTML) }
+
+    private static func token(_ value: String, opener: Unicode.Scalar) -> String {
         guard !value.isEmpty else { return "" }
         var scalars = String.UnicodeScalarView()
-        scalars.append(open)
+        scalars.append(opener)
         for byte in value.utf8 { scalars.append(Unicode.Scalar(byteBase + UInt32(byte))!) }
         scalars.append(close)
         return String(scalars)
@@ -32,36 +45,39 @@ enum MarkdownValues {
 
     /// `html` with every token replaced by its value, escaped for HTML; inside a percent-encoded token (a link's
     /// address), by the value percent-encoded as cmark encodes addresses, or nothing when the value is a
-    /// `javascript:`, `vbscript:`, `file:` or `data:` address (as cmark's safe mode drops them).
+    /// `javascript:`, `vbscript:`, `file:` or `data:` address (as cmark's safe mode drops them). An HTML token is
+    /// replaced by its markup as it is, or by nothing inside a link's address.
     static func decode(_ html: String) -> String {
         replacingTokens(in: html) { value in
             var text = ""
             HTMLEscaping.append(String(decoding: value, as: UTF8.self), to: &text)
             return Array(text.utf8)
-        } address: { escapeAddress($0) }
+        } address: { escapeAddress($0) } markup: { $0 } markupAddress: { _ in [] }
     }
 
-    /// `markdown` with every token replaced by its value as ``MarkdownEscaper`` writes it: readable Markdown for
-    /// `--debug-markdown`.
+    /// `markdown` with every token replaced by its value as ``MarkdownEscaper`` writes it, and every HTML token by
+    /// its markup: readable Markdown for `--debug-markdown`.
     static func readable(_ markdown: String) -> String {
         replacingTokens(in: markdown) { Array(MarkdownEscaper.escape(String(decoding: $0, as: UTF8.self)).utf8) } address: { $0 }
+            markup: { $0 } markupAddress: { $0 }
     }
 
     static func replacingTokens(
-        in html: String, text: ([UInt8]) -> [UInt8], address: ([UInt8]) -> [UInt8]
+        in html: String, text: ([UInt8]) -> [UInt8], address: ([UInt8]) -> [UInt8],
+        markup: ([UInt8]) -> [UInt8], markupAddress: ([UInt8]) -> [UInt8]
     ) -> String {
-        // U+E000 is EE 80 80 in UTF-8; percent-encoded, "%EE%80%80".
-        guard html.utf8.contains(0xEE) || html.contains("%EE%80%80") else { return html }
+        // U+E000 is EE 80 80 in UTF-8; percent-encoded, "%EE%80%80" (U+E002, "%EE%80%82").
+        guard html.utf8.contains(0xEE) || html.contains("%EE%80%80") || html.contains("%EE%80%82") else { return html }
         var output: [UInt8] = []
         output.reserveCapacity(html.utf8.count)
         let bytes = Array(html.utf8)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == 0xEE, let (value, end) = decodeToken(bytes, at: index, percentEncoded: false) {
-                output.append(contentsOf: text(value))
+            if bytes[index] == 0xEE, let (value, isMarkup, end) = decodeToken(bytes, at: index, percentEncoded: false) {
+                output.append(contentsOf: isMarkup ? markup(value) : text(value))
                 index = end
-            } else if bytes[index] == UInt8(ascii: "%"), let (value, end) = decodeToken(bytes, at: index, percentEncoded: true) {
-                output.append(contentsOf: address(value))
+            } else if bytes[index] == UInt8(ascii: "%"), let (value, isMarkup, end) = decodeToken(bytes, at: index, percentEncoded: true) {
+                output.append(contentsOf: isMarkup ? markupAddress(value) : address(value))
                 index = end
             } else {
                 output.append(bytes[index])
@@ -71,8 +87,9 @@ enum MarkdownValues {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The value bytes of the token starting at `start`, and the index after it; nil when none starts there.
-    private static func decodeToken(_ bytes: [UInt8], at start: Int, percentEncoded: Bool) -> ([UInt8], Int)? {
+    /// The value bytes of the token starting at `start`, whether it is an HTML token, and the index after it; nil when
+    /// none starts there.
+    private static func decodeToken(_ bytes: [UInt8], at start: Int, percentEncoded: Bool) -> ([UInt8], Bool, Int)? {
         var index = start
         func scalar() -> UInt32? {
             var utf8: [UInt8] = []
@@ -92,11 +109,12 @@ enum MarkdownValues {
             guard utf8[0] == 0xEE, utf8[1] & 0xC0 == 0x80, utf8[2] & 0xC0 == 0x80 else { return nil }
             return UInt32(utf8[0] & 0x0F) << 12 | UInt32(utf8[1] & 0x3F) << 6 | UInt32(utf8[2] & 0x3F)
         }
-        guard scalar() == open.value else { return nil }
+        let opener = scalar()
+        guard opener == open.value || opener == openHTML.value else { return nil }
         var value: [UInt8] = []
         while true {
             guard let next = scalar() else { return nil }
-            if next == close.value { return (value, index) }
+            if next == close.value { return (value, opener == openHTML.value, index) }
             guard next >= byteBase, next < byteBase + 256 else { return nil }
             value.append(UInt8(next - byteBase))
         }

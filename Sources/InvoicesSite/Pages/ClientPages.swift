@@ -400,8 +400,11 @@ extension ClientPages {
             context["payee"] = payee.name
             context["iban"] = Payee.printedIBAN(payment.payee.iban ?? "")
             if let bic = payee.bic { context["bic"] = bic }
-            if drawCode, let code = QRCode(bytes: Array(payment.payload.utf8)) {
-                context["qr"] = code.svg(label: "EPC payment code: \(site.money(minorUnits, currency)) to \(payee.name), reference \(reference)")
+            // The SVG joins the page after cmark (an HTML token): no name or reference in its label can end the
+            // HTML block it sits in.
+            if drawCode, let payload = payment.payload, let code = QRCode(bytes: Array(payload.utf8)) {
+                context["qr"] = MarkdownValues.html(
+                    code.svg(label: "EPC payment code: \(site.money(minorUnits, currency)) to \(payee.name), reference \(reference)"))
             }
         }
         let amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)

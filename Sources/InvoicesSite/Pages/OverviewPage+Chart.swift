@@ -6,7 +6,7 @@ extension OverviewPage {
     /// An inline SVG bar chart of one currency's invoiced and paid amounts per month: no script, `role="img"`
     /// with a `<title>` and a `<desc>` naming the highest months; the overview's table of months holds every figure.
     ///
-    /// The markup has no blank line, so it stays one raw HTML block in the Markdown template.
+    /// The page gets it as an HTML token (``MarkdownValues/html(_:)``), put in after cmark.
     func chart(_ totals: Report.CurrencyTotals) -> String {
         let code = totals.currency.code
         let width = 720.0, height = 260.0, left = 56.0, right = 8.0, top = 12.0, bottom = 36.0

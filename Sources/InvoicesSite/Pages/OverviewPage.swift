@@ -24,7 +24,7 @@ extension OverviewPage {
         }
         let charts: [[String: Any]] = report.currencies.map { currency in
             [
-                "currency": currency.currency.code, "svg": chart(currency),
+                "currency": currency.currency.code, "svg": MarkdownValues.html(chart(currency)),
                 "caption": "Invoiced and paid per month in \(currency.currency.code); the table of months below has every figure.",
             ]
         }

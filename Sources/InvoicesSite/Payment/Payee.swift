@@ -4,7 +4,7 @@ internal import InvoicesCore
 /// Who a client pays (config `payee:`): the EPC payment codes on statements and client pages carry the name, the
 /// IBAN and the BIC; the pay links follow `paymentURL`.
 public struct Payee: Sendable, Equatable {
-    /// The beneficiary's name, as the bank holds it (the EPC code keeps its first 70 characters).
+    /// The beneficiary's name, as the bank holds it (the EPC code keeps its first 70 characters, at most 111 bytes).
     public var name: String
     /// The account, as ISO 13616 prints it or as one word; stored in its electronic form (no spaces, upper case).
     public var iban: String?
@@ -35,6 +35,17 @@ public struct Payee: Sendable, Equatable {
             rest = rest.dropFirst(4)
         }
         return groups.joined(separator: " ")
+    }
+
+    /// Why `text` cannot be the payee's name, or nil: it needs a character that is not blank or a control, and its
+    /// first character must fit the payment code's ``EPCPayment/nameByteLimit`` bytes of name (a letter with a
+    /// hundred combining marks does not). A longer name is cut to what fits, between characters.
+    public static func nameProblem(_ text: String) -> String? {
+        let clean = EPCPayment.field(text, limit: 1, bytes: .max)
+        if clean.trimmingCharacters(in: .whitespaces).isEmpty { return "cannot be empty" }
+        guard EPCPayment.name(text).isEmpty else { return nil }
+        return "starts with a character of \(clean.utf8.count) bytes (a letter and its marks, or an emoji sequence); a payment code "
+            + "holds at most \(EPCPayment.nameByteLimit) bytes of the name"
     }
 
     /// Why `text` is not an IBAN, or nil when it is one: two letters (a country of the IBAN registry), two check
