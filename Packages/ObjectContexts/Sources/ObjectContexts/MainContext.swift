@@ -77,6 +77,8 @@ public final class MainContext {
 
     /// The model of the underlying store.
     public nonisolated var model: ObjectModel { storage.model }
+    /// The store of the root of this context's line; see ``PrivateContext/persistentStore``.
+    public nonisolated var persistentStore: any PersistentStore { storage.store }
 
     /// Whether the context has unsaved changes (including ones pushed by children).
     public nonisolated var hasChanges: Bool { storage.hasChanges }

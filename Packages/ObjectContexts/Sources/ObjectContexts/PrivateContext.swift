@@ -70,6 +70,9 @@ public actor PrivateContext {
 
     /// The model of the underlying store.
     public nonisolated var model: ObjectModel { storage.model }
+    /// The store of the root of this context's line (Core Data's `persistentStoreCoordinator`), for readers that
+    /// know the store's kind (the schema version its rows follow, say).
+    public nonisolated var persistentStore: any PersistentStore { storage.store }
 
     /// Whether the context has unsaved changes (including ones pushed by children).
     public nonisolated var hasChanges: Bool { storage.hasChanges }
