@@ -46,18 +46,8 @@ extension HostileStringsTests {
 
     /// `text` escaped for XML character data; CR as a reference, so the parser keeps it.
     static func xml(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("\r", "&#13;")]
+            .reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
 
     /// The e-invoices of one site: one per value, UBL and CII in turn, the value (after `E<n> `) as the invoice

@@ -34,13 +34,20 @@ enum MarkdownValues {
     /// inserts it unescaped (`{{{qr}}}`), cmark sees letters only, and ``decode(_:)`` writes `html` as it is.
     static func html(_ html: String) -> String { token(html, opener: openHTML) }
 
+    /// The bytes of `value` as byte characters between `opener` and the closing character, as UTF-8: U+E100 + b is
+    /// EE, 84 + the top two bits of b, 80 + its low six bits.
     private static func token(_ value: String, opener: Unicode.Scalar) -> String {
         guard !value.isEmpty else { return "" }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(opener)
-        for byte in value.utf8 { scalars.append(Unicode.Scalar(byteBase + UInt32(byte))!) }
-        scalars.append(close)
-        return String(scalars)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3 + 6)
+        bytes.append(contentsOf: [0xEE, 0x80, 0x80 | UInt8(opener.value & 0x3F)])
+        for byte in value.utf8 {
+            bytes.append(0xEE)
+            bytes.append(0x84 | byte >> 6)
+            bytes.append(0x80 | byte & 0x3F)
+        }
+        bytes.append(contentsOf: [0xEE, 0x80, 0x81])
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `html` with every token replaced by its value, escaped for HTML; inside a percent-encoded token (a link's
@@ -62,49 +69,72 @@ enum MarkdownValues {
             markup: { $0 } markupAddress: { $0 }
     }
 
+    /// `html` with each token replaced by what the closure for its kind makes of its value's bytes: `text` and
+    /// `markup` for value and HTML tokens, `address` and `markupAddress` for percent-encoded ones. The bytes between
+    /// tokens are copied in runs; `html` itself comes back when it holds no token.
     static func replacingTokens(
         in html: String, text: ([UInt8]) -> [UInt8], address: ([UInt8]) -> [UInt8],
         markup: ([UInt8]) -> [UInt8], markupAddress: ([UInt8]) -> [UInt8]
     ) -> String {
-        // U+E000 is EE 80 80 in UTF-8; percent-encoded, "%EE%80%80" (U+E002, "%EE%80%82").
-        guard html.utf8.contains(0xEE) || html.contains("%EE%80%80") || html.contains("%EE%80%82") else { return html }
-        var output: [UInt8] = []
-        output.reserveCapacity(html.utf8.count)
-        let bytes = Array(html.utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == 0xEE, let (value, isMarkup, end) = decodeToken(bytes, at: index, percentEncoded: false) {
-                output.append(contentsOf: isMarkup ? markup(value) : text(value))
+        var html = html
+        let replaced: String? = html.withUTF8 { bytes in
+            var output: [UInt8] = []
+            var index = 0, copied = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                // U+E000 is EE 80 80 in UTF-8; percent-encoded, "%EE%80%80" (U+E002, "%EE%80%82").
+                guard byte == 0xEE || byte == UInt8(ascii: "%"),
+                    let (value, isMarkup, end) = decodeToken(bytes, at: index, percentEncoded: byte != 0xEE)
+                else {
+                    index += 1
+                    continue
+                }
+                if output.isEmpty { output.reserveCapacity(bytes.count) }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                if byte == 0xEE {
+                    output.append(contentsOf: isMarkup ? markup(value) : text(value))
+                } else {
+                    output.append(contentsOf: isMarkup ? markupAddress(value) : address(value))
+                }
                 index = end
-            } else if bytes[index] == UInt8(ascii: "%"), let (value, isMarkup, end) = decodeToken(bytes, at: index, percentEncoded: true) {
-                output.append(contentsOf: isMarkup ? markupAddress(value) : address(value))
-                index = end
-            } else {
-                output.append(bytes[index])
-                index += 1
+                copied = end
             }
+            guard copied > 0 else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
+        return replaced ?? html
     }
 
     /// The value bytes of the token starting at `start`, whether it is an HTML token, and the index after it; nil when
     /// none starts there.
-    private static func decodeToken(_ bytes: [UInt8], at start: Int, percentEncoded: Bool) -> ([UInt8], Bool, Int)? {
+    private static func decodeToken(
+        _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, percentEncoded: Bool
+    ) -> ([UInt8], Bool, Int)? {
+        if !percentEncoded {
+            // As UTF-8, the common case: three bytes a character, the byte characters EE 84–87 80–BF.
+            guard start + 2 < bytes.count, bytes[start + 1] == 0x80, bytes[start + 2] == 0x80 || bytes[start + 2] == 0x82 else { return nil }
+            let isMarkup = bytes[start + 2] == 0x82
+            var value: [UInt8] = []
+            var index = start + 3
+            while index + 2 < bytes.count, bytes[index] == 0xEE {
+                let high = bytes[index + 1], low = bytes[index + 2]
+                if high == 0x80, low == 0x81 { return (value, isMarkup, index + 3) }
+                guard high & 0xFC == 0x84, low & 0xC0 == 0x80 else { return nil }
+                value.append((high & 0x03) << 6 | low & 0x3F)
+                index += 3
+            }
+            return nil
+        }
         var index = start
         func scalar() -> UInt32? {
             var utf8: [UInt8] = []
             for _ in 0..<3 {
-                if percentEncoded {
-                    guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: "%"),
-                        let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
-                    else { return nil }
-                    utf8.append(high << 4 | low)
-                    index += 3
-                } else {
-                    guard index < bytes.count else { return nil }
-                    utf8.append(bytes[index])
-                    index += 1
-                }
+                guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: "%"),
+                    let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+                else { return nil }
+                utf8.append(high << 4 | low)
+                index += 3
             }
             guard utf8[0] == 0xEE, utf8[1] & 0xC0 == 0x80, utf8[2] & 0xC0 == 0x80 else { return nil }
             return UInt32(utf8[0] & 0x0F) << 12 | UInt32(utf8[1] & 0x3F) << 6 | UInt32(utf8[2] & 0x3F)
