@@ -38,11 +38,18 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
 
     /// 400 with a one-line reason; the connection is closed after it.
     static func refuse(_ reason: String) -> Response {
+        var response = Response.plainText(.badRequest, "invoices serve refuses this request: \(reason)\n")
+        response.headers[.connection] = "close"
+        return response
+    }
+}
+
+extension Response {
+    /// A short plain-text answer the server makes itself (a refusal), never cached.
+    static func plainText(_ status: HTTPResponse.Status, _ text: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.connection] = "close"
-        return Response(
-            status: .badRequest, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "invoices serve refuses this request: \(reason)\n")))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

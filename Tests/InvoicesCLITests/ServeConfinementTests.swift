@@ -44,12 +44,10 @@ struct ServeConfinementTests {
         #expect(!leaked.contains("secret"))
     }
 
-    /// Sends `bytes` to 127.0.0.1:`port` over a plain TCP socket and returns what comes back until the server closes
-    /// the connection, or `seconds` pass (then with `closed` false).
-    static func exchange(port: Int, _ bytes: String, seconds: Double) throws -> (answer: String, closed: Bool) {
+    /// A TCP socket connected to 127.0.0.1:`port`.
+    static func connectLoopback(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EBADF) }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -57,7 +55,18 @@ struct ServeConfinementTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port` over a plain TCP socket and returns what comes back until the server closes
+    /// the connection, or `seconds` pass (then with `closed` false).
+    static func exchange(port: Int, _ bytes: String, seconds: Double) throws -> (answer: String, closed: Bool) {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -74,17 +83,8 @@ struct ServeConfinementTests {
     /// Sends `bytes` to 127.0.0.1:`port` one byte every `gap` seconds; returns the seconds until the server closed
     /// the connection, or nil when it was still open after the last byte.
     static func trickle(port: Int, _ bytes: String, gap: Double) throws -> Double? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EBADF) }
+        let fd = try connectLoopback(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let start = Date()
         for byte in Array(bytes.utf8) {
             var one = byte
