@@ -44,7 +44,9 @@ struct InvoicesCommand: AsyncParsableCommand {
                 // ArgumentParser's "Error: " label and usage lines are kept; its message (which may quote an argument)
                 // is one line, every character of it escaped.
                 let message = self.message(for: error)
-                let shown = message.isEmpty ? text : text.replacingOccurrences(of: message, with: TerminalText.message(message, keepingLines: false))
+                let shown =
+                    message.isEmpty
+                    ? text : text.replacingOccurrences(of: message, with: TerminalText.message(message, keepingLines: false))
                 Terminal.write(TerminalText.message(shown, keepingLines: true) + "\n", to: .standardError)
             }
             Foundation.exit(code.rawValue)

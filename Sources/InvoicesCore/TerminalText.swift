@@ -9,21 +9,7 @@
 /// TerminalText.escaped("Acme\t\u{1B}[2K")  // "Acme\\t\\u{1b}[2K"
 /// ```
 public enum TerminalText {
-    public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\t": result += "\\t"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case _ where needsEscape(scalar): result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    public static func escaped(_ text: String) -> String { escape(text, backslash: true, keepingLines: false) }
 
     /// A message for a terminal: every control (C0, DEL, C1), line or paragraph separator and bidi control written
     /// as in ``escaped(_:)``, except the message's own line breaks when `keepingLines`. A backslash is left as it is,
@@ -34,12 +20,17 @@ public enum TerminalText {
     /// // "a.pdf has \\u{1b}]0;x\\u{7}\\nImported into"
     /// ```
     public static func message(_ text: String, keepingLines: Bool) -> String {
-        guard text.unicodeScalars.contains(where: { $0 != "\\" && needsEscape($0) && !(keepingLines && $0 == "\n") }) else { return text }
+        escape(text, backslash: false, keepingLines: keepingLines)
+    }
+
+    private static func escape(_ text: String, backslash: Bool, keepingLines: Bool) -> String {
+        func kept(_ scalar: Unicode.Scalar) -> Bool { (!backslash && scalar == "\\") || (keepingLines && scalar == "\n") }
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && !kept($0) }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\\": result += "\\"
-            case "\n" where keepingLines: result += "\n"
+            case _ where kept(scalar): result.unicodeScalars.append(scalar)
+            case "\\": result += "\\\\"
             case "\t": result += "\\t"
             case "\n": result += "\\n"
             case "\r": result += "\\r"

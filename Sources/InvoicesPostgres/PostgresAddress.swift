@@ -118,7 +118,8 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
                 "the part before the last '@' holds a '/', '?' or '#', which end the server's part of an address; "
                     + "write them in the user or password as %2F, %3F, %23 (and an '@' after the server as %40)")
         }
-        guard let decodedUser = String(user).removingPercentEncoding, let decodedPassword = password.map({ String($0).removingPercentEncoding }) ?? ""
+        guard let decodedUser = String(user).removingPercentEncoding,
+            let decodedPassword = password.map({ String($0).removingPercentEncoding }) ?? ""
         else {
             throw refuse("the user or password holds a '%' that starts no %XX escape; write a '%' in them as %25")
         }
@@ -168,10 +169,12 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         let user = userinfo.map { $0.prefix { $0 != ":" } + "@" } ?? ""
         let fragment = rest.firstIndex(of: "#") ?? rest.endIndex
         guard let question = rest[..<fragment].firstIndex(of: "?") else { return String(scheme + user + rest) }
-        let kept = rest[rest.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false).filter { item in
+        let items = rest[rest.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false)
+        let kept = items.filter { item in
             let name = (String(item).removingPercentEncoding ?? String(item)).lowercased()
             return !name.hasPrefix("password") && !name.hasPrefix("sslpassword")
         }
-        return String(scheme + user + rest[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + rest[fragment...]
+        let query = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
+        return String(scheme + user + rest[..<question]) + query + rest[fragment...]
     }
 }

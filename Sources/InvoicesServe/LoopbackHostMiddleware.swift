@@ -14,12 +14,7 @@ public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware 
         guard let authority = request.head.authority, !Self.isLoopback(authority: authority) else {
             return try await next(request, context)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(
-            status: .forbidden, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "invoices serve answers only to localhost, 127.0.0.1 and [::1]\n")))
+        return .plainText(.forbidden, "invoices serve answers only to localhost, 127.0.0.1 and [::1]\n")
     }
 
     /// Whether `authority` (a `Host` header: name, optional `:port`) names this machine's loopback interface.

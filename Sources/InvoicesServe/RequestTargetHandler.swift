@@ -20,13 +20,20 @@ final class RequestTargetHandler: ChannelInboundHandler, RemovableChannelHandler
         guard !refused else { return }
         if case .head(let head) = unwrapInboundIn(data), !head.uri.hasPrefix("/") {
             refused = true
-            let body = ByteBuffer(string: "invoices serve refuses this request: its target is not a path (absolute-form or proxy request)\n")
+            let body = ByteBuffer(
+                string:
+                    "invoices serve refuses this request: its target is not a path (absolute-form or proxy request)\n")
             let headers = HTTPHeaders([
-                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.readableBytes)"), ("Connection", "close"),
+                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.readableBytes)"),
+                ("Connection", "close"),
             ])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+                promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
             return
         }
         context.fireChannelRead(data)
@@ -41,7 +48,9 @@ final class RequestTargetHandler: ChannelInboundHandler, RemovableChannelHandler
 
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
-            guard let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
+            guard let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) else {
+                return
+            }
             try? pipeline.addHandler(RequestTargetHandler(), position: .after(decoder.handler))
         }
     }

@@ -1,5 +1,5 @@
-public import Hummingbird
 internal import Foundation
+public import Hummingbird
 
 /// Refuses request targets no browser sends for a page of the site, before any other middleware reads them, and
 /// makes a path with doubled slashes canonical before ``FileMiddleware`` would redirect it.
@@ -21,11 +21,15 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let raw = request.uri.path
-        guard let path = raw.removingPercentEncoding else { return Self.refuse("the path is not percent-encoded UTF-8") }
+        guard let path = raw.removingPercentEncoding else {
+            return Self.refuse("the path is not percent-encoded UTF-8")
+        }
         if path.contains("\u{0}") { return Self.refuse("the path holds NUL") }
         if path.contains("\\") { return Self.refuse("the path holds a backslash") }
         // The first Host header became the request's authority; any other is still among the fields.
-        if request.headers.contains(where: { $0.name.canonicalName == "host" }) { return Self.refuse("the request has more than one Host header") }
+        if request.headers.contains(where: { $0.name.canonicalName == "host" }) {
+            return Self.refuse("the request has more than one Host header")
+        }
         if path.contains("//") {
             let parts = path.split(separator: "/")
             let canonical = parts.isEmpty ? "/" : "/" + parts.joined(separator: "/") + (path.hasSuffix("/") ? "/" : "")
@@ -38,11 +42,18 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
 
     /// 400 with a one-line reason; the connection is closed after it.
     static func refuse(_ reason: String) -> Response {
+        var response = Response.plainText(.badRequest, "invoices serve refuses this request: \(reason)\n")
+        response.headers[.connection] = "close"
+        return response
+    }
+}
+
+extension Response {
+    /// A short plain-text answer the server makes itself (a refusal), never cached.
+    static func plainText(_ status: HTTPResponse.Status, _ text: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.connection] = "close"
-        return Response(
-            status: .badRequest, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "invoices serve refuses this request: \(reason)\n")))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

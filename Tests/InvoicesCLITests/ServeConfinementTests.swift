@@ -44,12 +44,10 @@ struct ServeConfinementTests {
         #expect(!leaked.contains("secret"))
     }
 
-    /// Sends `bytes` to 127.0.0.1:`port` over a plain TCP socket and returns what comes back until the server closes
-    /// the connection, or `seconds` pass (then with `closed` false).
-    static func exchange(port: Int, _ bytes: String, seconds: Double) throws -> (answer: String, closed: Bool) {
+    /// A TCP socket connected to 127.0.0.1:`port`.
+    static func connectLoopback(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EBADF) }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -57,7 +55,18 @@ struct ServeConfinementTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port` over a plain TCP socket and returns what comes back until the server closes
+    /// the connection, or `seconds` pass (then with `closed` false).
+    static func exchange(port: Int, _ bytes: String, seconds: Double) throws -> (answer: String, closed: Bool) {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -69,6 +78,23 @@ struct ServeConfinementTests {
             if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
             answer.append(contentsOf: buffer[0..<count])
         }
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port` one byte every `gap` seconds; returns the seconds until the server closed
+    /// the connection, or nil when it was still open after the last byte.
+    static func trickle(port: Int, _ bytes: String, gap: Double) throws -> Double? {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
+        let start = Date()
+        for byte in Array(bytes.utf8) {
+            var one = byte
+            // MSG_NOSIGNAL: a send on a connection the server closed fails instead of raising SIGPIPE.
+            if send(fd, &one, 1, Int32(MSG_NOSIGNAL)) < 0 { return Date().timeIntervalSince(start) }
+            var probe: UInt8 = 0
+            if recv(fd, &probe, 1, Int32(MSG_DONTWAIT)) == 0 { return Date().timeIntervalSince(start) }
+            Thread.sleep(forTimeInterval: gap)
+        }
+        return nil
     }
 
     /// What curl cannot send: an absolute-form target, two Host headers, a header that never ends (issue 41).
@@ -96,5 +122,8 @@ struct ServeConfinementTests {
         let slow = try Self.exchange(port: port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: a", seconds: 8)
         #expect(slow.closed && slow.answer.isEmpty, "\(slow.answer)")
         #expect(Date().timeIntervalSince(start) < 6)
+        // Nor does a header sent a byte every 200 ms: the timeout counts whole request parts, not bytes.
+        let trickled = try Self.trickle(port: port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + String(repeating: "a", count: 40), gap: 0.2)
+        #expect(trickled != nil && trickled! < 4, "\(String(describing: trickled))")
     }
 }

@@ -6,8 +6,10 @@ import Testing
 /// The request targets `serve` refuses or makes canonical before serving a file (issue 41), in process.
 struct RequestTargetTests {
     /// `//months` redirected to `//months/` is an address on the host `months`: the path is made canonical first.
-    @Test(arguments: [("//months", "/months"), ("/%2F%2Fmonths", "/months"), ("//months//2025-06.html", "/months/2025-06.html"),
-                      ("///?x=1", "/?x=1")])
+    @Test(arguments: [
+        ("//months", "/months"), ("/%2F%2Fmonths", "/months"), ("//months//2025-06.html", "/months/2025-06.html"),
+        ("///?x=1", "/?x=1"),
+    ])
     func aPathWithDoubledSlashesRedirectsToTheSamePathOnThisHost(target: String, location: String) async throws {
         let fixture = try await SiteServerTests.Fixture()
         defer { fixture.folder.remove() }
@@ -43,7 +45,8 @@ struct RequestTargetTests {
         let fixture = try await SiteServerTests.Fixture()
         defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
-            try await client.execute(uri: "/index.html", method: .get, headers: [.init("Host")!: "evil.example"]) { response in
+            try await client.execute(uri: "/index.html", method: .get, headers: [.init("Host")!: "evil.example"]) {
+                response in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/index.html", method: .get) { response in
