@@ -7,22 +7,18 @@ TEST_TZ := Pacific/Kiritimati
 
 .PHONY: report test setup build clean bench test-deps site-checks screenshots test-tsan fuzz sanitize
 
+# The system packages the build needs are listed once, in scripts/system-packages.txt (the README names the same):
+# each line's check (a pkg-config module, or a file) says whether it is installed; the missing ones are installed
+# in one apt-get run, then every check runs again. Nothing missing: a pkg-config call per package, no apt-get.
 setup:
-	@pkg-config --exists libcmark 2>/dev/null && [ -f /usr/include/sqlite3.h ] || \
-		{ echo "Installing libcmark-dev and libsqlite3-dev..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) apt-get install -y -qq libcmark-dev libsqlite3-dev >/dev/null; }
-	@pkg-config --exists libcrypto libxcrypt 2>/dev/null || \
-		{ echo "Installing libssl-dev and libcrypt-dev (publish: SHA-256, HMAC, bcrypt)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) apt-get install -y -qq libssl-dev libcrypt-dev >/dev/null; }
-	@pkg-config --exists libpq 2>/dev/null || \
-		{ echo "Installing libpq-dev (PostgreSQL stores: libpq, PostgreSQL's own client library)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) apt-get install -y -qq libpq-dev >/dev/null; }
-	@pkg-config --exists libqpdf 2>/dev/null || \
-		{ echo "Installing libqpdf-dev (e-invoices attached to Factur-X/ZUGFeRD PDFs)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) apt-get install -y -qq libqpdf-dev >/dev/null; }
-	@pkg-config --exists libqrencode 2>/dev/null || \
-		{ echo "Installing libqrencode-dev (the EPC payment QR codes on statements)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) apt-get install -y -qq libqrencode-dev >/dev/null; }
+	@installed() { case "$$1" in /*) [ -e "$$1" ] ;; *) pkg-config --exists "$$1" 2>/dev/null ;; esac; }; \
+	packages=$$(grep -v '^#' scripts/system-packages.txt); \
+	missing=$$(echo "$$packages" | while read -r package check purpose; do \
+		[ -z "$$package" ] || installed "$$check" || echo "$$package"; done); \
+	[ -z "$$missing" ] || { echo "Installing" $$missing "(scripts/system-packages.txt)..."; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; } || exit 1; \
+	echo "$$packages" | while read -r package check purpose; do [ -z "$$package" ] || installed "$$check" || \
+		{ echo "$$package is installed but $$check is still missing ($$purpose)" >&2; exit 1; }; done
 
 # The binary is built optimized; CI builds `CONFIG=debug` (the test build's configuration) to stay well under 30 minutes.
 CONFIG ?= release

@@ -54,16 +54,21 @@ struct ContextBooksTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (path, read) = try Self.sample(in: folder)
-        let main = MainContext(store: try BooksStore(path: path), readOnly: true)
-        let child = PrivateContext(parent: main)
-        let number = read.clients[2].number
+        try await Self.expectRenamingAClientChangesOnlyItsName(path: path, read: read, client: 2)
+    }
+
+    /// Renames client `client` in a private child of a read-only main context on the store at `path` (the build's
+    /// line of contexts); the child's books are `read` with only that name changed.
+    @MainActor
+    static func expectRenamingAClientChangesOnlyItsName(path: String, read: Books, client: Int) async throws {
+        let child = PrivateContext(parent: MainContext(store: try BooksStore(path: path), readOnly: true))
+        let number = read.clients[client].number
         let seen = try await child.perform { context in
-            let client = try #require(try context.fetch(Client.self).first { $0.number == number })
-            try client.setValue(.text("Renamed"), forKey: "name")
+            try #require(try context.fetch(Client.self).first { $0.number == number }).setValue(.text("Renamed"), forKey: "name")
             return try context.books()
         }
         var expected = read
-        expected.clients[2].name = "Renamed"
+        expected.clients[client].name = "Renamed"
         Self.expectSame(seen, expected)
     }
 
@@ -76,15 +81,7 @@ struct ContextBooksTests {
         try StoreFixture.make(at: path, sql: StoreFixture.small)
         let read = try BooksStore(path: path).books
         #expect(read.schemaVersion == 1 && !read.payments.isEmpty)
-        let child = PrivateContext(parent: MainContext(store: try BooksStore(path: path), readOnly: true))
-        let number = read.clients[0].number
-        let seen = try await child.perform { context in
-            try #require(try context.fetch(Client.self).first { $0.number == number }).setValue(.text("Renamed"), forKey: "name")
-            return try context.books()
-        }
-        var expected = read
-        expected.clients[0].name = "Renamed"
-        Self.expectSame(seen, expected)
+        try await Self.expectRenamingAClientChangesOnlyItsName(path: path, read: read, client: 0)
     }
 
     /// Only a payment pending (no client or invoice changed): the child's books hold it, and the invoice it settles

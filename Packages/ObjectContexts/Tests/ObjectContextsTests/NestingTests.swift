@@ -122,6 +122,17 @@ struct NestingTests {
         #expect(name == "Ann")
     }
 
+    @Test("every context of a line reports the store at its root")
+    @MainActor
+    func everyContextReportsTheRootsStore() {
+        let store = makeStore(), other = makeStore()
+        let main = MainContext(store: store)
+        let child = PrivateContext(parent: main)
+        let grandchild = PrivateContext(parent: child)
+        #expect(main.persistentStore === store && child.persistentStore === store && grandchild.persistentStore === store)
+        #expect(PrivateContext(store: other).persistentStore === other)
+    }
+
     @Test("the main actor can await and block on a child without deadlock")
     @MainActor
     func mainActorAwaitsChild() async throws {
