@@ -522,6 +522,24 @@ extension EInvoiceImportTests {
         #expect(try project.rows("SELECT street FROM client").first?["street"] == "Hauptstraße 1")
     }
 
+    /// Found by the fuzzers: an element name that is not UTF-8 trapped inside FoundationXML (it is refused before
+    /// parsing, at its line), and a PDF without a catalog made libqpdf print a warning of its own to the terminal.
+    @Test func invalidUTF8AndAPDFWithoutACatalogAreRefusedCleanly() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var bytes = Data(Document().ubl.utf8)
+        let at = try #require(bytes.range(of: Data("<cac:TaxCategory>".utf8)))
+        bytes.replaceSubrange(at.lowerBound + 13..<at.lowerBound + 17, with: [0xFF, 0xFF, 0xFF, 0xF1])
+        let line = String(decoding: bytes[..<at.lowerBound], as: UTF8.self).filter { $0 == "\n" }.count + 1
+        let broken = try write(project, "broken.xml", bytes)
+        let result = try project.importing([broken])
+        #expect(result.status == 65 && result.stderr.contains("broken.xml:\(line): is not valid UTF-8 text"), "\(result.status) \(result.stderr)")
+        let catalog = try write(project, "nocatalog.pdf", Data("%PDF-1.7\n1 0 obj\n<< >>\nendobj\ntrailer\n<< /Size 2 >>\n%%EOF\n".utf8))
+        let refused = try project.importing([catalog])
+        #expect(refused.status == 65 && refused.stderr.contains("nocatalog.pdf: is not a PDF libqpdf can read: it has no document catalog"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("WARNING"))
+    }
+
     /// Text fields have bounds of their own: a note past 64 KB, a buyer's name past 1 KB.
     @Test func aNoteOrNamePastItsBoundIsRefused() throws {
         let project = Project()

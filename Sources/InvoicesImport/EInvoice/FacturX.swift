@@ -15,7 +15,12 @@ enum FacturX {
     static func invoiceXML(pdf bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var handle: qpdf_data? = qpdf_init()
         guard let qpdf = handle else { throw Failure(message: "could not start libqpdf") }
-        defer { qpdf_cleanup(&handle) }
+        defer {
+            // An error left unread makes libqpdf print "WARNING: application did not handle error" at cleanup (a
+            // damaged PDF without a catalog, found by FuzzEInvoicePDF): it is read, and the file already refused.
+            if qpdf_has_error(qpdf) != 0 { _ = qpdf_get_error(qpdf) }
+            qpdf_cleanup(&handle)
+        }
         qpdf_silence_errors(qpdf)
         qpdf_set_suppress_warnings(qpdf, 1)
         let status = bytes.withUnsafeBufferPointer { buffer in
@@ -29,6 +34,9 @@ enum FacturX {
         }
         var attachments: [(name: String, stream: qpdf_oh)] = []
         let root = qpdf_get_root(qpdf)
+        guard qpdf_has_error(qpdf) == 0, qpdf_oh_is_dictionary(qpdf, root) != 0 else {
+            throw Failure(message: "is not a PDF libqpdf can read: it has no document catalog (/Root)")
+        }
         // Every node of the name tree and every file specification counts against the budget; an indirect object
         // is visited once (a `/Kids` array naming its own node, or one node twice, is walked once).
         var visits = 0

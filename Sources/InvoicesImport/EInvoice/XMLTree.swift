@@ -169,9 +169,16 @@ struct XMLTree: Sendable {
             text = decoded
         } else {
             let utf8BOM = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            guard let declared = try declaredEncoding(bytes.dropFirst(utf8BOM)) else { return bytes }
-            let name = declared.lowercased()
-            if ["utf-8", "utf8", "us-ascii", "ascii"].contains(name) { return bytes }
+            let declared = try declaredEncoding(bytes.dropFirst(utf8BOM))
+            let name = declared?.lowercased() ?? "utf-8"
+            if ["utf-8", "utf8", "us-ascii", "ascii"].contains(name) {
+                // FoundationXML traps on an element name that is not UTF-8 (found by FuzzCSVImport): checked here.
+                if let line = firstInvalidUTF8Line(bytes) {
+                    throw Failure(line: line, message: "is not valid UTF-8 text; save it as UTF-8 (or declare its encoding)")
+                }
+                return bytes
+            }
+            guard let declared else { return bytes }
             guard utf8BOM == 0, let encoding = singleByteEncodings[name] else {
                 throw Failure(
                     line: 1,
@@ -191,6 +198,20 @@ struct XMLTree: Sendable {
             utf8.replaceSubrange(..<(end + 2), with: Array(("<?xml version=\"1.0\"?>" + String(repeating: "\n", count: breaks)).utf8))
         }
         return utf8
+    }
+
+    /// The line of the first byte sequence in `bytes` that is not UTF-8, or nil when they all are.
+    static func firstInvalidUTF8Line(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): if scalar.count == 1, scalar.first == 0x0A { line += 1 }
+            case .emptyInput: return nil
+            case .error: return line
+            }
+        }
     }
 
     /// The encoding an XML declaration at the start of `bytes` names, or nil when there is no declaration or it
