@@ -540,6 +540,19 @@ extension EInvoiceImportTests {
         #expect(!refused.stderr.contains("WARNING"))
     }
 
+    /// The budget is what the reader holds to: a 12 MB document (100,000 blank notes) imports, though libxml2 given
+    /// it as one chunk stops past 10,000,000 bytes.
+    @Test func anXMLFileOf12MBWithinTheBudgetImports() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        let blank = "<cbc:Note>" + String(repeating: " ", count: 100) + "</cbc:Note>\n"
+        let text = Document().ubl.replacingOccurrences(of: "  <cbc:DocumentCurrencyCode>", with: String(repeating: blank, count: 100_000) + "  <cbc:DocumentCurrencyCode>")
+        #expect(text.utf8.count > 12_000_000)
+        let result = try project.importing([try project.write("big.xml", text)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT notes FROM invoice").first?["notes"] == "Thank you for your order")
+    }
+
     /// Text fields have bounds of their own: a note past 64 KB, a buyer's name past 1 KB.
     @Test func aNoteOrNamePastItsBoundIsRefused() throws {
         let project = Project()

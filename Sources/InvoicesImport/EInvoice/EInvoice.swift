@@ -7,10 +7,12 @@ internal import InvoicesCore
 struct EInvoice: Sendable {
     enum Syntax: String, Sendable { case ubl = "UBL", cii = "CII" }
 
-    /// An amount and where it was read.
+    /// An amount and where it was read (its element, whose path is built only for a message: a path per amount
+    /// would repeat the root's name, up to 50,000 characters, on every line).
     struct Amount: Sendable {
         var minorUnits: Int64
-        var path: String
+        var element: XMLTree.Element
+        var path: String { element.path }
     }
 
     /// One line of the VAT breakdown (BG-23).
@@ -87,9 +89,10 @@ struct EInvoice: Sendable {
 
     // MARK: Reading values
 
-    static func required(_ element: XMLTree.Element?, _ path: String, _ term: String) throws(Problem) -> XMLTree.Element {
-        guard let element, !element.text.isEmpty || !element.children.isEmpty else {
-            throw Problem(rule: term, path: path, message: "is missing or empty (\(term))")
+    /// `path` is built only when the element is missing.
+    static func required(_ element: XMLTree.Element?, _ path: @autoclosure () -> String, _ term: String) throws(Problem) -> XMLTree.Element {
+        guard let element, !element.text.isEmpty || element.hasChildren else {
+            throw Problem(rule: term, path: path(), message: "is missing or empty (\(term))")
         }
         return element
     }
@@ -107,7 +110,7 @@ struct EInvoice: Sendable {
 
     static func amount(_ element: XMLTree.Element, _ currency: CurrencyCode, _ term: String) throws(Problem) -> Amount {
         do {
-            return Amount(minorUnits: try Money(parsing: element.text, currency: currency).minorUnits, path: element.path)
+            return Amount(minorUnits: try Money(parsing: element.text, currency: currency).minorUnits, element: element)
         } catch {
             throw Problem(rule: term, path: element.path, message: "\(error)")
         }

@@ -46,6 +46,7 @@ struct XMLTree: Sendable {
         var qualifiedName: String { storage.strings[Int(node.qualifiedName)] }
         var attributes: [String: String] { node.attributes < 0 ? [:] : storage.attributes[Int(node.attributes)] }
         var text: String { node.text }
+        var hasChildren: Bool { node.firstChild >= 0 }
 
         var children: [Element] {
             var result: [Element] = []
@@ -109,7 +110,9 @@ struct XMLTree: Sendable {
                     + "or external resource is ever expanded or fetched")
         }
         let builder = Builder()
-        let parser = XMLParser(data: Data(bytes))
+        // From a stream, in chunks: given the whole document as one chunk, libxml2 stops past 10,000,000 bytes
+        // ("error 1"), below the budget's 32 MB.
+        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
