@@ -89,7 +89,8 @@ bench: build
 clean:
 	rm -rf .build Output $(DEMO_STORE)
 
-# Fuzz the Markdown escaper and the date/amount parsers with libFuzzer; FUZZ_SECONDS per target (docs/reliability.md).
+# Fuzz the Markdown escaper, the date/amount parsers, the templates, the import reader and the Factur-X PDF reader
+# (FuzzEInvoicePDF, seeded with Fuzz/seeds) with libFuzzer; FUZZ_SECONDS per target (docs/reliability.md).
 FUZZ_SECONDS ?= 60
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)

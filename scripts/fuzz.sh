@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the Markdown escaper, the date and amount parsers (issue 10) and the template parser and checker (issue 16)
-# with libFuzzer (docs/reliability.md), then runs the compiled-rows differential test with a fresh seed.
+# Fuzzes the Markdown escaper, the date and amount parsers (issue 10), the template parser and checker (issue 16),
+# the import reader and the Factur-X PDF reader (issue 41) with libFuzzer (docs/reliability.md), then runs the compiled-rows differential test with a fresh seed.
 #
 #   scripts/fuzz.sh [seconds per target, default 60]
 #
@@ -49,6 +49,10 @@ build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name InvoicesCore -emit-module -emi
     -emit-library -static -o "$OUT/InvoicesCore/libInvoicesCore.a" Sources/InvoicesCore/*.swift Sources/InvoicesCore/Model/Rules.swift
 build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzCSVImport -o "$OUT/FuzzCSVImport" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore -I Sources/CQPDF \
     "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzCSVImport.swift
+# The Factur-X reader (issue 41): the same sources, every input a PDF, seeded with the attack PDFs (Fuzz/seeds).
+mkdir -p "$OUT/corpus/FuzzEInvoicePDF"
+build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzEInvoicePDF -o "$OUT/FuzzEInvoicePDF" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore -I Sources/CQPDF \
+    "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzEInvoicePDF.swift
 
 # Leaks that are not ours (Foundation's, named in the file) do not fail a run; any other still does.
 export LSAN_OPTIONS="suppressions=$(pwd)/Fuzz/lsan.supp"
@@ -84,7 +88,7 @@ fi
 echo "== FuzzCSVImport: $SECONDS_PER_TARGET s"
 start=$(date +%s)
 if (cd "$OUT" && ./FuzzCSVImport -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=5 -print_final_stats=1 \
-    corpus/FuzzCSVImport ../Tests/InvoicesImportTests/Fixtures > FuzzCSVImport.log 2>&1); then
+    corpus/FuzzCSVImport ../Tests/InvoicesImportTests/Fixtures ../Fuzz/seeds/FuzzCSVImport > FuzzCSVImport.log 2>&1); then
     result=passed
 else
     result=FAILED
@@ -92,4 +96,18 @@ else
 fi
 grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|Fatal error|Test unit written|timeout" "$OUT/FuzzCSVImport.log" || true
 echo "FuzzCSVImport: $result in $(( $(date +%s) - start )) s, corpus $(ls "$OUT/corpus/FuzzCSVImport" | wc -l) inputs (log: $OUT/FuzzCSVImport.log)"
+
+# The Factur-X reader under the input budget (issue 41): a hang (5 s) or more than 1 GB of memory (the budget's
+# 32 MB decoded attachment, a few times over, plus libFuzzer's and ASan's own) is a failure.
+echo "== FuzzEInvoicePDF: $SECONDS_PER_TARGET s"
+start=$(date +%s)
+if (cd "$OUT" && ./FuzzEInvoicePDF -max_total_time="$SECONDS_PER_TARGET" -max_len=8192 -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
+    corpus/FuzzEInvoicePDF ../Fuzz/seeds/FuzzEInvoicePDF > FuzzEInvoicePDF.log 2>&1); then
+    result=passed
+else
+    result=FAILED
+    status=1
+fi
+grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|Fatal error|Test unit written|timeout|rss limit" "$OUT/FuzzEInvoicePDF.log" || true
+echo "FuzzEInvoicePDF: $result in $(( $(date +%s) - start )) s, corpus $(ls "$OUT/corpus/FuzzEInvoicePDF" | wc -l) inputs (log: $OUT/FuzzEInvoicePDF.log)"
 exit $status

@@ -15,10 +15,12 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.element = element
     }
 
-    /// `file:line` or `file: element`.
+    /// `file:line` or `file: element`, each escaped for a terminal (``InvoicesCore/TerminalText``): a file's name
+    /// and an element's path come from outside the tool.
     public var description: String {
+        let file = TerminalText.escaped(file)
         if let line { return "\(file):\(line)" }
-        if let element { return "\(file): \(element)" }
+        if let element { return "\(file): \(TerminalText.escaped(element))" }
         return file
     }
 }
@@ -310,4 +312,32 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
             + "invoices: \(invoices.added) added, \(invoices.updated) updated, \(invoices.unchanged) unchanged"
             + (payments.map { "; payments: \($0.added) added, \($0.removed) removed, \($0.unchanged) unchanged" } ?? "")
     }
+}
+
+/// Minor-unit arithmetic on amounts read from files, checked: a result past 64 bits is nil (a refusal at the row or
+/// element that made it), never a trap and never a wrap. ``InvoicesCore/Money/adding(_:)`` is the same for `Money`.
+enum MinorUnits {
+    static func add(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a, let b else { return nil }
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : result
+    }
+
+    static func subtract(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a, let b else { return nil }
+        let (result, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? nil : result
+    }
+
+    static func sum(_ values: some Sequence<Int64>) -> Int64? {
+        var total: Int64? = 0
+        for value in values {
+            total = add(total, value)
+            if total == nil { return nil }
+        }
+        return total
+    }
+
+    /// Why a sum does not fit, for a message.
+    static let tooLarge = "does not fit in 64-bit minor units (the amounts are too large to add up)"
 }

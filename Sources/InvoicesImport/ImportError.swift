@@ -2,6 +2,10 @@ public import InvoicesCore
 
 /// One problem found while reading or applying an import, located at a file, a line and a column.
 ///
+/// The message and column quote values from the files (a BT-1, an attachment's name, a cell): they are kept with
+/// ``InvoicesCore/TerminalText/escaped(_:)`` applied, so no control, C1 or bidirectional character of a file
+/// reaches the terminal, whoever prints the problem.
+///
 /// ```
 /// invoices.csv:14: column 'Line Total': '12.345' has more decimals than USD allows (2); it is not rounded
 /// ```
@@ -14,8 +18,8 @@ public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible 
 
     public init(location: SourceLocation, column: String? = nil, message: String) {
         self.location = location
-        self.column = column
-        self.message = message
+        self.column = column.map(TerminalText.escaped)
+        self.message = TerminalText.escaped(message)
     }
 
     public var description: String {

@@ -3,14 +3,24 @@ internal import InvoicesCore
 
 extension ImportReader {
     /// Whether `bytes` look like XML (the first character after a byte order mark and white space is `<`).
+    /// UTF-16 and UTF-32 XML, with a byte order mark or without (`<` then zero bytes), are XML too.
     static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
         bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
+            || [[0xFF, 0xFE, 0x3C, 0x00], [0xFE, 0xFF, 0x00, 0x3C], [0x00, 0x3C, 0x00, 0x3F], [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C]]
+                .contains { bytes.starts(with: $0) }
     }
 
     /// Reads one e-invoice (EN 16931 in UBL 2.1 or CII D16B; docs/import.md, "E-invoices") into the batch: its buyer
     /// as a client, itself as an invoice or credit note with its VAT breakdown as tax lines. A document that breaks
     /// one of the calculation rules the figures rely on is refused with the rule and the element.
     func readEInvoice(file: String, xml bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
+        if bytes.count > InputBudget.eInvoiceBytes {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "is larger than \(InputBudget.describe(InputBudget.eInvoiceBytes)), the limit for an XML e-invoice (docs/reliability.md)"))
+            return
+        }
         let tree: XMLTree
         do {
             tree = try XMLTree(bytes: bytes)
@@ -38,17 +48,25 @@ extension ImportReader {
                 ImportProblem(location: SourceLocation(file: file, element: broken.path), message: "breaks \(broken.rule): \(broken.message)"))
             return
         }
-        if let problem = document.unstorable() {
+        let due = document.due ?? document.issued.adding(days: options.defaultTerms)
+        if let problem = document.unstorable(due: due, derived: document.due == nil) {
             problems.add(
                 ImportProblem(location: SourceLocation(file: file, element: problem.path), message: "\(problem.rule): \(problem.message)"))
             return
         }
-        add(document, file: file, into: &batch)
+        add(document, due: due, file: file, into: &batch)
     }
 
     /// Reads the e-invoice attached to a Factur-X / ZUGFeRD PDF (``FacturX``) as ``readEInvoice(file:xml:into:problems:)``
     /// does.
     func readFacturX(file: String, pdf bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
+        if bytes.count > InputBudget.pdfBytes {
+            problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "is larger than \(InputBudget.describe(InputBudget.pdfBytes)), the limit for a Factur-X PDF (docs/reliability.md)"))
+            return
+        }
         do {
             readEInvoice(file: file, xml: try FacturX.invoiceXML(pdf: bytes), into: &batch, problems: &problems)
         } catch {
@@ -56,8 +74,8 @@ extension ImportReader {
         }
     }
 
-    /// The batch's client and invoice for `document` (its checks passed).
-    func add(_ document: EInvoice, file: String, into batch: inout ImportBatch) {
+    /// The batch's client and invoice for `document` (its checks passed), due on `due`.
+    func add(_ document: EInvoice, due: CalendarDate, file: String, into batch: inout ImportBatch) {
         let source = SourceLocation(file: file, element: document.syntax == .ubl ? "/\(document.isCreditNote ? "CreditNote" : "Invoice")" : "/rsm:CrossIndustryInvoice")
         // The buyer: matched by its identifier (BT-46) when it has one, else by name (BT-44); once per batch.
         let known = batch.clients.contains { client in
@@ -69,7 +87,6 @@ extension ImportReader {
                     number: document.buyerID, name: document.buyerName, email: document.buyerEmail, street: document.street,
                     city: document.city, zip: document.zip, country: document.country, source: source))
         }
-        let due = document.due ?? document.issued.adding(days: options.defaultTerms)
         if document.due == nil {
             batch.warnings.append(
                 ImportProblem(

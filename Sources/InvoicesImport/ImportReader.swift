@@ -67,6 +67,10 @@ public struct ImportReader: Sendable {
         var missing: [ImportProblem] = []
         let dates = DateReader(pattern: options.dateFormat)
         for file in files {
+            if let tooLarge = Self.tooLargeEInvoice(file) {
+                problems.add(ImportProblem(location: SourceLocation(file: file), message: tooLarge))
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: file) else {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
@@ -77,6 +81,7 @@ public struct ImportReader: Sendable {
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
         }
         checkDuplicates(&batch, problems: &problems)
+        checkTextBounds(batch, problems: &problems)
         if !missing.isEmpty {
             throw ImportError(
                 kind: .missingInput, ordering: missing + problems.first, files: files, limit: problemLimit, omitted: problems.omitted)
@@ -170,6 +175,65 @@ public struct ImportReader: Sendable {
         batch.rejectedReferences += context.rejectedReferences
         batch.rejectedClients.formUnion(context.rejectedClients)
         problems = context.problems
+    }
+
+    /// Why `file` is refused before it is read, or nil: a regular file larger than ``InvoicesCore/InputBudget`` allows
+    /// an e-invoice (XML, or a PDF), told by its first bytes. Other formats are read whatever their size.
+    static func tooLargeEInvoice(_ file: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = (attributes[.size] as? NSNumber)?.intValue,
+            size > min(InputBudget.eInvoiceBytes, InputBudget.pdfBytes), let handle = FileHandle(forReadingAtPath: file)
+        else { return nil }
+        defer { try? handle.close() }
+        let start = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        if start.starts(with: Array("%PDF-".utf8)), size > InputBudget.pdfBytes {
+            return "is larger than \(InputBudget.describe(InputBudget.pdfBytes)), the limit for a Factur-X PDF (docs/reliability.md)"
+        }
+        if looksLikeXML(start), size > InputBudget.eInvoiceBytes {
+            return "is larger than \(InputBudget.describe(InputBudget.eInvoiceBytes)), the limit for an XML e-invoice (docs/reliability.md)"
+        }
+        return nil
+    }
+
+    /// Every text field of the batch within its bound (``InvoicesCore/InputBudget``): notes and write-off reasons
+    /// ``InputBudget/noteBytes``, every name, identifier, number, e-mail, address field, tax name and payment detail
+    /// ``InputBudget/nameBytes`` (of UTF-8). A longer one is a problem at its row.
+    func checkTextBounds(_ batch: ImportBatch, problems: inout ProblemList) {
+        func check(_ value: String?, _ field: String, note: Bool = false, at source: SourceLocation) {
+            guard let value else { return }
+            let limit = note ? InputBudget.noteBytes : InputBudget.nameBytes
+            guard value.utf8.count > limit else { return }
+            problems.add(
+                ImportProblem(
+                    location: source,
+                    message: "the \(field) is \(value.utf8.count) bytes long, more than \(InputBudget.describe(limit)), the limit for "
+                        + (note ? "a note" : "a name or identifier") + " (docs/reliability.md)"))
+        }
+        for client in batch.clients {
+            for (value, field) in [(client.number, "client number"), (client.name, "client name"), (client.email, "e-mail"), (client.street, "street"),
+                (client.city, "city"), (client.zip, "zip"), (client.country, "country")] as [(String?, String)] {
+                check(value, field, at: client.source)
+            }
+        }
+        for invoice in batch.invoices {
+            check(invoice.identifier, "invoice identifier", at: invoice.source)
+            switch invoice.client {
+            case .number(let number): check(number, "client number", at: invoice.source)
+            case .name(let name): check(name, "client name", at: invoice.source)
+            }
+            check(invoice.notes, "note", note: true, at: invoice.source)
+            check(invoice.corrects, "corrected invoice's identifier", at: invoice.source)
+            for line in invoice.tax?.lines ?? [] {
+                check(line.name, "tax name", at: invoice.source)
+                check(line.rate, "tax rate", at: invoice.source)
+            }
+            for writeOff in invoice.writeOffs ?? [] { check(writeOff.reason, "write-off reason", note: true, at: invoice.source) }
+        }
+        for payment in batch.payments {
+            check(payment.invoice, "invoice identifier", at: payment.source)
+            check(payment.method, "payment method", at: payment.source)
+            check(payment.reference, "payment reference", at: payment.source)
+        }
     }
 
     /// Two invoices with one identifier, or two clients with one number, in the same batch. A client without

@@ -130,10 +130,22 @@ extension RowContext {
                 }
                 if taxes[name] == nil { order.append(name) }
                 let (taxNet, taxAmount) = taxes[name] ?? (0, 0)
-                taxes[name] = (taxNet &+ subtotal.minorUnits, taxAmount &+ amount.minorUnits)
-                sum = sum &+ amount.minorUnits
+                guard let lineNet = MinorUnits.add(taxNet, subtotal.minorUnits), let lineTax = MinorUnits.add(taxAmount, amount.minorUnits),
+                    let lineSum = MinorUnits.add(sum, amount.minorUnits)
+                else {
+                    problem(row.location, slot + " Amount", "added to the invoice's other amounts \(MinorUnits.tooLarge)")
+                    valid = false
+                    continue
+                }
+                taxes[name] = (lineNet, lineTax)
+                sum = lineSum
             }
-            net = net &+ subtotal.minorUnits
+            guard let netSum = MinorUnits.add(net, subtotal.minorUnits) else {
+                problem(row.location, "Line Subtotal", "added to the other lines \(MinorUnits.tooLarge)")
+                valid = false
+                continue
+            }
+            net = netSum
             if valid, sum != lineTotal.minorUnits {
                 problem(
                     row.location, "Line Total",

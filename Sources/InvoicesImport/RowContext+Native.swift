@@ -107,7 +107,8 @@ extension RowContext {
         let netText = value("net")
         if let gross, lines != nil || !netText.isEmpty {
             let taxes = (lines ?? []).map(\.amount)
-            var net = gross.minorUnits - taxes.reduce(0, +)
+            // When the lines cannot be added up, the rules below report the sum that does not fit.
+            var net = MinorUnits.subtract(gross.minorUnits, MinorUnits.sum(taxes)) ?? gross.minorUnits
             if !netText.isEmpty {
                 if let stated = money(netText, currency, location, "net") { net = stated.minorUnits } else { valid = false }
             }

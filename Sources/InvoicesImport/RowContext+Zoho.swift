@@ -53,7 +53,11 @@ extension RowContext {
             // A void invoice shows `Balance` 0.00 whatever was received, and Zoho voids only invoices without
             // payments: nothing was received.
             let received = status == .void ? 0 : total.flatMap { total in
-                balance.map { total.minorUnits - $0.minorUnits - (writtenOff?.minorUnits ?? 0) }
+                balance.flatMap { MinorUnits.subtract(MinorUnits.subtract(total.minorUnits, $0.minorUnits), writtenOff?.minorUnits ?? 0) }
+            }
+            if status != .void, total != nil, balance != nil, received == nil {
+                problem(location, "Balance", "'Total' − 'Balance' − 'WriteOff Amount' \(MinorUnits.tooLarge)")
+                continue
             }
             let isPaid = balance.map { $0.minorUnits <= 0 } ?? false
             let paid = date(first["Last Payment Date"], location, "Last Payment Date", required: (received ?? 0) > 0)
@@ -109,13 +113,25 @@ extension RowContext {
             for column in ["Shipping Charge", "Adjustment", "Round Off"] {
                 guard let text = row.filled(column) else { continue }
                 guard let charge = self.money(text, currency, location, column, allowNegative: true) else { return nil }
-                charges += charge.minorUnits
+                guard let sum = MinorUnits.add(charges, charge.minorUnits) else {
+                    problem(location, column, "added to the other charges \(MinorUnits.tooLarge)")
+                    return nil
+                }
+                charges = sum
             }
-            net = money.minorUnits + charges
-            taxAmount = total.minorUnits - money.minorUnits - charges
+            guard let sum = MinorUnits.add(money.minorUnits, charges), let rest = MinorUnits.subtract(MinorUnits.subtract(total.minorUnits, money.minorUnits), charges)
+            else {
+                problem(location, "SubTotal", "with the charges and 'Total' \(MinorUnits.tooLarge)")
+                return nil
+            }
+            net = sum
+            taxAmount = rest
         }
         guard let tax = taxAmount, tax != 0 || row.filled("Tax Name") != nil else { return (nil, ()) }
-        let netAmount = net ?? total.minorUnits - tax
+        guard let netAmount = net ?? MinorUnits.subtract(total.minorUnits, tax) else {
+            problem(location, "Tax Amount", "subtracted from 'Total' \(MinorUnits.tooLarge)")
+            return nil
+        }
         guard tax >= 0, netAmount > 0 else {
             problem(location, "SubTotal", "gives a tax of \(tax) minor units on a net of \(netAmount); expected a tax that is not negative on a positive net")
             return nil

@@ -32,6 +32,11 @@ public enum ClientRules {
 /// The rules every invoice obeys, written once: the store readers, import and the model's validation at save all
 /// call ``violations(identifier:amount:issued:due:paid:)``.
 public enum InvoiceRules {
+    /// The first and last days a store's `YYYY-MM-DD` dates can hold (a date computed past them, such as an issue
+    /// date of 9999-12-31 plus 30 days' terms, would be written as `10000-01-30`, which no reader takes back).
+    public static let firstDay = CalendarDate(year: 1, month: 1, day: 1)!
+    public static let lastDay = CalendarDate(year: 9999, month: 12, day: 31)!
+
     /// The rules an invoice's values break: an identifier, an amount that is not negative, and due and paid dates
     /// that are not before the issue date. Dates that are `nil` are not checked here (readers report them).
     /// - Parameter amountText: The amount as the source holds it, to quote (a Core Data store's `-5.0`); the minor
@@ -46,6 +51,12 @@ public enum InvoiceRules {
         }
         if amount < 0 {
             violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amountText ?? String(amount))); amounts are never negative"))
+        }
+        for (attribute, date) in [("issuedOn", issued), ("dueOn", due), ("paidOn", paid)] {
+            if let date, !(firstDay...lastDay).contains(date) {
+                violations.append(
+                    RuleViolation(attribute: attribute, message: "\(date) is outside \(firstDay) to \(lastDay), the days the books hold"))
+            }
         }
         if let issued, let due, due < issued {
             violations.append(RuleViolation(attribute: "dueOn", message: "\(due) is before the issue date \(issued)"))
@@ -109,6 +120,25 @@ public enum BooksRules {
                     message: "'\(currency)' is not the invoice's currency \(invoiceCurrency); a payment is in its invoice's currency (convert it first)"))
         }
         return violations
+    }
+
+    /// What a source says was received for an invoice to date (an e-invoice's paid amount, BT-113): money
+    /// received, so not negative (that would be a refund of money never received), and not more than the invoice's
+    /// amount (the rest would be due back, which the document does not say).
+    /// - Parameter format: How an amount is quoted (minor units by default; a reader passes its decimal format).
+    public static func receivedViolations(
+        received: Int64, amount: Int64, format: (Int64) -> String = { String($0) }
+    ) -> [RuleViolation] {
+        if received < 0 {
+            return [
+                RuleViolation(
+                    attribute: "received", message: "is negative (\(format(received))); an amount received is never negative (a refund is not received)")
+            ]
+        }
+        if received > amount {
+            return [RuleViolation(attribute: "received", message: "(\(format(received))) is more than the invoice's amount (\(format(amount)))")]
+        }
+        return []
     }
 
     /// A write-off: a positive amount, not before the invoice's issue date.

@@ -7,10 +7,12 @@ internal import InvoicesCore
 struct EInvoice: Sendable {
     enum Syntax: String, Sendable { case ubl = "UBL", cii = "CII" }
 
-    /// An amount and where it was read.
+    /// An amount and where it was read (its element, whose path is built only for a message: a path per amount
+    /// would repeat the root's name, up to 50,000 characters, on every line).
     struct Amount: Sendable {
         var minorUnits: Int64
-        var path: String
+        var element: XMLTree.Element
+        var path: String { element.path }
     }
 
     /// One line of the VAT breakdown (BG-23).
@@ -51,6 +53,8 @@ struct EInvoice: Sendable {
     var rounding: Amount?  // BT-114
     var payable: Amount  // BT-115
     var vat: [VATBreakdown]  // BG-23
+    /// The root element's path (`/Invoice`), where a problem of the whole document is located.
+    var rootPath = ""
 
     /// A rule the document breaks: its id, the element and why.
     struct Problem: Error, Sendable {
@@ -85,9 +89,10 @@ struct EInvoice: Sendable {
 
     // MARK: Reading values
 
-    static func required(_ element: XMLTree.Element?, _ path: String, _ term: String) throws(Problem) -> XMLTree.Element {
-        guard let element, !element.text.isEmpty || !element.children.isEmpty else {
-            throw Problem(rule: term, path: path, message: "is missing or empty (\(term))")
+    /// `path` is built only when the element is missing.
+    static func required(_ element: XMLTree.Element?, _ path: @autoclosure () -> String, _ term: String) throws(Problem) -> XMLTree.Element {
+        guard let element, !element.text.isEmpty || element.hasChildren else {
+            throw Problem(rule: term, path: path(), message: "is missing or empty (\(term))")
         }
         return element
     }
@@ -105,7 +110,7 @@ struct EInvoice: Sendable {
 
     static func amount(_ element: XMLTree.Element, _ currency: CurrencyCode, _ term: String) throws(Problem) -> Amount {
         do {
-            return Amount(minorUnits: try Money(parsing: element.text, currency: currency).minorUnits, path: element.path)
+            return Amount(minorUnits: try Money(parsing: element.text, currency: currency).minorUnits, element: element)
         } catch {
             throw Problem(rule: term, path: element.path, message: "\(error)")
         }
@@ -165,6 +170,7 @@ struct EInvoice: Sendable {
 
     private init(ubl root: XMLTree.Element) throws(Problem) {
         syntax = .ubl
+        rootPath = root.path
         isCreditNote = root.name == "CreditNote"
         number = try Self.required(root.child("ID"), root.path + "/cbc:ID", "BT-1").text
         issued = try Self.date(try Self.required(root.child("IssueDate"), root.path + "/cbc:IssueDate", "BT-2"), "BT-2", compact: false)
@@ -216,6 +222,7 @@ struct EInvoice: Sendable {
 
     private init(cii root: XMLTree.Element) throws(Problem) {
         syntax = .cii
+        rootPath = root.path
         let document = try Self.required(root.child("ExchangedDocument"), root.path + "/rsm:ExchangedDocument", "BG-2")
         number = try Self.required(document.child("ID"), document.path + "/ram:ID", "BT-1").text
         typeCode = Self.text(document.child("TypeCode")) ?? "380"
@@ -281,37 +288,75 @@ struct EInvoice: Sendable {
 
     /// The first of the calculation rules this reader relies on that the document breaks, checked exactly in minor
     /// units: BR-CO-10 to BR-CO-16, and the VAT breakdown's tax summing to BT-110. Nil when it keeps them all.
+    /// Every sum and difference is checked: one past 64-bit minor units breaks its rule (the amounts cannot be
+    /// added up), never traps and never wraps.
     func brokenRule() -> Problem? {
-        func sum(_ amounts: [Amount]) -> Int64 { amounts.reduce(0) { $0 &+ $1.minorUnits } }
+        func sum(_ amounts: [Amount]) -> Int64? { MinorUnits.sum(amounts.lazy.map(\.minorUnits)) }
+        func plus(_ a: Int64?, _ b: Int64) -> Int64? { MinorUnits.add(a, b) }
+        func minus(_ a: Int64?, _ b: Int64) -> Int64? { MinorUnits.subtract(a, b) }
         func money(_ minorUnits: Int64) -> String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
         let allowances = allowanceTotal?.minorUnits ?? 0, charges = chargeTotal?.minorUnits ?? 0
         let taxTotal = tax?.minorUnits ?? 0
-        let checks: [(String, Bool, String, String)] = [
-            ("BR-CO-10", lineTotal.minorUnits == sum(lineNets), lineTotal.path,
-             "the sum of the invoice lines' net amounts (BT-106) is \(money(lineTotal.minorUnits)), but the lines (BT-131) add up to \(money(sum(lineNets)))"),
-            ("BR-CO-11", allowances == sum(self.allowances), allowanceTotal?.path ?? lineTotal.path,
-             "the allowances total (BT-107) is \(money(allowances)), but the document level allowances (BT-92) add up to \(money(sum(self.allowances)))"),
-            ("BR-CO-12", charges == sum(self.charges), chargeTotal?.path ?? lineTotal.path,
-             "the charges total (BT-108) is \(money(charges)), but the document level charges (BT-99) add up to \(money(sum(self.charges)))"),
-            ("BR-CO-13", net.minorUnits == lineTotal.minorUnits - allowances + charges, net.path,
-             "the total without VAT (BT-109) is \(money(net.minorUnits)), but lines − allowances + charges is \(money(lineTotal.minorUnits - allowances + charges))"),
-            ("BR-CO-14", taxTotal == sum(vat.map(\.tax)), tax?.path ?? net.path,
-             "the VAT total (BT-110) is \(money(taxTotal)), but the VAT breakdown (BT-117) adds up to \(money(sum(vat.map(\.tax))))"),
-            ("BR-CO-15", gross.minorUnits == net.minorUnits + taxTotal, gross.path,
-             "the total with VAT (BT-112) is \(money(gross.minorUnits)), but the total without VAT plus the VAT (BT-109 + BT-110) is \(money(net.minorUnits + taxTotal))"),
-            ("BR-CO-16", payable.minorUnits == gross.minorUnits - (prepaid?.minorUnits ?? 0) + (rounding?.minorUnits ?? 0), payable.path,
-             "the amount due (BT-115) is \(money(payable.minorUnits)), but BT-112 − BT-113 + BT-114 is \(money(gross.minorUnits - (prepaid?.minorUnits ?? 0) + (rounding?.minorUnits ?? 0)))"),
+        let checks: [(rule: String, stated: Int64, computed: Int64?, path: String, stating: String, computing: String)] = [
+            ("BR-CO-10", lineTotal.minorUnits, sum(lineNets), lineTotal.path,
+             "the sum of the invoice lines' net amounts (BT-106)", "the lines (BT-131) add up to"),
+            ("BR-CO-11", allowances, sum(self.allowances), allowanceTotal?.path ?? lineTotal.path,
+             "the allowances total (BT-107)", "the document level allowances (BT-92) add up to"),
+            ("BR-CO-12", charges, sum(self.charges), chargeTotal?.path ?? lineTotal.path,
+             "the charges total (BT-108)", "the document level charges (BT-99) add up to"),
+            ("BR-CO-13", net.minorUnits, plus(minus(lineTotal.minorUnits, allowances), charges), net.path,
+             "the total without VAT (BT-109)", "lines − allowances + charges is"),
+            ("BR-CO-14", taxTotal, sum(vat.map(\.tax)), tax?.path ?? net.path,
+             "the VAT total (BT-110)", "the VAT breakdown (BT-117) adds up to"),
+            ("BR-CO-15", gross.minorUnits, plus(net.minorUnits, taxTotal), gross.path,
+             "the total with VAT (BT-112)", "the total without VAT plus the VAT (BT-109 + BT-110) is"),
+            ("BR-CO-16", payable.minorUnits, plus(minus(gross.minorUnits, prepaid?.minorUnits ?? 0), rounding?.minorUnits ?? 0), payable.path,
+             "the amount due (BT-115)", "BT-112 − BT-113 + BT-114 is"),
         ]
-        return checks.first { !$0.1 }.map { Problem(rule: $0.0, path: $0.2, message: $0.3) }
+        guard let broken = checks.first(where: { $0.computed != $0.stated }) else { return nil }
+        guard let computed = broken.computed else {
+            return Problem(
+                rule: broken.rule, path: broken.path,
+                message: "\(broken.stating) is \(money(broken.stated)), but \(broken.computing) more than 64-bit minor units hold "
+                    + "(\(money(Int64.max)) \(currency.code)); such amounts cannot be imported")
+        }
+        return Problem(rule: broken.rule, path: broken.path, message: "\(broken.stating) is \(money(broken.stated)), but \(broken.computing) \(money(computed))")
     }
 
     /// Why the books cannot hold the document although EN 16931 allows it, or nil: a due date before the issue
     /// date, or a VAT breakdown line with a negative amount (the books' tax lines are never negative).
-    func unstorable() -> Problem? {
+    /// Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``, the ones the build checks its store
+    /// against), on the due date it will be stored with (`due`: BT-9, or the issue date plus the terms), and the paid
+    /// amount (BT-113) against ``InvoicesCore/BooksRules/receivedViolations(received:amount:format:)``.
+    func unstorable(due stored: CalendarDate, derived: Bool) -> Problem? {
         if let due, due < issued {
             return Problem(
                 rule: "BT-9", path: duePath,
                 message: "the due date \(due) is before the issue date (BT-2) \(issued); the books keep due dates on or after the issue date")
+        }
+        let root = rootPath
+        let violations = InvoiceRules.violations(
+            identifier: number, amount: gross.minorUnits, amountText: Money.decimalString(gross.minorUnits, digits: currency.minorUnitDigits),
+            issued: issued, due: stored, paid: nil)
+        for violation in violations {
+            switch violation.attribute {
+            case "amount":
+                return Problem(rule: "BT-112", path: gross.path, message: "the total with VAT \(violation.message)")
+            case "dueOn":
+                return Problem(
+                    rule: "BT-9", path: derived ? root : duePath,
+                    message: (derived ? "the due date (the issue date plus --default-terms) " : "the due date ") + violation.message)
+            case "issuedOn":
+                return Problem(rule: "BT-2", path: root, message: "the issue date " + violation.message)
+            default:
+                return Problem(rule: "BT-1", path: root, message: "the invoice number \(violation.message)")
+            }
+        }
+        if let prepaid {
+            let format = { (amount: Int64) in Money.decimalString(amount, digits: self.currency.minorUnitDigits) }
+            if let violation = BooksRules.receivedViolations(received: prepaid.minorUnits, amount: gross.minorUnits, format: format).first {
+                return Problem(rule: "BT-113", path: prepaid.path, message: "the paid amount \(violation.message)")
+            }
         }
         for entry in vat where entry.taxable.minorUnits < 0 || entry.tax.minorUnits < 0 {
             let negative = entry.taxable.minorUnits < 0 ? entry.taxable : entry.tax
