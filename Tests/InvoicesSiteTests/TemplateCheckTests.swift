@@ -20,6 +20,28 @@ struct TemplateCheckTests {
         #expect(error.description.hasPrefix(folder.path("month.md") + ":4:10: unknown variable 'totl'"))
     }
 
+    /// `{{{notes}}}` would put a value from the books into the Markdown as it is: a blank line and a link in it would
+    /// become a link on the page (issue 41). Only the markup the tool draws may be written unescaped.
+    @Test func aValueWrittenUnescapedIsRefusedAndTheToolsMarkupIsNot() throws {
+        let layout = TemplateSet.defaultFiles["layout.html"]!.replacingOccurrences(of: "{{pageTitle}}", with: "{{{pageTitle}}}")
+        // (file, text, the name, its line, the column its tag opens at)
+        for (file, text, name, line, tagColumn) in [
+            ("client-list.md", "{{#invoices}}\n<tr><td>{{{notes}}}</td></tr>\n{{/invoices}}\n", "notes", 2, 9),
+            ("client.md", "# {{& name}}\n", "name", 1, 3),
+            ("layout.html", layout, "pageTitle", 14, 8),
+        ] {
+            let folder = try folder(with: [file: text])
+            defer { folder.remove() }
+            let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
+            #expect(error.code == .unescapedValue, "\(file)")
+            #expect(error.message.hasPrefix("'\(name)' is written unescaped"), "\(file): \(error.message)")
+            #expect(error.path == folder.path(file) && error.line == line, "\(error)")
+            #expect((tagColumn...tagColumn + 5).contains(error.column), "\(error)")
+        }
+        // The defaults write the QR code, the chart, the page's HTML and the stylesheet unescaped, and pass.
+        _ = try TemplateSet(directory: nil)
+    }
+
     @Test func namesResolveFromTheInnermostSectionOutwards() throws {
         // `siteTitle` is found in the page's scope from inside two sections; `rows.name` is a dotted path.
         let text = "{{#currencies}}{{#rows}}{{name}} {{siteTitle}} {{currency}}{{/rows}}{{total.change}}{{/currencies}}"

@@ -26,6 +26,13 @@ struct TemplateChecker {
     /// time here, and at render time.
     static let tagBudget = 100_000
 
+    /// The names a template may write unescaped (`{{{name}}}`, `{{& name}}`): markup the tool draws itself, never a
+    /// value from the books. In the HTML layout, the page's HTML and the inlined stylesheet; in a Markdown template,
+    /// the QR code and the chart, which pass cmark as HTML tokens (``MarkdownValues/html(_:)``).
+    static func unescapedNames(in file: String) -> Set<String> {
+        file.hasSuffix(".html") ? ["content", "inlineStyle"] : ["qr", "svg"]
+    }
+
     /// Where a section is: its template's name and the offset of its open tag's line.
     struct SectionKey: Hashable {
         var template: String
@@ -133,7 +140,15 @@ struct TemplateChecker {
                 switch node {
                 case .text, .silent:
                     continue
-                case .variable(let tag, _):
+                case .variable(let tag, let escaped):
+                    if !escaped, case let markup = TemplateChecker.unescapedNames(in: source.file), !markup.contains(tag.name) {
+                        let allowed = markup.sorted().map { "{{{" + $0 + "}}}" }.joined(separator: " and ")
+                        error(
+                            .unescapedValue, source, tag,
+                            "'\(tag.name)' is written unescaped, and only markup the tool draws may be (\(allowed) here): "
+                                + "write {{\(tag.name)}}\(from) (see docs/templates.md)")
+                        continue
+                    }
                     _ = resolve(tag, source: source, stack: stack, from: from)
                 case .section(let tag, let inverted, let body, let extent):
                     guard depth + 1 <= TemplateSyntax.maximumDepth else {

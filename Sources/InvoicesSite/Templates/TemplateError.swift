@@ -10,7 +10,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
         private enum Base: Hashable, Sendable {
             case syntax, unknownVariable, missingFolder, unreadable, unclosedSection, missingPartial, recursivePartial, tooDeep
-            case reservedName, outsideFolder
+            case reservedName, outsideFolder, unescapedValue
         }
         private let base: Base
         public static var syntax: Self { Self(base: .syntax) }
@@ -29,6 +29,8 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         public static var reservedName: Self { Self(base: .reservedName) }
         /// A symbolic link in the templates folder that leads outside it.
         public static var outsideFolder: Self { Self(base: .outsideFolder) }
+        /// `{{{name}}}` or `{{& name}}` on a value from the books: only markup the tool draws may be unescaped.
+        public static var unescapedValue: Self { Self(base: .unescapedValue) }
     }
 
     public var code: Code
