@@ -28,7 +28,7 @@ enum PaymentStatement {
         case .paidInFull(let day): amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == day
         case .notPaidInFull: amount == 0 ? payments.isEmpty : Self.settledDay(payments, amount: amount) == nil
         case .received(let received, let day):
-            payments.reduce(Int64(0)) { $0 &+ $1.amount } == received && (received == 0 || payments.map(\.day).max() == day)
+            MinorUnits.sum(payments.map(\.amount)) == received && (received == 0 || payments.map(\.day).max() == day)
         }
     }
 
@@ -46,7 +46,8 @@ enum PaymentStatement {
     static func settledDay(_ payments: [(day: CalendarDate, amount: Int64)], amount: Int64) -> CalendarDate? {
         var running: Int64 = 0
         return payments.sorted { ($0.day, $0.amount) < ($1.day, $1.amount) }.first { payment in
-            running &+= payment.amount
+            // Saturating: payments past 64 bits have added up to any amount.
+            running = MinorUnits.add(running, payment.amount) ?? (payment.amount > 0 ? .max : .min)
             return running >= amount
         }?.day
     }
