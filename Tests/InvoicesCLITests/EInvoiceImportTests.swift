@@ -415,9 +415,11 @@ extension EInvoiceImportTests {
         try Data(repeating: 0x20, count: 40 << 20).write(to: URL(fileURLWithPath: spaces))
         let bomb = try write(project, "bomb.pdf", Self.facturX(data: try Self.deflated(spaces, times: 2), filters: "[/FlateDecode /FlateDecode]"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: bomb)).count < 4096)
+        let large = try project.write("large.xml", "<r>" + String(repeating: " ", count: 32 << 20) + "</r>")
         for (file, expected) in [
             (deep, "deep.xml:1: nests elements deeper than 64 levels"), (many, "many.xml:1: has more than 1000000 elements"),
             (deepPDF, "deep.pdf:1: nests elements deeper than 64 levels"), (bomb, "bomb.pdf: has an attachment factur-x.xml larger than 32 MB decoded"),
+            (large, "large.xml: is larger than 32 MB, the limit for an XML e-invoice"),
         ] {
             let result = try importingBounded(project, [file])
             #expect(result.status == 65 && result.stderr.contains(expected), "\(file): \(result.stderr)")
