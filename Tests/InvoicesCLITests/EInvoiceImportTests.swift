@@ -513,6 +513,8 @@ extension EInvoiceImportTests {
         let named = try project.importing([unknown])
         #expect(named.status == 65 && named.stderr.contains("koi8.xml:1: declares the encoding 'KOI8-R', which the tool does not read"), "\(named.stderr)")
         #expect(!named.stderr.contains("error 57"))
+        let mislabelled = try project.importing([try project.write("mislabelled.xml", plain)])
+        #expect(mislabelled.status == 65 && mislabelled.stderr.contains("mislabelled.xml:1: declares the encoding 'UTF-16', but its first bytes are not in it"), "\(mislabelled.stderr)")
         #expect(try project.invoiceCount() == 0)
         let wide = try write(project, "utf16.xml", utf16LE(plain))
         let latin1 = try write(
