@@ -3,6 +3,13 @@ internal import InvoicesCore
 
 extension ImportReader {
     /// Whether `bytes` look like XML (the first character after a byte order mark and white space is `<`).
+    /// Why an e-invoice file past its budget (``InvoicesCore/InputBudget``) is refused.
+    static func tooLarge(pdf: Bool) -> String {
+        pdf
+            ? "is larger than \(InputBudget.describe(InputBudget.pdfBytes)), the limit for a Factur-X PDF (docs/reliability.md)"
+            : "is larger than \(InputBudget.describe(InputBudget.eInvoiceBytes)), the limit for an XML e-invoice (docs/reliability.md)"
+    }
+
     /// UTF-16 and UTF-32 XML, with a byte order mark or without (`<` then zero bytes), are XML too.
     static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
         bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
@@ -15,11 +22,7 @@ extension ImportReader {
     /// one of the calculation rules the figures rely on is refused with the rule and the element.
     func readEInvoice(file: String, xml bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
         if bytes.count > InputBudget.eInvoiceBytes {
-            problems.add(
-                ImportProblem(
-                    location: SourceLocation(file: file),
-                    message: "is larger than \(InputBudget.describe(InputBudget.eInvoiceBytes)), the limit for an XML e-invoice (docs/reliability.md)"))
-            return
+            return problems.add(ImportProblem(location: SourceLocation(file: file), message: Self.tooLarge(pdf: false)))
         }
         let tree: XMLTree
         do {
@@ -61,11 +64,7 @@ extension ImportReader {
     /// does.
     func readFacturX(file: String, pdf bytes: [UInt8], into batch: inout ImportBatch, problems: inout ProblemList) {
         if bytes.count > InputBudget.pdfBytes {
-            problems.add(
-                ImportProblem(
-                    location: SourceLocation(file: file),
-                    message: "is larger than \(InputBudget.describe(InputBudget.pdfBytes)), the limit for a Factur-X PDF (docs/reliability.md)"))
-            return
+            return problems.add(ImportProblem(location: SourceLocation(file: file), message: Self.tooLarge(pdf: true)))
         }
         do {
             readEInvoice(file: file, xml: try FacturX.invoiceXML(pdf: bytes), into: &batch, problems: &problems)

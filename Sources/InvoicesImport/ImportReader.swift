@@ -186,12 +186,8 @@ public struct ImportReader: Sendable {
         else { return nil }
         defer { try? handle.close() }
         let start = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
-        if start.starts(with: Array("%PDF-".utf8)), size > InputBudget.pdfBytes {
-            return "is larger than \(InputBudget.describe(InputBudget.pdfBytes)), the limit for a Factur-X PDF (docs/reliability.md)"
-        }
-        if looksLikeXML(start), size > InputBudget.eInvoiceBytes {
-            return "is larger than \(InputBudget.describe(InputBudget.eInvoiceBytes)), the limit for an XML e-invoice (docs/reliability.md)"
-        }
+        if start.starts(with: Array("%PDF-".utf8)), size > InputBudget.pdfBytes { return tooLarge(pdf: true) }
+        if looksLikeXML(start), size > InputBudget.eInvoiceBytes { return tooLarge(pdf: false) }
         return nil
     }
 

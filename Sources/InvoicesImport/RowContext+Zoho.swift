@@ -152,9 +152,13 @@ extension RowContext {
     }
 
     /// `tax / net` in thousandths of a percent, rounded half to even.
+    /// `tax` not negative, `net` positive. Computed in 128 bits: `tax * 100_000` overflowed (a trap) for a tax past
+    /// 92 trillion minor units. A rate past `Int32.max` thousandths, which the callers clamp to, is `Int64.max`.
     func proportionalMilli(_ tax: Int64, _ net: Int64) -> Int64 {
-        let (quotient, remainder) = (tax * 100_000).quotientAndRemainder(dividingBy: net)
-        if remainder * 2 > net || (remainder * 2 == net && quotient % 2 == 1) { return quotient + 1 }
+        guard tax / net < Int64(Int32.max) else { return .max }
+        let (quotient, remainder) = net.dividingFullWidth(tax.multipliedFullWidth(by: 100_000))
+        let twice = remainder.magnitude * 2
+        if twice > net.magnitude || (twice == net.magnitude && quotient % 2 == 1) { return quotient + 1 }
         return quotient
     }
 }

@@ -415,9 +415,11 @@ extension EInvoiceImportTests {
         try Data(repeating: 0x20, count: 40 << 20).write(to: URL(fileURLWithPath: spaces))
         let bomb = try write(project, "bomb.pdf", Self.facturX(data: try Self.deflated(spaces, times: 2), filters: "[/FlateDecode /FlateDecode]"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: bomb)).count < 4096)
+        let large = try project.write("large.xml", "<r>" + String(repeating: " ", count: 32 << 20) + "</r>")
         for (file, expected) in [
             (deep, "deep.xml:1: nests elements deeper than 64 levels"), (many, "many.xml:1: has more than 1000000 elements"),
             (deepPDF, "deep.pdf:1: nests elements deeper than 64 levels"), (bomb, "bomb.pdf: has an attachment factur-x.xml larger than 32 MB decoded"),
+            (large, "large.xml: is larger than 32 MB, the limit for an XML e-invoice"),
         ] {
             let result = try importingBounded(project, [file])
             #expect(result.status == 65 && result.stderr.contains(expected), "\(file): \(result.stderr)")
@@ -511,6 +513,8 @@ extension EInvoiceImportTests {
         let named = try project.importing([unknown])
         #expect(named.status == 65 && named.stderr.contains("koi8.xml:1: declares the encoding 'KOI8-R', which the tool does not read"), "\(named.stderr)")
         #expect(!named.stderr.contains("error 57"))
+        let mislabelled = try project.importing([try project.write("mislabelled.xml", plain)])
+        #expect(mislabelled.status == 65 && mislabelled.stderr.contains("mislabelled.xml:1: declares the encoding 'UTF-16', but its first bytes are not in it"), "\(mislabelled.stderr)")
         #expect(try project.invoiceCount() == 0)
         let wide = try write(project, "utf16.xml", utf16LE(plain))
         let latin1 = try write(

@@ -28,6 +28,20 @@ struct HostileImportTests {
         #expect(found.contains { $0.column == "Balance" && $0.message.contains("does not fit in 64-bit minor units") }, "\(found)")
     }
 
+    /// A Zoho tax of 92 trillion minor units without a rate column: the rate (tax / net, to 0.001 %) was computed as
+    /// `tax * 100_000`, which trapped; it is computed in 128 bits.
+    @Test func aZohoTaxPast92TrillionDoesNotTrap() throws {
+        let header = "Invoice Date,Invoice Number,Invoice Status,Customer Name,Due Date,Currency Code,Item Name,Item Total,SubTotal,Total,Balance,Last Payment Date,Tax Amount,Tax Name\n"
+        let row = "2025-04-01,INV-1,Sent,Initech,2025-04-15,USD,Work,1.00,1.00,92233720368547758.07,92233720368547758.07,,92233720368547.76,VAT\n"
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("zoho.csv")
+        try (header + row).write(toFile: path, atomically: true, encoding: .utf8)
+        let line = try #require(try ImportReader().read(files: [path]).invoices.first?.tax?.lines.first)
+        // 9,223,372,036,854,776 on a net of 9,214,148,664,817,921,031 minor units: 0.1001 %, to 0.001 %.
+        #expect(line.amount == 9_223_372_036_854_776 && line.rate == "0.1", "\(line)")
+    }
+
     /// A cell with an escape sequence, a C1 control or a bidi override is quoted escaped in the problem.
     @Test func aValueQuotedInAProblemIsEscaped() throws {
         let text = "identifier,clientNumber,amount,currency,issuedOn,dueOn\nINV-1,C-1,10.00,\u{1B}]0;pwned\u{07}\u{9B}2J\u{202E},2025-01-01,2025-01-31\n"

@@ -182,6 +182,9 @@ struct XMLTree: Sendable {
                 return bytes
             }
             guard let declared else { return bytes }
+            if name.hasPrefix("utf-16") || name.hasPrefix("utf-32") || name.hasPrefix("ucs") {
+                throw Failure(line: 1, message: "declares the encoding '\(declared)', but its first bytes are not in it; save it as UTF-8")
+            }
             guard utf8BOM == 0, let encoding = singleByteEncodings[name] else {
                 throw Failure(
                     line: 1,
