@@ -267,7 +267,7 @@ public struct Trail: Sendable, Equatable {
         private var position = 0
         private var carried: [UInt8] = []
         private var atEnd = false
-        /// Lines handed out or skipped so far, and the bytes before the current piece: for messages.
+        /// The lines handed out or skipped so far (the header counts as line 1): for messages.
         private var lineNumber = 0
         private(set) var failure: RegularFile.Failure?
 
