@@ -97,6 +97,19 @@ struct RegularFileInputsTests {
         #expect(result.stderr.contains("is longer than the 1 MB that a trail line may have"), "\(result.stderr)")
     }
 
+    /// The tool never writes a trail it would refuse: books one of whose records would make a line past the trail's
+    /// line budget are refused naming the record, and nothing is built.
+    @Test func booksWhoseTrailLineWouldPassTheBudgetAreRefusedNamingTheRecord() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.sql("UPDATE invoice SET notes = replace(hex(zeroblob(550000)), '0', 'x') WHERE identifier = 'INV-2'")
+        let result = try project.build()
+        #expect(result.status == 65, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("invoice INV-2: its record in the trail would be "), "\(result.stderr)")
+        #expect(result.stderr.contains("past the 1 MB that a trail line may have"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: project.site) && !FileManager.default.fileExists(atPath: project.trail))
+    }
+
     /// Finding LOW 3: `--closed-through` passed when the first line of a scratch build's trail (made from books
     /// changed in the closed period) was copied over the trail. The first line carries a hash of the lines after
     /// it: where it alone would decide, a first line that does not match them is refused.
