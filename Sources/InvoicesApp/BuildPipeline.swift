@@ -170,7 +170,12 @@ public struct BuildPipeline: Sendable {
         let templates = try loadTemplates()
         // Nothing to do when the store's bytes, the templates, the options and the previous trail's first line are
         // what the previous build read, and its site is still as it wrote it: the store's rows are not even read.
-        let previousFirstLine = Self.firstLine(of: writer.trailURL)
+        let previousFirstLine: String?
+        do {
+            previousFirstLine = try Self.firstLine(of: writer.trailURL)
+        } catch {
+            throw BuildError(code: .dataError, message: Self.trailRefusal(error))
+        }
         let source = sourceFingerprint(templates: templates, trailFirstLine: previousFirstLine)
         if !configuration.full, configuration.site.debugMarkdownFolder == nil, let source, let summary = writer.unchangedSite(source: source) {
             observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
@@ -188,6 +193,7 @@ public struct BuildPipeline: Sendable {
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this
         // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
         let fingerprint = site.booksFingerprint()
+        let sameBooks = try sameBooks(asTrail: previousFirstLine, fingerprint: fingerprint, writer: writer)
         // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
         // still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
         let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
@@ -201,7 +207,7 @@ public struct BuildPipeline: Sendable {
         // the previous one in one pass, neither held in memory, while the pages render (only the changes page needs what changed); it takes the
         // previous one's place once the site has.
         let trailTask: Task<TrailOutcome, Never>? =
-            previousFirstLine == Trail.firstLine(books: fingerprint)
+            sameBooks
             ? nil
             : Task.detached { [configuration, storeName] in
                 Self.stageTrail(
@@ -294,27 +300,73 @@ public struct BuildPipeline: Sendable {
             let (staged, changes) = try writer.stageTrail(
                 trail, books: fingerprint, comparingWith: previous, closedThrough: configuration.closedThrough)
             return TrailOutcome(staged: staged, changes: changes)
+        } catch let error as RegularFile.Failure {
+            return TrailOutcome(failure: BuildError(code: .dataError, message: trailRefusal(error)))
+        } catch let error as Trail.LineTooLong {
+            return TrailOutcome(failure: BuildError(code: .dataError, message: "\(storeName): \(error)"))
         } catch {
-            return TrailOutcome(
-                changes: previous.flatMap { trail.changes(sinceFile: $0, closedThrough: configuration.closedThrough) },
-                warning: "\(error.description); the next build compares with an older record")
+            do {
+                return TrailOutcome(
+                    changes: try previous.flatMap { try trail.changes(sinceFile: $0, closedThrough: configuration.closedThrough) },
+                    warning: "\(error); the next build compares with an older record")
+            } catch {
+                return TrailOutcome(failure: BuildError(code: .dataError, message: "\(error)"))
+            }
         }
     }
 
-    /// The first line of the file at `url`, read on its own (a trail can be tens of megabytes); nil when there is no
-    /// such file.
-    static func firstLine(of url: URL) -> String? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
+    /// Why the previous trail is refused, and what to do: it is the tool's own file, so it is read only as a
+    /// regular file within its budgets (``InvoicesCore/FileBudget/trailLine``).
+    static func trailRefusal(_ failure: RegularFile.Failure) -> String {
+        "\(failure); this is the record of the previous build's books, which the build writes itself: restore it from "
+            + "the last build (e.g. a CI artifact), or remove it to start a new record"
+    }
+
+    /// The first line of the trail at `url`, read on its own (a trail can be hundreds of megabytes); nil when
+    /// there is no such file.
+    /// - Throws: ``InvoicesCore/RegularFile/Failure`` when it is not a regular file (a symbolic link, a FIFO, a
+    ///   device) or its first line is longer than ``InvoicesCore/FileBudget/trailHeader``.
+    static func firstLine(of url: URL) throws(RegularFile.Failure) -> String? {
+        guard let file = try RegularFile.ifPresent(url.path, links: .refuse) else { return nil }
         var line = Data()
-        while line.count < 4096, let piece = try? handle.read(upToCount: 256), !piece.isEmpty {
+        while line.count <= FileBudget.trailHeader.bytes {
+            let piece = try file.read(upTo: 256)
             if let end = piece.firstIndex(of: 0x0A) {
                 line.append(piece[piece.startIndex..<end])
                 return String(decoding: line, as: UTF8.self)
             }
             line.append(piece)
+            if piece.isEmpty { return String(decoding: line, as: UTF8.self) }
         }
-        return String(decoding: line, as: UTF8.self)
+        throw RegularFile.Failure(path: url.path, kind: .lineTooLong(FileBudget.trailHeader, line: 1))
+    }
+
+    /// Whether the previous trail's first line says its books are this build's (nothing changed, so the trail is
+    /// neither built nor compared nor rewritten).
+    ///
+    /// Where that alone would decide that the closed period is unchanged (``Configuration/closedThrough``), the
+    /// trail's lines must hash to what its first line says (``SiteWriter/trailMatchesItsHeader()``): a first line
+    /// copied from another build's trail is refused (exit 65), or, with ``Configuration/allowClosedChanges``, the
+    /// books are compared with the lines in full. One sequential read of the trail, made only then.
+    func sameBooks(asTrail firstLine: String?, fingerprint: UInt64, writer: SiteWriter) throws(BuildError) -> Bool {
+        guard let firstLine, let header = Trail.Header(line: Substring(firstLine)), header.books == fingerprint else { return false }
+        guard let closed = configuration.closedThrough else { return true }
+        let matches: Bool
+        do {
+            matches = try writer.trailMatchesItsHeader()
+        } catch {
+            throw BuildError(code: .dataError, message: Self.trailRefusal(error))
+        }
+        guard !matches else { return true }
+        guard configuration.allowClosedChanges else {
+            throw BuildError(
+                code: .dataError,
+                message: "\(writer.trailURL.path): the first line of the record of the previous build does not match the lines after "
+                    + "it (it was edited, or copied from another build's record), so the books closed through \(closed) cannot be "
+                    + "checked; nothing was built. Restore the file from the last build (e.g. a CI artifact), or build once with "
+                    + "--allow-closed-changes to compare the books with its lines and record what changed")
+        }
+        return false
     }
 
     /// Stops the build when documents or figures on or before ``Configuration/closedThrough`` changed since the

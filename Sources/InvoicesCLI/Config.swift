@@ -1,4 +1,5 @@
 import Foundation
+import InvoicesCore
 import InvoicesPostgres
 import Yams
 
@@ -64,11 +65,14 @@ struct ProjectConfig: Sendable, Equatable {
     /// Reads and checks a project file, reporting every problem in it.
     /// - Throws: ``ConfigErrors`` (missing file, YAML syntax, unknown keys, values of the wrong kind).
     static func load(path: String) throws(ConfigErrors) -> ProjectConfig {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ConfigErrors([ConfigError(path: path, message: "no such file; create a project with 'invoices init'", missing: true)])
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigErrors([ConfigError(path: path, message: "cannot be read as UTF-8 text")])
+        let text: String
+        do throws(RegularFile.Failure) {
+            text = try RegularFile.text(path, budget: .projectFile)
+        } catch {
+            guard error.kind != .missing else {
+                throw ConfigErrors([ConfigError(path: path, message: "no such file; create a project with 'invoices init'", missing: true)])
+            }
+            throw ConfigErrors([ConfigError(path: path, message: error.message)])
         }
         let node: Node?
         do {

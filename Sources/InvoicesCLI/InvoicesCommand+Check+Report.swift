@@ -52,6 +52,7 @@ struct CheckReport: Encodable {
             case .missingFolder: "missing"
             case .unreadable: "unreadable"
             case .unknownVariable: "unknownVariable"
+            case .otherKind: "otherKind"
             default: "syntax"
             }
             self.init(source: "templates", kind: kind, path: error.path, message: error.message)

@@ -41,6 +41,15 @@ extension InvoicesCommand {
             let config = folder.appendingPathComponent(ProjectConfig.fileName)
             let store = folder.appendingPathComponent("books.sqlite")
             let planned = [config, store] + templates.map { folder.appendingPathComponent("templates/\($0.key)") }
+            // Never written through, with --force or not: a link would send the file wherever it points.
+            let links = ([folder.appendingPathComponent("templates")] + planned).filter(Self.isSymbolicLink)
+            if !links.isEmpty {
+                printError(
+                    (links.map { "\($0.path): is a symbolic link; init never writes through a link" }
+                        + ["nothing was written; remove the links or create the project in another folder"])
+                        .joined(separator: "\n"))
+                throw ExitCode(ExitStatus.cannotCreate)
+            }
             let existing = planned.filter { FileManager.default.fileExists(atPath: $0.path) }
             if !existing.isEmpty && !force {
                 printError(
@@ -51,9 +60,9 @@ extension InvoicesCommand {
             do {
                 try FileManager.default.createDirectory(
                     at: folder.appendingPathComponent("templates"), withIntermediateDirectories: true)
-                try Data(ProjectConfig.template.utf8).write(to: config)
+                try Self.write(ProjectConfig.template, to: config.path)
                 for (name, text) in templates {
-                    try Data(text.utf8).write(to: folder.appendingPathComponent("templates/\(name)"))
+                    try Self.write(text, to: folder.appendingPathComponent("templates/\(name)").path)
                 }
                 try SampleGenerator(clients: clients, invoices: invoices, seed: 1).write(to: store.path)
             } catch {
@@ -67,6 +76,30 @@ extension InvoicesCommand {
                 Next: \(cd)invoices build
                 Then: invoices serve (preview with live reload), invoices check (validate before publishing)
                 """)
+        }
+
+        /// Whether `url` names a symbolic link itself (not followed).
+        static func isSymbolicLink(_ url: URL) -> Bool {
+            var info = stat()
+            return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        }
+
+        /// Writes `text` to `path`, replacing a file there but never following a symbolic link (`O_NOFOLLOW`: one
+        /// made after the check above makes the write fail instead).
+        static func write(_ text: String, to path: String) throws {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            defer { close(descriptor) }
+            var bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                offset += written
+            }
         }
 
         static func quoted(_ path: String) -> String {

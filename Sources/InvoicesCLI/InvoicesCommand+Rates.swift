@@ -18,14 +18,15 @@ extension ProjectOptions {
     }
 
     /// Reads the rates file, or nil without `--rates`.
-    /// - Throws: ``CommandError``: 66 when the file cannot be read, 65 when a line is wrong.
+    /// - Throws: ``CommandError``: 66 when the file is missing or cannot be read, 65 when it is not a regular file, is
+    ///   past ``InvoicesCore/FileBudget/rates`` or a line is wrong.
     func loadConversion() throws(CommandError) -> CurrencyConversion? {
         guard let rates, let baseCurrency else { return nil }
         let text: String
-        do {
-            text = try String(contentsOfFile: rates, encoding: .utf8)
+        do throws(RegularFile.Failure) {
+            text = try RegularFile.text(rates, budget: .rates)
         } catch {
-            throw CommandError(code: .noInput, message: "\(rates): cannot read the rates file; check --rates")
+            throw CommandError(code: error.exitStatus, message: "\(error); check --rates")
         }
         do {
             return CurrencyConversion(base: try CurrencyCode(baseCurrency), rates: try ExchangeRates(csv: text, path: rates))

@@ -65,17 +65,20 @@ public struct ImportReader: Sendable {
         var batch = ImportBatch(files: files)
         var problems = ProblemList(files: files, limit: problemLimit)
         var missing: [ImportProblem] = []
+        // Not a regular file (a folder, a FIFO, a device), or past its budget: bad data, not a missing file.
+        var refused = false
         let dates = DateReader(pattern: options.dateFormat)
         for file in files {
             if let tooLarge = Self.tooLargeEInvoice(file) {
                 problems.add(ImportProblem(location: SourceLocation(file: file), message: tooLarge))
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: file) else {
-                var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
-                let message = !exists ? "no such file" : isDirectory.boolValue ? "is a folder, not a file" : "cannot be read"
-                missing.append(ImportProblem(location: SourceLocation(file: file), message: message))
+            let data: Data
+            do throws(RegularFile.Failure) {
+                data = try RegularFile.data(file, budget: .importFile)
+            } catch {
+                refused = refused || error.exitStatus == .dataError
+                missing.append(ImportProblem(location: SourceLocation(file: file), message: error.message))
                 continue
             }
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
@@ -84,7 +87,8 @@ public struct ImportReader: Sendable {
         checkTextBounds(batch, problems: &problems)
         if !missing.isEmpty {
             throw ImportError(
-                kind: .missingInput, ordering: missing + problems.first, files: files, limit: problemLimit, omitted: problems.omitted)
+                kind: refused ? .badData : .missingInput, ordering: missing + problems.first, files: files, limit: problemLimit,
+                omitted: problems.omitted)
         }
         batch.problems = problems.first
         batch.omittedProblems = problems.omitted

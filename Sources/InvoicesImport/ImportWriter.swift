@@ -126,9 +126,8 @@ public enum ImportWriter {
 
     /// Whether `path` is a SQLite file (what `import` copies to a server rather than reads as an export).
     public static func isSQLiteFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
+        guard let file = try? RegularFile(path) else { return false }
+        return (try? file.read(upTo: 16)) == Data("SQLite format 3\u{0}".utf8)
     }
 
     /// What an import error, a store's issues or a failed validation mean for the user; nil for other errors.

@@ -1,4 +1,5 @@
 public import Foundation
+internal import InvoicesCore
 
 /// The secret that client-link addresses are derived from, read from a file or an environment variable.
 ///
@@ -37,8 +38,12 @@ public struct ClientLinkKey: Sendable {
             text = value
         } else {
             origin = source
-            guard let data = readFile(source) else {
-                throw PublishError(.missingInput, "\(source): cannot read the client-link key file; create one with 'openssl rand -hex 32 > \(source)'")
+            let data: Data
+            do throws(RegularFile.Failure) {
+                data = try RegularFile.data(source, budget: .linkKey)
+            } catch {
+                let code: PublishError.Code = error.exitStatus == .noInput ? .missingInput : .badInput
+                throw PublishError(code, "\(error); the client-link key file holds one key, e.g. from 'openssl rand -hex 32 > \(source)'")
             }
             text = String(decoding: data, as: UTF8.self)
         }

@@ -33,9 +33,3 @@ func shellQuoted(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
-/// The bytes of the file at `path`, also when it is a pipe (`--users <(...)`); nil when it cannot be read.
-func readFile(_ path: String) -> Data? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    return try? handle.readToEnd() ?? Data()
-}

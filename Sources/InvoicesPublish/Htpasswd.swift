@@ -1,4 +1,5 @@
 internal import Foundation
+internal import InvoicesCore
 
 /// The people allowed to read the published site, read from a users file, and the htpasswd file made from it.
 ///
@@ -29,8 +30,12 @@ public struct Htpasswd: Sendable, Equatable {
     /// unchanged users file gives an unchanged htpasswd file.
     /// - Throws: ``PublishError``: missing file (66), a malformed line (65, with its line number).
     public init(usersFile path: String, previous: String? = nil, cost: Int = Bcrypt.defaultCost) throws(PublishError) {
-        guard let data = readFile(path) else {
-            throw PublishError(.missingInput, "\(path): cannot read the users file; it has one 'name:password' line per reader")
+        let data: Data
+        do throws(RegularFile.Failure) {
+            data = try RegularFile.data(path, budget: .usersFile)
+        } catch {
+            let code: PublishError.Code = error.exitStatus == .noInput ? .missingInput : .badInput
+            throw PublishError(code, "\(error); the users file has one 'name:password' line per reader")
         }
         var old: [String: String] = [:]
         for line in (previous ?? "").split(separator: "\n") {

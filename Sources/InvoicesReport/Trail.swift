@@ -176,30 +176,51 @@ public struct Trail: Sendable, Equatable {
 
     /// What changed from the trail file at `url` (as ``write(books:comparingWith:closedThrough:into:)`` wrote it) to
     /// this trail; nil when there is no such file or it is not a trail.
-    public func changes(sinceFile url: URL, closedThrough: CalendarDate? = nil) -> [Change]? {
-        write(books: nil, comparingWith: url, closedThrough: closedThrough) { _ in }
+    /// - Throws: ``InvoicesCore/RegularFile/Failure`` when the file is not a regular file (a link, a FIFO, a
+    ///   device) or has a line longer than ``InvoicesCore/FileBudget/trailLine``.
+    public func changes(sinceFile url: URL, closedThrough: CalendarDate? = nil) throws -> [Change]? {
+        try write(books: nil, comparingWith: url, closedThrough: closedThrough) { _ in }
     }
 
     /// Hands out the trail file's text (``text(books:)``) a megabyte at a time and, in the same pass, compares each
     /// line with the previous trail file at `previous`, which is read a megabyte at a time: neither is ever whole in
     /// memory (at 2,000,000 invoices each is 600 MB).
+    ///
+    /// The previous file is opened as the tool's own (``InvoicesCore/RegularFile``, no symbolic link followed) and
+    /// each of its lines, like each line written, must fit ``InvoicesCore/FileBudget/trailLine``.
     /// - Returns: What changed since `previous` (as ``changes(sinceText:closedThrough:)``); nil when there is no
     ///   such file or it is not a trail.
+    /// - Throws: What `emit` throws; ``InvoicesCore/RegularFile/Failure`` for a previous file that is not a regular
+    ///   file or has a line past the budget; ``LineTooLong`` for a record of the books whose line would be.
     @discardableResult
     public func write(
         books: UInt64?, comparingWith previous: URL? = nil, closedThrough: CalendarDate? = nil,
         into emit: (UnsafeRawBufferPointer) throws -> Void
-    ) rethrows -> [Change]? {
+    ) throws -> [Change]? {
         var merge: Merge<LineReader>?
-        let handle = previous.flatMap { try? FileHandle(forReadingFrom: $0) }
-        defer { try? handle?.close() }
-        if let handle {
-            var reader = LineReader(handle: handle)
-            if let first = reader.next(), Self.isHeader(first) { merge = Merge(old: reader, closedThrough: closedThrough) }
+        if let previous {
+            if let file = try RegularFile.ifPresent(previous.path, links: .refuse) {
+                var reader = LineReader(file: file, budget: FileBudget.trailLine)
+                if let first = try reader.line(), Self.isHeader(first) { merge = Merge(old: reader, closedThrough: closedThrough) }
+            }
         }
-        var piece = Array(((books.map(Self.firstLine) ?? Self.header) + "\n").utf8)
+        try emitLines(books: books, merge: &merge, limit: FileBudget.trailLine.bytes, into: emit)
+        if let failure = merge?.failure { throw failure }
+        return merge?.finish()
+    }
+
+    /// The lines of the trail file, with the header ``Header`` of `books` first (its body's hash left as zeros for
+    /// the writer to fill in), each also handed to `merge`.
+    private func emitLines(
+        books: UInt64?, merge: inout Merge<LineReader>?, limit budget: Int, into emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var piece = Array((Header(books: books, body: books.map { _ in 0 }).line + "\n").utf8)
         piece.reserveCapacity((1 << 20) + 4096)
         try forEachLine { line in
+            guard line.count < budget else {
+                let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
+                throw LineTooLong(line: Substring(start), bytes: line.count)
+            }
             merge?.take(line)
             piece.append(contentsOf: line)
             piece.append(0x0A)
@@ -209,23 +230,63 @@ public struct Trail: Sendable, Equatable {
             }
         }
         if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
-        return merge?.finish()
+    }
+
+    /// A record of the books whose trail line would be longer than ``InvoicesCore/FileBudget/trailLine``: the build
+    /// refuses it rather than write a trail it would refuse to read back.
+    public struct LineTooLong: Error, Sendable, CustomStringConvertible {
+        /// The start of the line.
+        var line: Substring
+        public var bytes: Int
+
+        /// `invoice INV-7` (or the line's first cells when it does not parse).
+        public var name: String {
+            let cells = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard cells.count >= 2, let kind = Kind(rawValue: String(cells[0])) else { return String(line.prefix(40)) }
+            return "\(kind.rawValue) \(Trail.unescape(cells[1]).prefix(80))"
+        }
+
+        public var description: String {
+            let budget = FileBudget.trailLine
+            return "\(name): its record in the trail would be \(bytes) bytes, past the \(budget) that \(budget.what) may have; "
+                + "shorten its text (notes, names) in the store"
+        }
     }
 
     private static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
 
     /// The lines of a file, read a megabyte at a time: each piece becomes one string, whose lines are handed out
     /// as they are found (a line that runs past a piece is carried over to the next). Empty lines are skipped.
+    ///
+    /// A line longer than `budget` stops the reading: ``line()`` throws, and ``next()`` (for ``Merge``) ends and
+    /// keeps the ``failure``.
     struct LineReader: IteratorProtocol {
-        let handle: FileHandle
+        let file: RegularFile
+        let budget: FileBudget
         private var text = ""
         private var position = 0
         private var carried: [UInt8] = []
         private var atEnd = false
+        /// The lines handed out or skipped so far (the header counts as line 1): for messages.
+        private var lineNumber = 0
+        private(set) var failure: RegularFile.Failure?
 
-        init(handle: FileHandle) { self.handle = handle }
+        init(file: RegularFile, budget: FileBudget) {
+            self.file = file
+            self.budget = budget
+        }
 
         mutating func next() -> Substring? {
+            guard failure == nil else { return nil }
+            do {
+                return try line()
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+
+        mutating func line() throws(RegularFile.Failure) -> Substring? {
             while true {
                 let utf8 = text.utf8
                 while position < utf8.count {
@@ -235,18 +296,29 @@ public struct Trail: Sendable, Equatable {
                             ?? bytes.count
                     } ?? utf8.count
                     position = end + 1
+                    lineNumber += 1
+                    guard end - start <= budget.bytes else {
+                        throw RegularFile.Failure(path: file.path, kind: RegularFile.Failure.Kind.lineTooLong(budget, line: lineNumber))
+                    }
                     if end > start {
                         return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
                     }
                 }
                 guard !atEnd else { return nil }
                 var bytes = carried
-                if let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                let piece = try file.read(upTo: 1 << 20)
+                if !piece.isEmpty {
                     bytes.append(contentsOf: piece)
                 } else {
                     atEnd = true
                 }
                 let cut = atEnd ? bytes.count : (bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+                // A line that has run past the budget without its end is refused before more is read.
+                guard bytes.count - cut <= budget.bytes else {
+                    let before: Int = bytes[..<cut].count { $0 == 0x0A }
+                    let number: Int = lineNumber + before + 1
+                    throw RegularFile.Failure(path: file.path, kind: RegularFile.Failure.Kind.lineTooLong(budget, line: number))
+                }
                 carried = Array(bytes[cut...])
                 text = String(decoding: bytes[..<cut], as: UTF8.self)
                 position = 0
@@ -256,9 +328,14 @@ public struct Trail: Sendable, Equatable {
 
     /// The changes from the lines of `old`, in order, to the lines given to ``take(_:)``, in order: one pass over
     /// both, as a merge of two sorted lists.
+    ///
+    /// Each line's sort key (``SortKey``) is found once, however many lines of the other trail it is compared with:
+    /// a long line of the previous trail costs its length once, not once per line of the new one.
     struct Merge<Old: IteratorProtocol<Substring>> {
         private var old: Old
         private var current: Substring?
+        /// The sort key of ``current``, found when it is first compared.
+        private var currentKey: SortKey?
         private let closedThrough: CalendarDate?
         private var changes: [Change] = []
 
@@ -268,20 +345,34 @@ public struct Trail: Sendable, Equatable {
             current = self.old.next()
         }
 
+        private mutating func advance() {
+            current = old.next()
+            currentKey = nil
+        }
+
+        /// The sort key of the current old line.
+        private mutating func key(of line: Substring) -> SortKey {
+            if let currentKey { return currentKey }
+            let key = SortKey(line)
+            currentKey = key
+            return key
+        }
+
         /// The next line of the new trail.
         mutating func take(_ line: UnsafeRawBufferPointer) {
             guard let first = current else { return added(Substring(String(decoding: line, as: UTF8.self))) }
             if Trail.same(first, line) {
-                current = old.next()
+                advance()
                 return
             }
             let new = Substring(String(decoding: line, as: UTF8.self))
-            while let line = current, Trail.precedes(line, new) {
+            let newKey = SortKey(new)
+            while let line = current, key(of: line) < newKey {
                 removed(line)
-                current = old.next()
+                advance()
             }
-            guard let line = current, !Trail.precedes(new, line) else { return added(new) }
-            current = old.next()
+            guard let line = current, !(newKey < key(of: line)) else { return added(new) }
+            advance()
             guard line != new, let a = Trail.record(line), let b = Trail.record(new) else { return }
             // The same record, other values.
             for (index, field) in b.kind.fields.enumerated() {
@@ -298,7 +389,7 @@ public struct Trail: Sendable, Equatable {
         mutating func finish() -> [Change] {
             while let line = current {
                 removed(line)
-                current = old.next()
+                advance()
             }
             return changes
         }
@@ -317,6 +408,9 @@ public struct Trail: Sendable, Equatable {
             changes.append(Change(kind: a.kind, key: a.key, name: a.name, what: .removed, field: "", before: summary(a), after: "", closed: isClosed(a.date)))
         }
 
+        /// Why the previous file's lines ended early, when they did (``LineReader/failure``).
+        var failure: RegularFile.Failure? { (old as? LineReader)?.failure }
+
         private mutating func added(_ line: Substring) {
             guard let b = Trail.record(line) else { return }
             changes.append(Change(kind: b.kind, key: b.key, name: b.name, what: .added, field: "", before: "", after: summary(b), closed: isClosed(b.date)))
@@ -331,7 +425,7 @@ public struct Trail: Sendable, Equatable {
     }
 
     /// The rank of a line's kind (its first cell) in ``Kind/allCases``, read from its bytes.
-    private static func rank(_ kind: Substring.UTF8View) -> Int {
+    fileprivate static func rank(_ kind: Substring.UTF8View) -> Int {
         switch kind.first {
         case UInt8(ascii: "i"): 0
         case UInt8(ascii: "p"): 1
@@ -342,43 +436,95 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    /// The kind's rank and the key's escaped bytes of a line (its first two cells), which order the lines.
-    private static func sortKey(_ line: Substring) -> (rank: Int, key: Substring.UTF8View) {
-        let bytes = line.utf8
-        guard let firstTab = bytes.firstIndex(of: 9) else { return (Int.max, bytes[...]) }
-        let rest = bytes[bytes.index(after: firstTab)...]
-        let secondTab = rest.firstIndex(of: 9) ?? rest.endIndex
-        return (rank(bytes[..<firstTab]), rest[..<secondTab])
+    /// What orders a line: its kind's rank and its key's bytes, unescaped as records are sorted (its first two cells).
+    struct SortKey: Comparable {
+        var rank: Int
+        var key: Substring
+
+        init(_ line: Substring) {
+            let bytes = line.utf8
+            guard let firstTab = bytes.firstIndex(of: 9) else {
+                (rank, key) = (Int.max, line)
+                return
+            }
+            let rest = bytes[bytes.index(after: firstTab)...]
+            let secondTab = rest.firstIndex(of: 9) ?? rest.endIndex
+            rank = Trail.rank(bytes[..<firstTab])
+            let escaped = Substring(rest[..<secondTab])
+            if escaped.utf8.contains(UInt8(ascii: "\\")) {
+                key = Substring(Trail.unescape(escaped))
+            } else {
+                key = escaped
+            }
+        }
+
+        static func < (x: SortKey, y: SortKey) -> Bool {
+            x.rank != y.rank ? x.rank < y.rank : x.key.utf8.lexicographicallyPrecedes(y.key.utf8)
+        }
+
+        static func == (x: SortKey, y: SortKey) -> Bool { x.rank == y.rank && x.key.utf8.elementsEqual(y.key.utf8) }
     }
 
     /// Whether line `a` comes before line `b`: by kind, then by the key's bytes (unescaped, as records are sorted).
-    static func precedes(_ a: Substring, _ b: Substring) -> Bool {
-        let x = sortKey(a), y = sortKey(b)
-        if x.rank != y.rank { return x.rank < y.rank }
-        let backslash = UInt8(ascii: "\\")
-        if x.key.contains(backslash) || y.key.contains(backslash) {
-            return unescape(Substring(x.key)).utf8.lexicographicallyPrecedes(unescape(Substring(y.key)).utf8)
-        }
-        return x.key.lexicographicallyPrecedes(y.key)
-    }
+    static func precedes(_ a: Substring, _ b: Substring) -> Bool { SortKey(a) < SortKey(b) }
 
     // MARK: - The file
 
-    /// The first line of a trail file, before its fingerprint.
+    /// The first line of a trail file, before its fingerprints.
     static let header = "invoices-trail 1"
 
-    /// The first line of a trail file whose books have the fingerprint `books`: the next build reads only this line
-    /// when its books have the same fingerprint (nothing can have changed).
-    public static func firstLine(books: UInt64) -> String { header + " " + String(books, radix: 16) }
+    /// The first line of a trail file: `invoices-trail 1 BOOKS BODY`, the fingerprint of the books it was made from
+    /// and a hash of the lines after it, both in hexadecimal.
+    ///
+    /// The next build reads only this line when its books have the same fingerprint (nothing can have changed).
+    /// Where that alone would decide that a closed period is unchanged, the build first checks that the lines hash to
+    /// ``body``, so a first line copied from another build's trail is noticed. The writer of the file computes the
+    /// hash as it writes the lines, and puts it in the place ``line`` leaves for it (16 digits, zeros until then).
+    public struct Header: Sendable, Equatable {
+        /// The fingerprint of the books; nil in a trail written without one.
+        public var books: UInt64?
+        /// The hash of the lines after the first; nil in a trail written before the hash was (nothing to check).
+        public var body: UInt64?
+
+        public init(books: UInt64?, body: UInt64?) {
+            self.books = books
+            self.body = body
+        }
+
+        /// The header of the first line `line`; nil when it is not a trail's.
+        public init?(line: Substring) {
+            guard Trail.isHeader(line) else { return nil }
+            let fields = line.dropFirst(Trail.header.count).split(separator: " ")
+            books = fields.count > 0 ? UInt64(fields[0], radix: 16) : nil
+            body = fields.count > 1 && fields[1].count == Self.bodyDigits ? UInt64(fields[1], radix: 16) : nil
+        }
+
+        /// The line, without its line feed; the body's hash always 16 digits, so it can be written in place.
+        public var line: String {
+            var line = Trail.header
+            if let books { line += " " + String(books, radix: 16) }
+            if let body {
+                let digits = String(body, radix: 16)
+                line += " " + String(repeating: "0", count: Self.bodyDigits - digits.count) + digits
+            }
+            return line
+        }
+
+        /// The digits of ``body`` in ``line``: the last ones before the line feed.
+        public static let bodyDigits = 16
+    }
 
     /// The trail as text: a header line, then one line per record, tab-separated (kind, key, day, values), with
     /// backslash, tab, line feed and carriage return escaped.
     public var text: String { text(books: nil) }
 
-    /// ``text`` with the fingerprint of the books it was made from in its first line (``firstLine(books:)``).
+    /// ``text`` with the fingerprint of the books it was made from in its first line (``Header``; the body's hash
+    /// left as zeros: the file's writer fills it in).
     public func text(books: UInt64?) -> String {
         var bytes: [UInt8] = []
-        write(books: books) { bytes.append(contentsOf: $0) }
+        var merge: Merge<LineReader>?
+        // Records given one by one have no limit on their lines here: the books' trail is checked as it is written.
+        try? emitLines(books: books, merge: &merge, limit: .max, into: { bytes.append(contentsOf: $0) })
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -16,11 +16,9 @@ public struct StoreFile: Sendable {
 
     /// The first 20 bytes of the file, or `nil` when it cannot be opened as a file.
     private func header() -> Data? {
-        // Only a regular file is opened: opening a FIFO would wait for a writer forever.
-        guard FileType(atPath: path) == .regular, let handle = FileHandle(forReadingAtPath: path)
-        else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 20)) ?? Data()
+        // Only a regular file is read (``RegularFile``): opening a FIFO would wait for a writer forever.
+        guard let file = try? RegularFile(path) else { return nil }
+        return (try? file.read(upTo: 20)) ?? Data()
     }
 
     /// Whether the file starts with the SQLite header.

@@ -32,7 +32,7 @@ struct BuildExportsTests {
     }
 
     @Test(arguments: [
-        (["--rates", "missing.csv", "--base-currency", "EUR"], Int32(66), "missing.csv: cannot read the rates file"),
+        (["--rates", "missing.csv", "--base-currency", "EUR"], Int32(66), "missing.csv: no such file; check --rates"),
         (["--rates", "bad.csv", "--base-currency", "EUR"], Int32(65), "bad.csv:2: 'EURO' is not an ISO 4217"),
         (["--rates", "bad.csv"], Int32(64), "--rates needs --base-currency"),
         (["--rates", "bad.csv", "--base-currency", "EURO"], Int32(64), "--base-currency 'EURO' is not"),

@@ -45,7 +45,7 @@ struct TrailTests {
         let after = trail { $0 % 9_973 == 0 ? "\($0).50" : "\($0).00" }
         var pieces: [Int] = []
         var written: [UInt8] = []
-        before.write(books: 42) { pieces.append($0.count); written.append(contentsOf: $0) }
+        try before.write(books: 42) { pieces.append($0.count); written.append(contentsOf: $0) }
         #expect(pieces.count >= 3, "\(pieces)")
         #expect(String(decoding: written, as: UTF8.self) == before.text(books: 42))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString)")
@@ -53,11 +53,46 @@ struct TrailTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("trail")
         try Data(written).write(to: file)
-        let fromFile = try #require(after.changes(sinceFile: file))
+        let fromFile = try #require(try after.changes(sinceFile: file))
         #expect(fromFile == after.changes(sinceText: before.text))
         #expect(fromFile.map(\.description) == [0, 9_973, 19_946, 29_919, 39_892].map { "INV-\($0) payment 1 amount: \($0).00 → \($0).50" }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        #expect(try #require(before.changes(sinceFile: file)).isEmpty)
-        #expect(after.changes(sinceFile: folder.appendingPathComponent("none")) == nil)
+        #expect(try #require(try before.changes(sinceFile: file)).isEmpty)
+        #expect(try after.changes(sinceFile: folder.appendingPathComponent("none")) == nil)
+    }
+
+    /// The first line carries the books' fingerprint and, in 16 digits written in place, the hash of the lines
+    /// after it (issue 41); a first line from before the hash, or without fingerprints, reads back with nil.
+    @Test func theFirstLineReadsBackItsFingerprints() throws {
+        let header = Trail.Header(books: 0xabc, body: 0x12)
+        #expect(header.line == "invoices-trail 1 abc 0000000000000012")
+        #expect(Trail.Header(line: Substring(header.line)) == header)
+        #expect(Trail.Header(line: "invoices-trail 1 abc") == Trail.Header(books: 0xabc, body: nil))
+        #expect(Trail.Header(line: "invoices-trail 1") == Trail.Header(books: nil, body: nil))
+        #expect(Trail.Header(line: "invoices-trail 1 abc 12") == Trail.Header(books: 0xabc, body: nil), "a hash is always 16 digits")
+        #expect(Trail.Header(line: "not a trail") == nil)
+    }
+
+    /// A previous trail whose line is longer than the trail's line budget (1 MB) is refused naming the file, the line
+    /// and the limit (issue 41: one 2 MB line took 53 s); one just within it is compared as any other.
+    @Test func aPreviousLineLongerThanTheBudgetIsRefusedAndOneWithinItIsCompared() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("trail")
+        let trail = Trail(records: (0..<5_000).map { payment("INV-\($0) payment 1", "1.00") })
+        let long = payment("INV-zz payment 1", "1.00", reason: String(repeating: "y", count: (1 << 20) - 200))
+        try Data(Trail(records: trail.records + [long]).text.utf8).write(to: file)
+        let changes = try #require(try trail.changes(sinceFile: file))
+        #expect(changes.map(\.description) == ["INV-zz payment 1 removed (was date 2025-03-01, amount 1.00, method bank\ttransfer, reference \(long.values[3]))"])
+
+        var text = trail.text
+        text += "payment\tzz\t" + String(repeating: "x", count: 2 << 20) + "\n"
+        try Data(text.utf8).write(to: file)
+        #expect {
+            _ = try trail.changes(sinceFile: file)
+        } throws: { error in
+            (error as? RegularFile.Failure)?.description == "\(file.path): line 5002 is longer than the 1 MB that a trail line may have"
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+internal import InvoicesCore
 
 /// What a build rendered from what: for each unit of the site (a page, a client's pages, the exports...), the
 /// fingerprint of its inputs and the files it produced, each with its size and the fingerprint of its bytes.
@@ -87,8 +88,13 @@ public struct SiteManifest: Sendable, Equatable {
     }
 
     /// The manifest at `url`, or nil when there is none or it does not parse.
+    ///
+    /// It is the tool's own file, and only a record of what can be rendered again: it is read as a regular file
+    /// (``InvoicesCore/RegularFile``, no symbolic link followed) within ``InvoicesCore/FileBudget/manifest``, and
+    /// one that is not (a link, a FIFO, a device, too large) counts as none: every page is rendered, and the next
+    /// manifest replaces it.
     public static func read(_ url: URL) -> SiteManifest? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = try? RegularFile.data(url.path, links: .refuse, budget: .manifest) else { return nil }
         return SiteManifest(text: String(decoding: data, as: UTF8.self))
     }
 

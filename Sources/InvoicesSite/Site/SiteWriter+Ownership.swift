@@ -1,4 +1,5 @@
 internal import Foundation
+internal import InvoicesCore
 
 extension SiteWriter {
     /// What ``marker`` says to a person who finds it.
@@ -56,13 +57,14 @@ extension SiteWriter {
     func writeMarker(into staging: URL) throws {
         let previous = output.appendingPathComponent(Self.marker).path
         let target = staging.appendingPathComponent(Self.marker).path
-        var info = stat()
-        if lstat(previous, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-            FileManager.default.contents(atPath: previous) == Data(Self.markerText.utf8), link(previous, target) == 0
-        {
-            return
-        }
+        if Self.isMarker(previous), link(previous, target) == 0 { return }
         try Data(Self.markerText.utf8).write(to: URL(fileURLWithPath: target))
+    }
+
+    /// Whether the file at `path` is a regular file (not a link) holding ``markerText``.
+    static func isMarker(_ path: String) -> Bool {
+        let budget = FileBudget(bytes: 4 << 10, what: "a site's marker file")
+        return (try? RegularFile.data(path, links: .refuse, budget: budget)) == Data(markerText.utf8)
     }
 
     /// The path with every symlink resolved, or nil when it does not exist.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import InvoicesCore
 internal import Synchronization
 
 extension SiteWriter {
@@ -24,7 +25,7 @@ extension SiteWriter {
             }
         }
         guard let found = regularFiles(folders: folders), found == expected,
-            (try? Data(contentsOf: output.appendingPathComponent(Self.marker))) == Data(Self.markerText.utf8)
+            Self.isMarker(output.appendingPathComponent(Self.marker).path)
         else { return nil }
 
         // Verify the files' bytes in as many slices as there are cores.

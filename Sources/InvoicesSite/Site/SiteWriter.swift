@@ -55,23 +55,49 @@ public struct SiteWriter: Sendable {
     /// 600 MB, never held whole), comparing it line by line with the trail at `previous` in the same pass;
     /// ``commitTrail(_:)`` renames it into place once the site is, ``discardTrail(_:)`` removes it when the build
     /// fails. A build killed meanwhile leaves the previous trail, and its temporary file is removed by the next build.
+    ///
+    /// The first line's hash of the lines after it (``InvoicesReport/Trail/Header/body``) is computed as they are
+    /// written and put in its place at the end.
     /// - Returns: The temporary file's path, and what changed since `previous` (nil when it is nil or not a trail).
+    /// - Throws: ``SiteWriteError`` when the file cannot be written; ``InvoicesCore/RegularFile/Failure`` when the
+    ///   previous trail is not a regular file or has a line past its budget; ``InvoicesReport/Trail/LineTooLong``.
     public func stageTrail(
         _ trail: Trail, books: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?
-    ) throws(SiteWriteError) -> (path: String, changes: [Trail.Change]?) {
+    ) throws -> (path: String, changes: [Trail.Change]?) {
         let temporary = trailURL.path + ".\(getpid()).tmp"
         // Before the site's staging folder is made: the output's parent may not exist yet.
         try? FileManager.default.createDirectory(at: trailURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         var failure = descriptor >= 0 ? 0 : errno
         var changes: [Trail.Change]?
         if descriptor >= 0 {
-            changes = trail.write(books: books, comparingWith: previous, closedThrough: closedThrough) { piece in
-                var offset = 0
-                while failure == 0, offset < piece.count {
-                    let written = Foundation.write(descriptor, piece.baseAddress! + offset, piece.count - offset)
-                    if written >= 0 { offset += written } else if errno != EINTR { failure = errno }
+            var body = Fingerprint.Bytes()
+            var headerEnd: Int?
+            var position = 0
+            do {
+                changes = try trail.write(books: books, comparingWith: previous, closedThrough: closedThrough) { piece in
+                    if headerEnd != nil {
+                        body.add(piece)
+                    } else if let newline = piece.firstIndex(of: 0x0A) {
+                        headerEnd = position + newline
+                        body.add(UnsafeRawBufferPointer(rebasing: piece[(newline + 1)...]))
+                    }
+                    position += piece.count
+                    var offset = 0
+                    while failure == 0, offset < piece.count {
+                        let written = Foundation.write(descriptor, piece.baseAddress! + offset, piece.count - offset)
+                        if written >= 0 { offset += written } else if errno != EINTR { failure = errno }
+                    }
                 }
+            } catch {
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            if failure == 0, let headerEnd {
+                var digits = Array(SiteManifest.hex(body.value).utf8)
+                let at = headerEnd - Trail.Header.bodyDigits
+                if pwrite(descriptor, &digits, digits.count, off_t(at)) != digits.count { failure = errno == 0 ? EIO : errno }
             }
             if close(descriptor) != 0, failure == 0 { failure = errno }
         }
@@ -80,6 +106,38 @@ public struct SiteWriter: Sendable {
             throw SiteWriteError(path: trailURL.path, message: "cannot write the trail: \(String(cString: strerror(failure)))")
         }
         return (temporary, changes)
+    }
+
+    /// Whether the lines of the trail at ``trailURL`` after its first hash to what its first line says
+    /// (``InvoicesReport/Trail/Header/body``): false for a first line copied from another trail, or one without the
+    /// hash. One sequential read of the file.
+    /// - Throws: ``InvoicesCore/RegularFile/Failure`` when the trail is not a regular file or cannot be read.
+    public func trailMatchesItsHeader() throws(RegularFile.Failure) -> Bool {
+        let file = try RegularFile(trailURL.path, links: .refuse)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var body = Fingerprint.Bytes()
+        var first: [UInt8] = []
+        var header: Trail.Header??
+        while true {
+            let count = try file.read(into: buffer)
+            var piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            if header == nil {
+                if let end = piece.firstIndex(of: 0x0A) {
+                    first.append(contentsOf: piece[..<end])
+                    header = .some(Trail.Header(line: Substring(String(decoding: first, as: UTF8.self))))
+                    piece = UnsafeRawBufferPointer(rebasing: piece[(end + 1)...])
+                } else {
+                    first.append(contentsOf: piece)
+                    guard first.count <= FileBudget.trailHeader.bytes, count > 0 else { return false }
+                    continue
+                }
+            }
+            body.add(piece)
+            if count < buffer.count { break }
+        }
+        guard let expected = header??.body else { return false }
+        return body.value == expected
     }
 
     /// Renames the trail ``stageTrail(_:books:comparingWith:closedThrough:)`` wrote into place: the next build compares with it.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import InvoicesCore
 
 /// The fingerprint of everything a build reads, taken before it reads the books: the bytes of the store's files,
 /// the templates, the site's options, the build's own settings, the executable, and the first line of the previous
@@ -47,13 +48,10 @@ public enum SourceFingerprint {
     }
 
     /// The fingerprint of a regular file's bytes, read a megabyte at a time; nil when it is not one or cannot be
-    /// read. Opened without waiting: a FIFO named as the store must not block the build (the store reader refuses it).
+    /// read. Opened by ``InvoicesCore/RegularFile``, without waiting: a FIFO named as the store must not block the
+    /// build (the store reader refuses it).
     static func bytesFingerprint(_ path: String) -> UInt64? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return SiteManifest.fingerprint(ofFile: descriptor)
+        guard let file = try? RegularFile(path) else { return nil }
+        return SiteManifest.fingerprint(ofFile: file.descriptor)
     }
 }

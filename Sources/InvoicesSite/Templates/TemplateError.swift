@@ -10,7 +10,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
         private enum Base: Hashable, Sendable {
             case syntax, unknownVariable, missingFolder, unreadable, unclosedSection, missingPartial, recursivePartial, tooDeep
-            case reservedName, outsideFolder, unescapedValue
+            case reservedName, outsideFolder, otherKind, unescapedValue
         }
         private let base: Base
         public static var syntax: Self { Self(base: .syntax) }
@@ -29,6 +29,8 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         public static var reservedName: Self { Self(base: .reservedName) }
         /// A symbolic link in the templates folder that leads outside it.
         public static var outsideFolder: Self { Self(base: .outsideFolder) }
+        /// A file in the templates folder of a kind the tool does not read (not a template, stylesheet or script).
+        public static var otherKind: Self { Self(base: .otherKind) }
         /// `{{{name}}}` or `{{& name}}` on a value from the books: only markup the tool draws may be unescaped.
         public static var unescapedValue: Self { Self(base: .unescapedValue) }
     }

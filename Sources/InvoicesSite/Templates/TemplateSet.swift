@@ -18,7 +18,7 @@ public struct TemplateSet: Sendable {
     let general: MustacheLibrary
     /// The pages rendered through ``library`` when given their lists' rows.
     let fastTemplates: Set<String>
-    /// Non-template files to copy into the site (`style.css`), by name.
+    /// The stylesheets and scripts to copy into the site (`style.css`, `clients.js`), by name.
     let assets: [String: Data]
     /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
     let rowTemplates: [RowTemplate]
@@ -127,12 +127,8 @@ public struct TemplateSet: Sendable {
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
     public static func problems(directory: String? = nil) -> [TemplateError] {
-        let texts: [String: (text: String, source: String)]
-        do {
-            texts = try read(directory)
-        } catch {
-            return [error]
-        }
+        let (texts, problems) = readFolder(directory)
+        guard problems.isEmpty else { return problems }
         let errors = checker(for: texts).check().errors
         guard errors.isEmpty else { return errors }
         do {
@@ -144,47 +140,74 @@ public struct TemplateSet: Sendable {
     }
 
     /// The template files by file name: the defaults, each replaced by the file of the same name in `directory`.
+    /// - Throws: The first of ``readFolder(_:)``'s problems.
     static func read(_ directory: String?) throws(TemplateError) -> [String: (text: String, source: String)] {
+        let (texts, problems) = readFolder(directory)
+        if let first = problems.first { throw first }
+        return texts
+    }
+
+    /// The kinds of file a templates folder contributes, by extension: templates, stylesheets and scripts. Only
+    /// these are read, and only the stylesheets and scripts are copied into the site.
+    static let kinds: [String: String] = ["md": "template", "html": "template", "css": "stylesheet", "js": "script"]
+
+    /// The folder of translation tables (`.yaml` files, one per language): allowed in a templates folder, never
+    /// copied into the site.
+    static let translationsFolder = "i18n"
+
+    /// The defaults, each replaced by the file of the same name in `directory`, and every problem of the folder's
+    /// files: a name the build writes itself, a link leading out of the folder, a file of a kind the tool does not
+    /// read (a users file, a key: they would be published), one that is not a regular file or is past
+    /// ``InvoicesCore/FileBudget/templateFile``, or is not UTF-8.
+    static func readFolder(_ directory: String?) -> (texts: [String: (text: String, source: String)], problems: [TemplateError]) {
         var texts: [String: (text: String, source: String)] = [:]
         for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
-        guard let directory else { return texts }
+        guard let directory else { return (texts, []) }
         let url = URL(fileURLWithPath: directory)
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw TemplateError(code: .missingFolder, path: directory, line: 0, column: 0, message: "templates folder cannot be read")
+            return (texts, [TemplateError(code: .missingFolder, path: directory, line: 0, column: 0, message: "templates folder cannot be read")])
+        }
+        var problems: [TemplateError] = []
+        func problem(_ code: TemplateError.Code, _ path: String, _ message: String) {
+            problems.append(TemplateError(code: code, path: path, line: 0, column: 0, message: message))
         }
         let root = realPath(directory) ?? directory
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = url.appendingPathComponent(name).path
             // A link may lead to another file of the folder, never outside it.
             guard let real = realPath(path), real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
-                throw TemplateError(
-                    code: .outsideFolder, path: path, line: 0, column: 0,
-                    message: "is a symbolic link to a file outside the templates folder; copy the file into the folder instead")
+                problem(.outsideFolder, path, "is a symbolic link to a file outside the templates folder; copy the file into the folder instead")
+                continue
             }
             let ext = (name as NSString).pathExtension
             if ext != "md", ext != "html", Self.reservedNames.contains(name) {
-                throw TemplateError(
-                    code: .reservedName, path: path, line: 0, column: 0,
-                    message: "has the name of a file the build writes itself ('\(name)'); rename it or move it out of the templates folder")
+                problem(.reservedName, path, "has the name of a file the build writes itself ('\(name)'); rename it or move it out of the templates folder")
+                continue
             }
             let type = FileType(atPath: path)
-            guard type == .regular || type == .directory else {
-                throw TemplateError(
-                    code: .unreadable, path: path, line: 0, column: 0, message: "is \(type.description), not a file; remove it from the templates folder")
+            if name == Self.translationsFolder, type == .directory { continue }
+            guard Self.kinds[ext] != nil, type != .directory else {
+                problem(
+                    .otherKind, path,
+                    "is not a template (.md, .html), a stylesheet (.css) or a script (.js), the only files a templates folder "
+                        + "puts into the site; move it out of the templates folder (nothing else is copied, so a users file "
+                        + "or a key kept there would be published)")
+                continue
             }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw TemplateError(code: .unreadable, path: path, line: 0, column: 0, message: "cannot be read as UTF-8 text")
+            do throws(RegularFile.Failure) {
+                texts[name] = (try RegularFile.text(path, budget: .templateFile), path)
+            } catch {
+                problem(.unreadable, path, error.message + (error.kind == .missing ? "" : "; remove it from the templates folder"))
             }
-            texts[name] = (text, path)
         }
-        return texts
+        return (texts, problems)
     }
 
     /// Names a file of the templates folder may not have: the files and folders at the site's root that the build
-    /// writes itself. Another file there is copied into the site as it is (`style.css`, images).
+    /// writes itself. A stylesheet or script there is copied into the site as it is (`style.css`, `clients.js`).
     static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
         "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", "collections",
         "clients-index.js", SiteWriter.marker,
