@@ -61,6 +61,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
     var locale: String?
 
+    @Option(help: "How the CSV files are written: 'rfc4180' (plain, exact; the default) or 'excel' (a byte order mark, and ';' and decimal commas where --locale writes decimals with a comma).")
+    var csvDialect: String?
+
     @Option(help: "The absolute address the site is published at, e.g. https://example.com/reports/. Adds feed.xml, sitemap.xml and canonical links.")
     var baseURL: String?
 
@@ -139,6 +142,9 @@ struct ProjectOptions: ParsableArguments {
         if let locale, !locale.isEmpty, let problem = LocaleName.problem(with: locale) {
             throw ValidationError("--locale \(problem)")
         }
+        if let csvDialect, CSVDialect.Name(rawValue: csvDialect) == nil {
+            throw ValidationError("--csv-dialect '\(csvDialect)' is not a CSV dialect; expected 'rfc4180' or 'excel'")
+        }
         if let baseURL, let problem = SiteOptions.baseURLProblem(baseURL) { throw ValidationError("--base-url \(problem)") }
         if buildID == "" { throw ValidationError("--build-id cannot be empty") }
         try validateConversion()
@@ -182,6 +188,7 @@ struct ProjectOptions: ParsableArguments {
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
         site.fiscalYearStart = fiscalYearStart
+        site.csvDialect = CSVDialect((csvDialect ?? config?["csv_dialect"]).flatMap(CSVDialect.Name.init(rawValue:)) ?? .rfc4180, locale: site.locale)
         site.pageSize = (pageSize ?? config?["page_size"]).flatMap(SiteOptions.pageSize) ?? Pagination.defaultPageSize
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]

@@ -26,6 +26,8 @@ struct ProjectConfig: Sendable, Equatable {
         "fiscal_year_start",
         // The rows of a long list's page (a quarter's invoices behind a tax).
         "page_size",
+        // How the CSV files are written: rfc4180 (default) or excel.
+        "csv_dialect",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish", "payee",

@@ -29,6 +29,13 @@ public struct CSVDocument: Sendable {
     /// - Throws: ``SyntaxError`` for a quote that is never closed, a character after a closing quote, or text
     ///   that is not UTF-8.
     public init(bytes: [UInt8]) throws(SyntaxError) {
+        try self.init(bytes: bytes, separator: UInt8(ascii: ","))
+    }
+
+    /// Parses `bytes`, fields separated by `separator` (`;` in the spreadsheet dialect of a locale with decimal
+    /// commas, docs/exports.md).
+    /// - Throws: ``SyntaxError`` as ``init(bytes:)``.
+    public init(bytes: [UInt8], separator: UInt8) throws(SyntaxError) {
         var index = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         var line = 1
@@ -54,7 +61,7 @@ public struct CSVDocument: Sendable {
             quotedField = false
         }
 
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let quote = UInt8(ascii: "\""), comma = separator, cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         var atFieldStart = true
         while index < bytes.count {
             let byte = bytes[index]

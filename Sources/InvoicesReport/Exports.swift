@@ -34,6 +34,12 @@ public struct ReportExports: Sendable {
         "client_number", "client_name", "currency", "as_of", "not_due", "days_1_30", "days_31_60", "days_61_90",
         "days_over_90",
     ]
+    /// The columns of the CSV files that hold decimals (amounts, and the tax rate): written with the dialect's
+    /// decimal separator (``CSVDialect``). Every other column is text, a date or a whole number.
+    public static let decimalColumns: Set<String> = [
+        "invoiced", "paid", "outstanding", "overdue", "net", "tax", "credited", "written_off", "credit", "amount", "rate",
+        "accrual_net", "accrual_tax", "cash_net", "cash_tax", "not_due", "days_1_30", "days_31_60", "days_61_90", "days_over_90",
+    ]
 
     public let books: Books
     public let report: Report
@@ -42,12 +48,22 @@ public struct ReportExports: Sendable {
     /// The month (1–12) fiscal years start in: the `fiscal_year` and `fiscal_quarter` columns of `totals.csv`,
     /// `payments.csv` and `taxes.csv`, and `report.json`'s `period.fiscal_year_start` and `period.fiscal_months`.
     public let fiscalYearStart: Int
+    /// How the CSV files are written (`--csv-dialect`): RFC 4180 by default, or for a spreadsheet.
+    public let csvDialect: CSVDialect
 
-    public init(books: Books, report: Report, conversion: ConvertedTotals? = nil, fiscalYearStart: Int = 1) {
+    public init(
+        books: Books, report: Report, conversion: ConvertedTotals? = nil, fiscalYearStart: Int = 1, csvDialect: CSVDialect = .rfc4180
+    ) {
         self.books = books
         self.report = report
         self.conversion = conversion
         self.fiscalYearStart = fiscalYearStart
+        self.csvDialect = csvDialect
+    }
+
+    /// A writer of one of the CSV files, its first record `header`, in ``csvDialect``.
+    func csvWriter(_ header: [String]) -> CSVWriter {
+        CSVWriter(header: header, dialect: csvDialect, decimalColumns: Self.decimalColumns)
     }
 
     /// Receives an export piece by piece, in order; a piece is only valid during the call.
@@ -90,7 +106,7 @@ public struct ReportExports: Sendable {
 
     /// ``totalsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func totalsCSV(into emit: Emit) {
-        var csv = CSVWriter(header: Self.totalsColumns)
+        var csv = csvWriter(Self.totalsColumns)
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
             for entry in totals.currencies {
@@ -121,7 +137,7 @@ public struct ReportExports: Sendable {
 
     /// ``agingCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func agingCSV(into emit: Emit) {
-        var csv = CSVWriter(header: Self.agingColumns)
+        var csv = csvWriter(Self.agingColumns)
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
             for entry in totals.currencies where entry.period.outstanding != 0 {
@@ -142,7 +158,7 @@ public struct ReportExports: Sendable {
 
     /// ``paymentsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func paymentsCSV(into emit: Emit) {
-        var csv = CSVWriter(header: Self.paymentsColumns)
+        var csv = csvWriter(Self.paymentsColumns)
         for payment in books.payments {
             let invoice = books.invoices[Int(payment.invoiceIndex)]
             let client = books.clients[Int(invoice.clientIndex)]
@@ -166,7 +182,7 @@ public struct ReportExports: Sendable {
 
     /// ``taxesCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func taxesCSV(into emit: Emit) {
-        var csv = CSVWriter(header: Self.taxesColumns)
+        var csv = csvWriter(Self.taxesColumns)
         for totals in report.taxes {
             let tax = books.taxes[totals.taxIndex]
             let digits = totals.currency.minorUnitDigits

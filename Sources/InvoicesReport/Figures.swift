@@ -120,6 +120,37 @@ public struct TaxFigures: Sendable, Hashable {
     }
 }
 
+/// The tax rule, written once: what one tax line of a sent document adds on each basis. ``Report/taxes`` (walking
+/// each invoice's ledger events) and ``Report/taxSources(in:from:to:)`` (walking the payments) both count through
+/// it, so the figures and the invoices behind them cannot disagree, and a change of the rule is made here alone.
+///
+/// ```swift
+/// var figures = TaxFigures()
+/// _ = TaxRule.addAccrual(line, kind: invoice.kind, to: &figures)            // on the issue date
+/// _ = TaxRule.addCash(payment.amount, line, gross: invoice.amount, to: &figures) // on the payment's date
+/// ```
+enum TaxRule {
+    /// Adds `line` on the accrual basis, counted on its document's issue date: the line's net and tax, an invoice's
+    /// added, a credit note's subtracted. False when a sum overflows (both sums are still made, wrapping).
+    @inline(__always)
+    static func addAccrual(_ line: TaxLineSnapshot, kind: InvoiceKind, to figures: inout TaxFigures) -> Bool {
+        let sign: Int64 = kind == .invoice ? 1 : -1
+        let net = checkedAdd(&figures.accrualNet, sign &* line.net)
+        let tax = checkedAdd(&figures.accrualTax, sign &* line.amount)
+        return net && tax
+    }
+
+    /// Adds a payment's share of `line` on the cash basis, counted on the payment's date: `received` (negative for
+    /// a refund) times the line's net, and its tax, over the document's `gross`, each rounded half to even
+    /// (``proportionalShare(_:part:whole:)``). False when a sum overflows (both sums are still made, wrapping).
+    @inline(__always)
+    static func addCash(_ received: Int64, _ line: TaxLineSnapshot, gross: Int64, to figures: inout TaxFigures) -> Bool {
+        let net = checkedAdd(&figures.cashNet, proportionalShare(received, part: line.net, whole: gross))
+        let tax = checkedAdd(&figures.cashTax, proportionalShare(received, part: line.amount, whole: gross))
+        return net && tax
+    }
+}
+
 /// When a tax counts: when invoiced (accrual) or when paid (cash).
 public enum TaxBasis: String, Sendable, CaseIterable {
     case accrual, cash
@@ -216,19 +247,17 @@ extension Report {
             while firstPayment < books.payments.count, books.payments[firstPayment].invoiceIndex < line.invoiceIndex { firstPayment += 1 }
             let invoice = books.invoices[index]
             guard invoice.counts else { continue }
+            // Sums that overflow wrap here: Report's figures, computed first, refuse them.
             var figures = TaxFigures()
             if invoice.issued >= from, invoice.issued <= to {
-                let sign: Int64 = invoice.kind == .invoice ? 1 : -1
-                figures.accrualNet = sign &* line.net
-                figures.accrualTax = sign &* line.amount
+                _ = TaxRule.addAccrual(line, kind: invoice.kind, to: &figures)
             }
             var payment = firstPayment
             while payment < books.payments.count, books.payments[payment].invoiceIndex == line.invoiceIndex {
                 let paid = books.payments[payment]
                 payment += 1
                 guard paid.date >= from, paid.date <= to else { continue }
-                figures.cashNet &+= proportionalShare(paid.amount, part: line.net, whole: invoice.amount)
-                figures.cashTax &+= proportionalShare(paid.amount, part: line.amount, whole: invoice.amount)
+                _ = TaxRule.addCash(paid.amount, line, gross: invoice.amount, to: &figures)
             }
             guard figures.isActive || (invoice.issued >= from && invoice.issued <= to) else { continue }
             let key = TaxKey(currency: books.currencies[Int(invoice.currencyIndex)], taxIndex: Int(line.taxIndex))

@@ -62,11 +62,11 @@ extension Report {
         var periodCredit: [Int64] = []
         var agings: [Aging] = []
         var overflowSlot: Int?
-        // Taxes per currency and tax, per column: accrual net, accrual tax, cash net, cash tax.
+        // Taxes per currency and tax, per column: accrual and cash net and tax (``TaxRule``).
         let taxCount = books.taxes.count
         var taxSlotOf: [Int] = Array(repeating: -1, count: taxCount * currencyCount)
         var taxKeys: [(currency: Int, tax: Int)] = []
-        var taxCells: [Int64] = []
+        var taxCells: [TaxFigures] = []
         var taxOverflow = false
         let taxLines = books.taxLines
         var taxLine = 0
@@ -112,7 +112,6 @@ extension Report {
             // Taxes on the accrual basis (issue date) and the cash basis (each payment's share).
             while taxLine < taxLines.count, taxLines[taxLine].invoiceIndex < Int32(index) { taxLine += 1 }
             if counting, taxLine < taxLines.count, taxLines[taxLine].invoiceIndex == Int32(index) {
-                let sign: Int64 = invoice.kind == .invoice ? 1 : -1
                 while taxLine < taxLines.count, taxLines[taxLine].invoiceIndex == Int32(index) {
                     let line = taxLines[taxLine]
                     taxLine += 1
@@ -122,21 +121,17 @@ extension Report {
                         taxSlot = taxKeys.count
                         taxSlotOf[taxKey] = taxSlot
                         taxKeys.append((Int(invoice.currencyIndex), Int(line.taxIndex)))
-                        taxCells.append(contentsOf: repeatElement(0, count: columns * 4))
+                        taxCells.append(contentsOf: repeatElement(TaxFigures(), count: columns))
                     }
-                    let cells = taxSlot * columns * 4
-                    if issuedInRange {
-                        if !checkedAdd(&taxCells[cells + issuedColumn * 4], sign &* line.net) { taxOverflow = true }
-                        if !checkedAdd(&taxCells[cells + issuedColumn * 4 + 1], sign &* line.amount) { taxOverflow = true }
+                    let cells = taxSlot * columns
+                    if issuedInRange, !TaxRule.addAccrual(line, kind: invoice.kind, to: &taxCells[cells + issuedColumn]) {
+                        taxOverflow = true
                     }
                     for event in events where event.kind == .payment {
                         let column = columnOf[event.day]
                         guard column >= 0, column < columns else { continue }
-                        let received = 0 &- event.delta
-                        if !checkedAdd(&taxCells[cells + column * 4 + 2], proportionalShare(received, part: line.net, whole: invoice.amount)) {
-                            taxOverflow = true
-                        }
-                        if !checkedAdd(&taxCells[cells + column * 4 + 3], proportionalShare(received, part: line.amount, whole: invoice.amount)) {
+                        // A payment event's delta is minus the payment's amount (``Ledger``).
+                        if !TaxRule.addCash(0 &- event.delta, line, gross: invoice.amount, to: &taxCells[cells + column]) {
                             taxOverflow = true
                         }
                     }
@@ -283,9 +278,7 @@ extension Report {
             var months: [TaxFigures] = []
             var period = TaxFigures()
             for column in 1..<columns {
-                let cell = (taxSlot * columns + column) * 4
-                let figures = TaxFigures(
-                    accrualNet: taxCells[cell], accrualTax: taxCells[cell + 1], cashNet: taxCells[cell + 2], cashTax: taxCells[cell + 3])
+                let figures = taxCells[taxSlot * columns + column]
                 months.append(figures)
                 if !period.add(figures) { taxOverflow = true }
             }

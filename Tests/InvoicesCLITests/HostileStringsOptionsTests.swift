@@ -4,8 +4,8 @@ import Testing
 
 /// The hostile strings again, with every option that draws more of the page on (issue 41): a payee with an IBAN and
 /// a pay link (payment codes on statements and client pages), client links (the private `c/<token>/` copies),
-/// `public`, a base URL, a fiscal year from April, a page size of 10 (every long list on pages of its own) and
-/// exchange rates; and the values arriving through e-invoices (UBL and CII, one Factur-X PDF with hostile attachment
+/// `public`, a base URL, a fiscal year from April, a page size of 10 (every long list on pages of its own), the
+/// spreadsheet CSV dialect and exchange rates; and the values arriving through e-invoices (UBL and CII, one Factur-X PDF with hostile attachment
 /// names) as well as through the store.
 extension HostileStringsTests {
     /// The link injection of issue 41: two line feeds in an invoice number ended the HTML block the QR code's
@@ -26,6 +26,7 @@ extension HostileStringsTests {
         public: true
         fiscal_year_start: 04
         page_size: 10
+        csv_dialect: excel
         client_links: link.key
         payee:
           name: Example Studio GmbH
@@ -128,6 +129,8 @@ extension HostileStringsTests {
             ])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(FileManager.default.fileExists(atPath: folder.path("\(name)/c")), "client links write c/<token>/")
+            let totals = try Data(contentsOf: URL(fileURLWithPath: folder.path("\(name)/totals.csv")))
+            #expect(totals.starts(with: [0xEF, 0xBB, 0xBF]), "csv_dialect: excel writes a byte order mark")
         }
         // What each client's fields hold: the store's rows as written, the imported ones as the store has them (the
         // XML parser's line-end normalization included).

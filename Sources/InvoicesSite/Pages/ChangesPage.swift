@@ -34,7 +34,7 @@ extension ChangesPage {
         if let closed = log.closedThrough { context["closedThrough"] = closed.description }
         return [
             site.page("changes.html", template: "changes", title: "Changes since the previous report", context),
-            File(path: "changes.csv", data: Data(log.csv.utf8)),
+            File(path: "changes.csv", data: Data(log.csv(dialect: options.csvDialect).utf8)),
         ]
     }
 

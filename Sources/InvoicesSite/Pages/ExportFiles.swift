@@ -30,6 +30,8 @@ extension ExportFiles {
     }
 
     private var exports: ReportExports {
-        ReportExports(books: books, report: report, conversion: site.convertedTotals(), fiscalYearStart: options.fiscalYearStart)
+        ReportExports(
+            books: books, report: report, conversion: site.convertedTotals(), fiscalYearStart: options.fiscalYearStart,
+            csvDialect: options.csvDialect)
     }
 }

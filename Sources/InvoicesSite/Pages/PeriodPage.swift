@@ -147,7 +147,7 @@ extension PeriodPage {
     /// order), each invoice with its net and tax on both bases as plain decimals. A group's sums are the taxes
     /// table's row.
     func csv(sources: [TaxKey: [TaxSource]]) -> String {
-        var csv = CSVWriter(header: Self.periodCSVColumns)
+        var csv = CSVWriter(header: Self.periodCSVColumns, dialect: options.csvDialect, decimalColumns: ReportExports.decimalColumns)
         for totals in report.taxes {
             guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
             let tax = books.taxes[totals.taxIndex]

@@ -21,8 +21,12 @@ public struct ChangeLog: Sendable {
     public static let columns = ["record", "name", "change", "field", "before", "after", "closed_period"]
 
     /// Every change as CSV (RFC 4180, CRLF), a header line first.
-    public var csv: String {
-        var writer = CSVWriter(header: Self.columns)
+    public var csv: String { csv(dialect: .rfc4180) }
+
+    /// Every change as CSV in `dialect`, a header line first. The values before and after are text as the trail
+    /// holds them: their decimals keep their `.` in every dialect.
+    public func csv(dialect: CSVDialect) -> String {
+        var writer = CSVWriter(header: Self.columns, dialect: dialect)
         for change in changes {
             writer.append([
                 change.kind.rawValue, change.name, change.what.rawValue, change.field, change.before, change.after,

@@ -46,7 +46,7 @@ extension SiteBuilder {
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken", "payee", "pageSize",
+            "clientLinkToken", "payee", "pageSize", "csvDialect",
         ],
         "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
@@ -171,6 +171,11 @@ extension SiteBuilder {
         // The client link token is a function: the paths it gives are in each client's fingerprint.
         fingerprint.add(options.clientLinkToken != nil)
         fingerprint.add(options.pageSize)
+        // The CSV files' dialect: the exports, the quarters' CSV and changes.csv.
+        fingerprint.add(options.csvDialect.name.rawValue)
+        fingerprint.add(Int(options.csvDialect.fieldSeparator))
+        fingerprint.add(Int(options.csvDialect.decimalSeparator))
+        fingerprint.add(options.csvDialect.byteOrderMark)
         fingerprint.add(options.payee) { fingerprint, payee in
             fingerprint.add(payee.name)
             fingerprint.add(payee.iban) { $0.add($1) }

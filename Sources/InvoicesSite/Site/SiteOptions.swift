@@ -18,6 +18,9 @@ public struct SiteOptions: Sendable {
     /// The month (1–12) the fiscal year starts in (`--fiscal-year-start`, key `fiscal_year_start`): the quarter and
     /// year pages follow it. A fiscal year is named by the calendar year it starts in.
     public var fiscalYearStart = 1
+    /// How the CSV files are written (`--csv-dialect`, key `csv_dialect`): RFC 4180 (the default), or for a
+    /// spreadsheet, following ``locale`` (``CSVDialect``).
+    public var csvDialect = CSVDialect.rfc4180
     /// Also show the grand totals converted into a base currency (`--rates`, `--base-currency`), or nil.
     public var conversion: CurrencyConversion?
 
