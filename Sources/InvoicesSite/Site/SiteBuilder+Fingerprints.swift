@@ -46,8 +46,9 @@ extension SiteBuilder {
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken", "payee", "pageSize",
+            "clientLinkToken", "payee", "pageSize", "journalAccounts",
         ],
+        "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
         "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
 
@@ -171,6 +172,7 @@ extension SiteBuilder {
         // The client link token is a function: the paths it gives are in each client's fingerprint.
         fingerprint.add(options.clientLinkToken != nil)
         fingerprint.add(options.pageSize)
+        for key in JournalAccounts.keys { fingerprint.add(options.journalAccounts[key: key] ?? "") }
         fingerprint.add(options.payee) { fingerprint, payee in
             fingerprint.add(payee.name)
             fingerprint.add(payee.iban) { $0.add($1) }
