@@ -148,6 +148,12 @@ struct JournalExportTests {
 
         // Revenue and tax payable per tax and rate: taxes.csv's accrual figures, with the opposite sign.
         guard checkTaxes else { return }
+        // The write-off expense: the period's written_off per currency.
+        for total in site.report["totals"] as? [[String: Any]] ?? [] {
+            let currency = total["currency"] as? String ?? ""
+            let writtenOff = (((total["period"] as? [String: Any])?["written_off"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
+            #expect(balances["expenses:write-offs \(currency)"] ?? 0 == writtenOff, "\(currency)")
+        }
         var taxes: [String: Int64] = [:]
         for row in try site.csv("taxes.csv") {
             let digits = site.digits[row[0]] ?? 0
@@ -256,6 +262,33 @@ struct JournalExportTests {
         #expect(print.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.first?.isNumber == true }.count == transactions)
         #expect(transactions > 10)
         #expect(lines.filter { $0.hasPrefix("account ") }.count == numbers.count + 2 + 2 + 3)
+    }
+
+    /// The `journal:` keys name the accounts; changing one rewrites books.journal on the next build (it is part of
+    /// the exports' fingerprint); an account name that is not plain is refused with its key and line.
+    @Test func journalKeysNameTheAccountsAndRewriteTheFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
+        func build(_ journal: String) throws -> CLI.Result {
+            try Data("store: v2.sqlite\noutput: site\njournal:\n\(journal)".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
+            return try CLI.run(["build", "--quiet"], in: folder.url)
+        }
+        #expect(try build("  revenue: income:services\n  bank: assets:checking\n").status == 0)
+        let first = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
+        #expect(first.contains("\naccount income:services:MWST 7.7%\n") && first.contains("\n    assets:checking:EUR  400.00 EUR\n"))
+        #expect(!first.contains("income:sales"))
+        #expect(try build("  revenue: revenue:consulting\n  bank: assets:checking\n").status == 0)
+        let second = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
+        #expect(second.contains("\naccount revenue:consulting:untaxed\n") && !second.contains("income:services"))
+        let check = try Self.tool("hledger -f '\(folder.path("site/books.journal"))' check --strict")
+        #expect(check.status == 0, "\(check.stderr)")
+
+        let bad = try build("  tax: liabilities:vat;x\n  opening: equity::open\n  bank: [a]\n")
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("invoices.yaml:4:8: journal.tax 'liabilities:vat;x' holds 'vat;x', which is not plain"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("journal.opening 'equity::open' is not an account name"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("'journal.bank' must be a single value"), "\(bad.stderr)")
     }
 
     /// ``checkAgainstExports(_:taxes:)`` for books whose names need escaping: the accounts are compared after
