@@ -100,11 +100,21 @@ struct JournalExportTests {
         }
     }
 
-    /// Balances per account and currency from postings.
+    /// Balances per account (percent-decoded, component by component) and currency from postings.
     static func balances(_ postings: [[String]]) -> [String: Int64] {
         var sums: [String: Int64] = [:]
-        for posting in postings { sums[posting[3] + " " + posting[4], default: 0] += Int64(posting[5])! }
+        for posting in postings { sums[decoded(posting[3]) + " " + posting[4], default: 0] += Int64(posting[5])! }
         return sums
+    }
+
+    /// An account name with each component's escapes decoded: a tax's `<name> <rate>%` keeps its rate as it is.
+    static func decoded(_ account: String) -> String {
+        account.split(separator: ":", omittingEmptySubsequences: false).map { component in
+            if component.hasSuffix("%"), let space = component.lastIndex(of: " ") {
+                return (String(component[..<space]).removingPercentEncoding ?? "") + component[space...]
+            }
+            return String(component).removingPercentEncoding ?? String(component)
+        }.joined(separator: ":")
     }
 
     /// Both tools check the journal clean, and its balances are the report's, the taxes' and the payments'.
@@ -114,11 +124,11 @@ struct JournalExportTests {
         let ledger = try tool("ledger --init-file /dev/null -f '\(site.journal)' --pedantic balance")
         #expect(ledger.status == 0 && ledger.stderr.isEmpty, "\(ledger.stderr)")
 
+        // The same postings (date, code, payee, account, amount) in both tools, so the same balances.
         let hledgerPostings = try Self.hledgerPostings(site)
         let ledgerPostings = try Self.ledgerPostings(site)
-        #expect(hledgerPostings.count == ledgerPostings.count)
+        #expect(hledgerPostings.sorted { $0.lexicographicallyPrecedes($1) } == ledgerPostings.sorted { $0.lexicographicallyPrecedes($1) })
         let balances = Self.balances(hledgerPostings)
-        #expect(balances == Self.balances(ledgerPostings))
         #expect(!balances.isEmpty)
 
         // Receivables: outstanding less credit at the as-of date, per client and currency.
@@ -229,7 +239,7 @@ struct JournalExportTests {
         let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"])
         #expect(build.status == 0, "\(build.stderr)")
         let site = try Site(folder.path("site"))
-        try Self.checkAgainstExportsEscaped(site)
+        try Self.checkAgainstExports(site)
 
         // Every client number comes back whole from the receivable accounts both tools list.
         let hledger = try Self.tool("hledger -f '\(site.journal)' accounts --used")
@@ -289,29 +299,5 @@ struct JournalExportTests {
         #expect(bad.stderr.contains("invoices.yaml:4:8: journal.tax 'liabilities:vat;x' holds 'vat;x', which is not plain"), "\(bad.stderr)")
         #expect(bad.stderr.contains("journal.opening 'equity::open' is not an account name"), "\(bad.stderr)")
         #expect(bad.stderr.contains("'journal.bank' must be a single value"), "\(bad.stderr)")
-    }
-
-    /// ``checkAgainstExports(_:taxes:)`` for books whose names need escaping: the accounts are compared after
-    /// percent-decoding.
-    static func checkAgainstExportsEscaped(_ site: Site) throws {
-        let check = try tool("hledger -f '\(site.journal)' check --strict")
-        #expect(check.status == 0, "\(check.stderr)")
-        let ledger = try tool("ledger --init-file /dev/null -f '\(site.journal)' --pedantic balance")
-        #expect(ledger.status == 0 && ledger.stderr.isEmpty, "\(ledger.stderr)")
-        let hledgerPostings = try Self.hledgerPostings(site)
-        #expect(hledgerPostings.sorted { $0.lexicographicallyPrecedes($1) } == (try Self.ledgerPostings(site)).sorted { $0.lexicographicallyPrecedes($1) })
-        let balances = Self.balances(hledgerPostings)
-        for client in site.report["clients"] as? [[String: Any]] ?? [] {
-            let number = client["number"] as? String ?? ""
-            for entry in client["currencies"] as? [[String: Any]] ?? [] {
-                let currency = entry["currency"] as? String ?? ""
-                let period = entry["period"] as? [String: Any] ?? [:]
-                let outstanding = ((period["outstanding"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
-                let credit = ((period["credit"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
-                let account = balances.first { $0.key.hasPrefix("assets:receivables:") && $0.key.hasSuffix(" " + currency)
-                    && String($0.key.dropFirst("assets:receivables:".count).dropLast(currency.count + 1)).removingPercentEncoding == number }
-                #expect(account?.value ?? 0 == outstanding - credit, "\(number) \(currency)")
-            }
-        }
     }
 }
