@@ -71,6 +71,8 @@ public enum JournalText {
     /// quotes, brackets, `|`, `@`, `=`, `*`, `!`, tabs, leading, trailing and doubled spaces, other symbols) is
     /// escaped: the result is one line, adds no directive, no comment, no account component.
     public static func escape(_ text: String) -> String {
+        // Most identifiers and numbers need nothing: no scalar array, no new string.
+        if text.utf8.allSatisfy({ $0 < 128 && isPlain(Unicode.Scalar($0)) }) { return text }
         let scalars = Array(text.unicodeScalars)
         var result = ""
         result.reserveCapacity(scalars.count)
@@ -214,7 +216,12 @@ public struct BooksJournal: Sendable {
                 }
             }
         }
-        entries.sort { $0.day != $1.day ? $0.day < $1.day : $0.invoice != $1.invoice ? $0.invoice < $1.invoice : $0.item < $1.item }
+        // By day, then invoice; within an invoice's day its issue first, then payments, then write-offs, in table order.
+        entries.sort {
+            if $0.day != $1.day { return $0.day < $1.day }
+            if $0.invoice != $1.invoice { return $0.invoice < $1.invoice }
+            return $0.kind != $1.kind ? $0.kind.rawValue < $1.kind.rawValue : $0.item < $1.item
+        }
 
         // Declarations: commodities with their decimals, then every account the transactions may name.
         for currency in books.currencies {
@@ -223,7 +230,14 @@ public struct BooksJournal: Sendable {
                 out.line("    format 1000.\(String(repeating: "0", count: currency.minorUnitDigits)) \(currency.code)")
             }
         }
-        for totals in report.clients { out.line("account \(receivable(Int32(totals.clientIndex)))") }
+        // Each client's names, escaped once: a client has many transactions.
+        var names = Names(receivables: Array(repeating: "", count: books.clients.count), payees: Array(repeating: "", count: books.clients.count))
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            names.receivables[totals.clientIndex] = "\(accounts.receivables):\(JournalText.escape(client.number))"
+            names.payees[totals.clientIndex] = JournalText.escape(client.name)
+            out.line("account \(names.receivables[totals.clientIndex])")
+        }
         for currency in books.currencies { out.line("account \(accounts.bank):\(currency.code)") }
         for tax in books.taxes.indices { out.line("account \(accounts.revenue):\(taxComponent(tax))") }
         out.line("account \(accounts.revenue):untaxed")
@@ -237,27 +251,33 @@ public struct BooksJournal: Sendable {
             let client = Int32(key / currencyCount)
             let currency = books.currencies[key % currencyCount]
             out.line("")
-            out.line("\(openingDay) opening balance \(JournalText.escape(books.clients[Int(client)].name))")
+            out.line("\(openingDay) opening balance" + (names.payees[Int(client)].isEmpty ? "" : " " + names.payees[Int(client)]))
             for part in sum.parts {
-                out.posting(receivable(client), part, currency)
+                out.posting(names.receivables[Int(client)], part, currency)
                 out.posting(accounts.opening, part, currency, negated: true)
             }
         }
         for entry in entries {
-            write(entry, to: &out)
+            write(entry, names: names, to: &out)
             out.flush(into: emit, over: ReportExports.pieceSize)
         }
         out.flush(into: emit)
     }
 
-    private func write(_ entry: Entry, to out: inout Output) {
+    /// The escaped receivable account and payee of each client (``Report/clients`` order: those with invoices).
+    private struct Names {
+        var receivables: [String]
+        var payees: [String]
+    }
+
+    private func write(_ entry: Entry, names: Names, to out: inout Output) {
         let invoice = books.invoices[Int(entry.invoice)]
-        let client = books.clients[Int(invoice.clientIndex)]
         let currency = books.currencies[Int(invoice.currencyIndex)]
         let code = invoice.identifier.isEmpty ? "" : " (\(JournalText.escape(invoice.identifier)))"
+        let payee = names.payees[Int(invoice.clientIndex)]
         out.line("")
-        out.line("\(entry.day)\(code) \(JournalText.escape(client.name))")
-        let receivable = receivable(invoice.clientIndex)
+        out.line("\(entry.day)\(code)" + (payee.isEmpty ? "" : " " + payee))
+        let receivable = names.receivables[Int(invoice.clientIndex)]
         switch entry.kind {
         case .invoice, .creditNote:
             // An invoice credits revenue and tax payable per tax line; a credit note debits them. Revenue no tax line
@@ -295,11 +315,6 @@ public struct BooksJournal: Sendable {
             out.posting(accounts.writeOffs, row.amount, currency)
             out.posting(receivable, row.amount, currency, negated: true)
         }
-    }
-
-    /// `assets:receivables:<client number>`.
-    private func receivable(_ client: Int32) -> String {
-        "\(accounts.receivables):\(JournalText.escape(books.clients[Int(client)].number))"
     }
 
     /// A tax's account component: its escaped name, a space and its rate with `%` (`VAT 20%`), or the rate alone.

@@ -262,7 +262,7 @@ struct JournalExportTests {
             if line.hasPrefix("account ") {
                 #expect(["assets:", "income:", "liabilities:", "expenses:", "equity:"].contains { line.dropFirst(8).hasPrefix($0) }, "\(line)")
             } else if line.first?.isNumber == true {
-                #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d( \([^()\t;]+\))? [^;|\t]*/) != nil, "\(line)")
+                #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d( \([^()\t;]+\))?( [^;|\t]*)?/) != nil, "\(line)")
                 transactions += 1
             } else {
                 #expect(line.wholeMatch(of: /\ {4}(; [^;\t]*|[a-z]+:[^;\t]*  -?\d+(\.\d+)? (EUR|CHF))/) != nil, "\(line)")
