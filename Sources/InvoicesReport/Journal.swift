@@ -251,7 +251,8 @@ public struct BooksJournal: Sendable {
             let client = Int32(key / currencyCount)
             let currency = books.currencies[key % currencyCount]
             out.line("")
-            out.line("\(openingDay) opening balance" + (names.payees[Int(client)].isEmpty ? "" : " " + names.payees[Int(client)]))
+            out.line("\(openingDay)" + (names.payees[Int(client)].isEmpty ? "" : " " + names.payees[Int(client)]))
+            out.line("    ; opening balance")
             for part in sum.parts {
                 out.posting(names.receivables[Int(client)], part, currency)
                 out.posting(accounts.opening, part, currency, negated: true)
