@@ -56,7 +56,8 @@ public struct JournalAccounts: Sendable, Hashable {
             return "'\(name)' is not an account name; expected components separated by ':', e.g. assets:receivables"
         }
         for component in components where JournalText.escape(String(component)) != component {
-            return "'\(name)' holds '\(component)', which is not plain: use letters, digits, single spaces inside a name and - _ . , / & +"
+            return
+                "'\(name)' holds '\(component)', which is not plain: use letters, digits, single spaces inside a name and - _ . , / & +"
         }
         return nil
     }
@@ -198,7 +199,9 @@ public struct BooksJournal: Sendable {
                 let entry: Entry?
                 switch event.kind {
                 case .issued:
-                    entry = Entry(day: event.day, kind: invoice.kind == .invoice ? .invoice : .creditNote, invoice: target, item: Int32(taxLine))
+                    entry = Entry(
+                        day: event.day, kind: invoice.kind == .invoice ? .invoice : .creditNote, invoice: target,
+                        item: Int32(taxLine))
                 case .payment:
                     entry = Entry(day: event.day, kind: .payment, invoice: target, item: Int32(nextPayment))
                     nextPayment += 1
@@ -210,13 +213,15 @@ public struct BooksJournal: Sendable {
                 }
                 guard event.day <= asOf else { continue }
                 if event.day < start {
-                    opening[Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex), default: ExactSum()].add(event.delta)
+                    opening[Int(invoice.clientIndex) * currencyCount + Int(invoice.currencyIndex), default: ExactSum()]
+                        .add(event.delta)
                 } else if let entry {
                     entries.append(entry)
                 }
             }
         }
-        // By day, then invoice; within an invoice's day its issue first, then payments, then write-offs, in table order.
+        // By day, then invoice; within an invoice's day its issue first, then payments, then write-offs, in table
+        // order.
         entries.sort {
             if $0.day != $1.day { return $0.day < $1.day }
             if $0.invoice != $1.invoice { return $0.invoice < $1.invoice }
@@ -231,7 +236,9 @@ public struct BooksJournal: Sendable {
             }
         }
         // Each client's names, escaped once: a client has many transactions.
-        var names = Names(receivables: Array(repeating: "", count: books.clients.count), payees: Array(repeating: "", count: books.clients.count))
+        var names = Names(
+            receivables: Array(repeating: "", count: books.clients.count),
+            payees: Array(repeating: "", count: books.clients.count))
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
             names.receivables[totals.clientIndex] = "\(accounts.receivables):\(JournalText.escape(client.number))"
@@ -305,7 +312,9 @@ public struct BooksJournal: Sendable {
             var comment = row.amount < 0 ? "refund" : "payment"
             if row.details >= 0 {
                 let details = books.paymentDetails[Int(row.details)]
-                for text in [details.method, details.reference] where !text.isEmpty { comment += " " + JournalText.escape(text) }
+                for text in [details.method, details.reference] where !text.isEmpty {
+                    comment += " " + JournalText.escape(text)
+                }
             }
             out.line("    ; \(comment)")
             out.posting("\(accounts.bank):\(currency.code)", row.amount, currency)
@@ -344,7 +353,8 @@ public struct BooksJournal: Sendable {
             bytes.append(10)
         }
 
-        /// A posting line: the account, two spaces, the amount (negated when asked) with the currency's decimals and code.
+        /// A posting line: the account, two spaces, the amount (negated when asked) with the currency's decimals and
+        /// code.
         mutating func posting(_ account: String, _ minorUnits: Int64, _ currency: CurrencyCode, negated: Bool = false) {
             var amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
             if negated, minorUnits != 0 { amount = minorUnits < 0 ? String(amount.dropFirst()) : "-" + amount }

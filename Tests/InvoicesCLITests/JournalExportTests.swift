@@ -19,7 +19,9 @@ struct JournalExportTests {
 
         init(_ folder: String) throws {
             self.folder = folder
-            report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+            report = try #require(
+                JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json")))
+                    as? [String: Any])
             var digits: [String: Int] = [:]
             for total in report["totals"] as? [[String: Any]] ?? [] {
                 digits[total["currency"] as? String ?? ""] = total["minor_unit_digits"] as? Int
@@ -49,10 +51,18 @@ struct JournalExportTests {
 
     /// The cells of a CSV record (quoted fields with doubled quotes, as the exports and the tools write them).
     static func cells(_ line: String) -> [String] {
-        var cells: [String] = [], cell = "", quoted = false, previousQuote = false
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false
+        var previousQuote = false
         for character in line {
             if quoted {
-                if character == "\"" { quoted = false; previousQuote = true } else { cell.append(character) }
+                if character == "\"" {
+                    quoted = false
+                    previousQuote = true
+                } else {
+                    cell.append(character)
+                }
             } else if character == "\"" {
                 if previousQuote { cell.append("\"") }
                 quoted = true
@@ -85,7 +95,10 @@ struct JournalExportTests {
             guard cells[5] != "0" else { return nil }
             let amount = cells[5].split(separator: " ")
             let currency = String(amount.last ?? "")
-            return [cells[1], cells[2], cells[3], cells[4], currency, String(Self.minor(String(amount.first ?? ""), digits: site.digits[currency] ?? 0))]
+            return [
+                cells[1], cells[2], cells[3], cells[4], currency,
+                String(Self.minor(String(amount.first ?? ""), digits: site.digits[currency] ?? 0)),
+            ]
         }
     }
 
@@ -95,8 +108,10 @@ struct JournalExportTests {
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map { line in
             let cells = Self.cells(String(line))
-            return [cells[0].replacingOccurrences(of: "/", with: "-"), cells[1], cells[2], cells[3], cells[4],
-                    String(Self.minor(cells[5], digits: site.digits[cells[4]] ?? 0))]
+            return [
+                cells[0].replacingOccurrences(of: "/", with: "-"), cells[1], cells[2], cells[3], cells[4],
+                String(Self.minor(cells[5], digits: site.digits[cells[4]] ?? 0)),
+            ]
         }
     }
 
@@ -128,7 +143,9 @@ struct JournalExportTests {
         // The same postings (date, code, payee, account, amount) in both tools, so the same balances.
         let hledgerPostings = try Self.hledgerPostings(site)
         let ledgerPostings = try Self.ledgerPostings(site)
-        #expect(hledgerPostings.sorted { $0.lexicographicallyPrecedes($1) } == ledgerPostings.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(
+            hledgerPostings.sorted { $0.lexicographicallyPrecedes($1) }
+                == ledgerPostings.sorted { $0.lexicographicallyPrecedes($1) })
         let balances = Self.balances(hledgerPostings)
         #expect(!balances.isEmpty)
 
@@ -139,7 +156,8 @@ struct JournalExportTests {
             for entry in client["currencies"] as? [[String: Any]] ?? [] {
                 let currency = entry["currency"] as? String ?? ""
                 let period = entry["period"] as? [String: Any] ?? [:]
-                let outstanding = ((period["outstanding"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
+                let outstanding =
+                    ((period["outstanding"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
                 let credit = ((period["credit"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
                 let account = "assets:receivables:\(number) \(currency)"
                 #expect(balances[account] ?? 0 == outstanding - credit, "\(account)")
@@ -162,7 +180,9 @@ struct JournalExportTests {
         // The write-off expense: the period's written_off per currency.
         for total in site.report["totals"] as? [[String: Any]] ?? [] {
             let currency = total["currency"] as? String ?? ""
-            let writtenOff = (((total["period"] as? [String: Any])?["written_off"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value ?? 0
+            let writtenOff =
+                (((total["period"] as? [String: Any])?["written_off"] as? [String: Any])?["minor_units"] as? NSNumber)?
+                .int64Value ?? 0
             #expect(balances["expenses:write-offs \(currency)"] ?? 0 == writtenOff, "\(currency)")
         }
         var taxes: [String: Int64] = [:]
@@ -173,15 +193,21 @@ struct JournalExportTests {
         }
         #expect(!taxes.isEmpty)
         let journalTaxes = balances.filter {
-            ($0.key.hasPrefix("income:sales:") && !$0.key.hasPrefix("income:sales:untaxed ")) || $0.key.hasPrefix("liabilities:tax:")
+            ($0.key.hasPrefix("income:sales:") && !$0.key.hasPrefix("income:sales:untaxed "))
+                || $0.key.hasPrefix("liabilities:tax:")
         }
         #expect(journalTaxes.filter { $0.value != 0 } == taxes.filter { $0.value != 0 })
     }
 
-    static func build(_ folder: TemporaryFolder, clients: Int, invoices: Int, seed: Int, options: [String] = []) throws -> Site {
+    static func build(_ folder: TemporaryFolder, clients: Int, invoices: Int, seed: Int, options: [String] = []) throws
+        -> Site
+    {
         let store = folder.path("books-\(clients)-\(invoices).sqlite")
         if !FileManager.default.fileExists(atPath: store) {
-            let sample = try CLI.run(["sample", "--clients", "\(clients)", "--invoices", "\(invoices)", "--seed", "\(seed)", "--output", store])
+            let sample = try CLI.run([
+                "sample", "--clients", "\(clients)", "--invoices", "\(invoices)", "--seed", "\(seed)", "--output",
+                store,
+            ])
             #expect(sample.status == 0, "\(sample.stderr)")
         }
         let output = folder.path("site\(options.joined().filter(\.isNumber))")
@@ -201,9 +227,15 @@ struct JournalExportTests {
         #expect(journal.contains("\n    ; opening balance\n    assets:receivables:"))
         try Self.checkAgainstExports(year)
         // taxes.csv covers the whole months; the journal stops at the as-of date, so only balances compare here.
-        try Self.checkAgainstExports(try Self.build(folder, clients: 40, invoices: 1200, seed: 1, options: ["--year", "2025", "--as-of", "2025-07-17"]), taxes: false)
+        try Self.checkAgainstExports(
+            try Self.build(
+                folder, clients: 40, invoices: 1200, seed: 1, options: ["--year", "2025", "--as-of", "2025-07-17"]),
+            taxes: false)
         // An as-of date after the period: the journal runs on to it, so the balances are those at that date.
-        try Self.checkAgainstExports(try Self.build(folder, clients: 40, invoices: 1200, seed: 1, options: ["--month", "2025-03", "--as-of", "2025-06-30"]), taxes: false)
+        try Self.checkAgainstExports(
+            try Self.build(
+                folder, clients: 40, invoices: 1200, seed: 1, options: ["--month", "2025-03", "--as-of", "2025-06-30"]),
+            taxes: false)
     }
 
     /// The issue's large books: sample --clients 200 --invoices 20000.
@@ -225,11 +257,13 @@ struct JournalExportTests {
             "C-1\ninclude /etc/passwd", "C-2;x", "C-3  two", "C-4\"q'", "Ünïcødé-5", "C-6:sub", "C%41", "(C-8)",
         ]
         let names = [
-            "Evil\n2025-01-01 x\n    assets:cash  1 EUR", "a ; comment", "(paren) |pipe", " lead", "tab\tx", "* cleared", "Zoë Żak", "x  ",
+            "Evil\n2025-01-01 x\n    assets:cash  1 EUR", "a ; comment", "(paren) |pipe", " lead", "tab\tx",
+            "* cleared", "Zoë Żak", "x  ",
         ]
         var sql = ""
         for (index, (number, name)) in zip(numbers, names).enumerated() {
-            sql += "UPDATE client SET number = '\(number.replacingOccurrences(of: "'", with: "''"))', name = '\(name)' WHERE id = \(index + 1);\n"
+            sql +=
+                "UPDATE client SET number = '\(number.replacingOccurrences(of: "'", with: "''"))', name = '\(name)' WHERE id = \(index + 1);\n"
         }
         sql += """
             UPDATE invoice SET identifier = 'INV) x' || char(10) || 'account evil' WHERE id = 1;
@@ -251,7 +285,9 @@ struct JournalExportTests {
         // Declared ones too: the draft-only client has an account and no posting.
         let declared = try Self.tool("hledger -f '\(site.journal)' accounts --declared")
         let receivables = declared.stdout.split(separator: "\n").filter { $0.hasPrefix("assets:receivables:") }
-        #expect(Set(receivables.map { String($0.dropFirst("assets:receivables:".count)).removingPercentEncoding ?? "" }) == Set(numbers))
+        #expect(
+            Set(receivables.map { String($0.dropFirst("assets:receivables:".count)).removingPercentEncoding ?? "" })
+                == Set(numbers))
         let taxAccounts = declared.stdout.split(separator: "\n").filter { $0.hasPrefix("liabilities:tax:") }
         #expect(taxAccounts == ["liabilities:tax:MWST%3Asub%0Acommodity X 7.7%"])
 
@@ -261,18 +297,28 @@ struct JournalExportTests {
         let lines = journal.split(separator: "\n", omittingEmptySubsequences: false)
         var transactions = 0
         for line in lines.dropFirst(4) {
-            if line.isEmpty || line == "commodity CHF" || line == "commodity EUR" || line.hasPrefix("    format 1000.00 ") { continue }
+            if line.isEmpty || line == "commodity CHF" || line == "commodity EUR"
+                || line.hasPrefix("    format 1000.00 ")
+            {
+                continue
+            }
             if line.hasPrefix("account ") {
-                #expect(["assets:", "income:", "liabilities:", "expenses:", "equity:"].contains { line.dropFirst(8).hasPrefix($0) }, "\(line)")
+                #expect(
+                    ["assets:", "income:", "liabilities:", "expenses:", "equity:"].contains {
+                        line.dropFirst(8).hasPrefix($0)
+                    }, "\(line)")
             } else if line.first?.isNumber == true {
                 #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d( \([^()\t;]+\))?( [^;|\t]*)?/) != nil, "\(line)")
                 transactions += 1
             } else {
-                #expect(line.wholeMatch(of: /\ {4}(; [^;\t]*|[a-z]+:[^;\t]*  -?\d+(\.\d+)? (EUR|CHF))/) != nil, "\(line)")
+                #expect(
+                    line.wholeMatch(of: /\ {4}(; [^;\t]*|[a-z]+:[^;\t]*  -?\d+(\.\d+)? (EUR|CHF))/) != nil, "\(line)")
             }
         }
         let print = try Self.tool("hledger -f '\(site.journal)' print")
-        #expect(print.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.first?.isNumber == true }.count == transactions)
+        #expect(
+            print.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.first?.isNumber == true }
+                .count == transactions)
         #expect(transactions > 10)
         #expect(lines.filter { $0.hasPrefix("account ") }.count == numbers.count + 2 + 2 + 3)
     }
@@ -284,12 +330,15 @@ struct JournalExportTests {
         defer { folder.remove() }
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         func build(_ journal: String) throws -> CLI.Result {
-            try Data("store: v2.sqlite\noutput: site\njournal:\n\(journal)".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
+            try Data("store: v2.sqlite\noutput: site\njournal:\n\(journal)".utf8).write(
+                to: folder.url.appendingPathComponent("invoices.yaml"))
             return try CLI.run(["build", "--quiet"], in: folder.url)
         }
         #expect(try build("  revenue: income:services\n  bank: assets:checking\n").status == 0)
         let first = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
-        #expect(first.contains("\naccount income:services:MWST 7.7%\n") && first.contains("\n    assets:checking:EUR  400.00 EUR\n"))
+        #expect(
+            first.contains("\naccount income:services:MWST 7.7%\n")
+                && first.contains("\n    assets:checking:EUR  400.00 EUR\n"))
         #expect(!first.contains("income:sales"))
         #expect(try build("  revenue: revenue:consulting\n  bank: assets:checking\n").status == 0)
         let second = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
@@ -299,7 +348,9 @@ struct JournalExportTests {
 
         let bad = try build("  tax: liabilities:vat;x\n  opening: equity::open\n  bank: [a]\n")
         #expect(bad.status == 65)
-        #expect(bad.stderr.contains("invoices.yaml:4:8: journal.tax 'liabilities:vat;x' holds 'vat;x', which is not plain"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("invoices.yaml:4:8: journal.tax 'liabilities:vat;x' holds 'vat;x', which is not plain"),
+            "\(bad.stderr)")
         #expect(bad.stderr.contains("journal.opening 'equity::open' is not an account name"), "\(bad.stderr)")
         #expect(bad.stderr.contains("'journal.bank' must be a single value"), "\(bad.stderr)")
     }
