@@ -53,6 +53,9 @@ test-deps:
 	@command -v zbarimg >/dev/null || \
 		{ echo "Installing zbar-tools (the payment code test decodes the QR codes on a screenshot)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools >/dev/null; }
+	@command -v hledger >/dev/null && command -v ledger >/dev/null || \
+		{ echo "Installing hledger and ledger (the journal tests read books.journal with both)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hledger ledger >/dev/null; }
 	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }

@@ -195,6 +195,7 @@ struct ProjectOptions: ParsableArguments {
         if let config, let name = config["payee.name"] {
             site.payee = Payee(name: name, iban: config["payee.iban"], bic: config["payee.bic"], paymentURL: config["payee.payment_url"])
         }
+        for key in JournalAccounts.keys { site.journalAccounts[key: key] = config?["journal.\(key)"] }
         if let key = try loadClientLinkKey(config: config) {
             site.clientLinkToken = { @Sendable number in key.token(forClient: number) }
         }

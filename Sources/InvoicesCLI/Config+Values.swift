@@ -63,6 +63,10 @@ enum ConfigCheck {
             return Payee.bicProblem(value).map { "payee.bic \($0)" }
         case "payee.payment_url":
             return Payee.paymentURLProblem(value).map { "payee.payment_url \($0)" }
+        case "journal":
+            return "journal must be a mapping of account names, e.g. 'journal:' then an indented 'revenue: income:services'"
+        case _ where key.hasPrefix("journal."):
+            return JournalAccounts.problem(value).map { "\(key) \($0)" }
         case "publish.server":
             return ["nginx", "apache"].contains(value) ? nil : "publish.server '\(value)' must be nginx or apache"
         default:

@@ -1,6 +1,7 @@
 import Foundation
 import InvoicesCore
 import InvoicesPostgres
+import InvoicesReport
 import Yams
 
 /// The settings of a report project, read from `invoices.yaml`.
@@ -31,13 +32,15 @@ struct ProjectConfig: Sendable, Equatable {
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish", "payee",
+        // The account names of books.journal (docs/exports.md).
+        "journal",
     ]
     /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
     static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
     /// The keys of the `payee:` mapping (docs/cli.md): who clients pay, on statements' payment codes and pay links.
     static let payeeKeys = ["name", "iban", "bic", "payment_url"]
     /// The mappings of settings, by key: each stored as `SECTION.KEY`.
-    static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys]
+    static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys, "journal": JournalAccounts.keys]
 
     /// The file the settings came from.
     var file: String

@@ -3,7 +3,7 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
-/// `taxes.csv` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
+/// `taxes.csv`, `books.journal` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
 /// they are 670 MB together.
 struct ExportFiles: PageKind {
     let site: SiteBuilder
@@ -17,6 +17,7 @@ extension ExportFiles {
     func files() -> [File] {
         let exports = self.exports
         return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
+            + [File(path: BooksJournal.fileName, data: Data(journal.data()))]
     }
 
     /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
@@ -26,8 +27,13 @@ extension ExportFiles {
         for file in ReportExports.File.allCases {
             files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
         }
+        let journal = self.journal
+        files.append(try staging.write(BooksJournal.fileName) { emit in journal.write(into: emit) })
         return files
     }
+
+    /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.
+    private var journal: BooksJournal { BooksJournal(books: books, report: report, accounts: options.journalAccounts) }
 
     private var exports: ReportExports {
         ReportExports(

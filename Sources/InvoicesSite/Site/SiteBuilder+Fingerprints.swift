@@ -46,8 +46,9 @@ extension SiteBuilder {
         "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken", "payee", "pageSize", "csvDialect",
+            "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts",
         ],
+        "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
         "Payee": ["name", "iban", "bic", "paymentURL"],
     ]
 
@@ -176,6 +177,7 @@ extension SiteBuilder {
         fingerprint.add(Int(options.csvDialect.fieldSeparator))
         fingerprint.add(Int(options.csvDialect.decimalSeparator))
         fingerprint.add(options.csvDialect.byteOrderMark)
+        for key in JournalAccounts.keys { fingerprint.add(options.journalAccounts[key: key] ?? "") }
         fingerprint.add(options.payee) { fingerprint, payee in
             fingerprint.add(payee.name)
             fingerprint.add(payee.iban) { $0.add($1) }

@@ -54,6 +54,9 @@ public struct SiteOptions: Sendable {
     /// behind a tax are cut into pages of this many rows on average, at most twice as many (``Pagination``).
     public var pageSize = Pagination.defaultPageSize
 
+    /// The account names of `books.journal` (config `journal:`, docs/exports.md).
+    public var journalAccounts = JournalAccounts()
+
     public init(
         title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
         baseURL: String? = nil

@@ -210,7 +210,7 @@ public struct TemplateSet: Sendable {
     /// writes itself. A stylesheet or script there is copied into the site as it is (`style.css`, `clients.js`).
     static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
         "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", "collections",
-        "clients-index.js", SiteWriter.marker,
+        "clients-index.js", SiteWriter.marker, BooksJournal.fileName,
     ])
 
     /// A checker over the Markdown and HTML templates among `texts`.
