@@ -31,6 +31,13 @@ extension ImportReader {
             problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
             return
         }
+        if tree.root.namespace == EInvoice.zugferd1 {
+            return problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: tree.root.path),
+                    message: "is a ZUGFeRD 1 document (CrossIndustryDocument), a syntax the tool does not read: it reads ZUGFeRD 2 "
+                        + "and Factur-X (CII D16B), UBL 2.1 and XRechnung (EN 16931; docs/import.md)"))
+        }
         guard EInvoice.isEInvoice(tree.root) else {
             problems.add(
                 ImportProblem(
@@ -38,6 +45,13 @@ extension ImportReader {
                     message: "is XML but not an e-invoice this tool reads: the root element must be a UBL 2.1 Invoice or CreditNote "
                         + "or a CII CrossIndustryInvoice, in their namespaces (EN 16931; docs/import.md)"))
             return
+        }
+        if let profile = EInvoice.profile(tree.root), let name = EInvoice.unreadProfile(profile) {
+            return problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: tree.root.path),
+                    message: "is a \(name) document (\(profile)), a profile the tool does not read: it carries no invoice lines "
+                        + "(BG-25) and VAT breakdown to check its totals by; export it as EN 16931, BASIC, EXTENDED or XRechnung (docs/import.md)"))
         }
         let document: EInvoice
         do {
@@ -47,8 +61,13 @@ extension ImportReader {
             return
         }
         if let broken = document.brokenRule() {
+            // An extension may state its totals by rules of its own (the XRechnung extension's third-party payments).
+            let extensionNote = EInvoice.isExtension(document.profile)
+                ? "; the document follows \(document.profile ?? ""), an extension of EN 16931 whose own rules the tool does not read" : ""
             problems.add(
-                ImportProblem(location: SourceLocation(file: file, element: broken.path), message: "breaks \(broken.rule): \(broken.message)"))
+                ImportProblem(
+                    location: SourceLocation(file: file, element: broken.path),
+                    message: "breaks \(broken.rule): \(broken.message)" + extensionNote))
             return
         }
         let due = document.due ?? document.issued.adding(days: options.defaultTerms)
@@ -118,6 +137,7 @@ extension ImportReader {
         if document.isCreditNote, let preceding = document.preceding {
             invoice.corrects = preceding
             invoice.applied = document.issued
+            invoice.unappliedWhenUncorrected = true
         }
         batch.invoices.append(invoice)
     }

@@ -11,6 +11,7 @@ struct EInvoiceImportTests {
     /// breakdown add up to, so a case breaks a rule only by setting one.
     struct Document {
         var number = "RE-2025-001"
+        var profile = "urn:cen.eu:en16931:2017"  // BT-24
         var typeCode = "380"
         var currency = "EUR"
         var issued = "2025-03-01"
@@ -33,7 +34,7 @@ struct EInvoiceImportTests {
             return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <\(root) xmlns="urn:oasis:names:specification:ubl:schema:xsd:\(root)-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
-                  <cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>
+                  <cbc:CustomizationID>\(profile)</cbc:CustomizationID>
                   <cbc:ID>\(number)</cbc:ID>
                   <cbc:IssueDate>\(issued)</cbc:IssueDate>
                 \(!isCredit && due != nil ? "  <cbc:DueDate>\(due!)</cbc:DueDate>\n" : "")  <cbc:\(root)TypeCode>\(typeCode)</cbc:\(root)TypeCode>
@@ -69,7 +70,7 @@ struct EInvoiceImportTests {
             return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
-                  <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+                  <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>\(profile)</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
                   <rsm:ExchangedDocument>
                     <ram:ID>\(number)</ram:ID>
                     <ram:TypeCode>\(typeCode)</ram:TypeCode>
@@ -295,6 +296,99 @@ struct EInvoiceImportTests {
         _ = try CLI.shell("qpdf --empty '\(plain)'")
         let result = try project.importing([plain])
         #expect(result.status == 65 && result.stderr.contains("plain.pdf: is a PDF without an e-invoice attached"), "\(result.stderr)")
+    }
+
+    /// Issue 44: a PDF carrying a ZUGFeRD 1 `ZUGFeRD-invoice.xml` (sorted first in the name tree) and a `factur-x.xml`
+    /// is read through `factur-x.xml`.
+    @Test func aPDFWithSeveralAttachmentsIsReadThroughFacturX() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        let old = try project.write("old.xml", Document(number: "OLD-1").cii)
+        let new = try project.write("new.xml", Document(number: "NEW-1").cii)
+        let pdf = project.folder.path("both.pdf")
+        let qpdf = try CLI.shell(
+            "qpdf --empty --add-attachment '\(old)' --key=ZUGFeRD-invoice.xml --filename=ZUGFeRD-invoice.xml --mimetype=text/xml -- "
+                + "--add-attachment '\(new)' --key=factur-x.xml --filename=factur-x.xml --mimetype=text/xml -- '\(pdf)'")
+        #expect(qpdf.status == 0, "\(qpdf.stderr)")
+        let result = try project.importing([pdf])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT identifier FROM invoice").map { $0["identifier"] } == ["NEW-1"])
+    }
+
+    /// Issue 44: a profile the tool does not read is refused by its name (the guideline ID, BT-24), not as breaking a
+    /// rule it keeps: MINIMUM and BASIC WL, ZUGFeRD 1, and an extension whose own rules state the amount due.
+    @Test func aProfileTheToolDoesNotReadIsRefusedByItsName() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var minimum = Document(number: "MIN-1", profile: "urn:factur-x.eu:1p0:minimum")
+        minimum.lines = []
+        minimum.lineTotal = "0.00"
+        var basicWL = Document(number: "WL-1", profile: "urn:zugferd.de:2p0:basicwl")
+        basicWL.lines = []
+        var extended = Document(
+            number: "X-1", profile: "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0")
+        extended.payable = "100.00"  // 172.50 less a third-party payment of 72.50, by the extension's rule
+        let zugferd1 = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"><rsm:HeaderExchangedDocument/></rsm:CrossIndustryDocument>
+
+            """
+        let files = [
+            try project.write("min.xml", minimum.cii), try project.write("wl.xml", basicWL.cii), try project.write("x.xml", extended.ubl),
+            try project.write("z1.xml", zugferd1),
+        ]
+        let result = try project.importing(files)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("min.xml: /rsm:CrossIndustryInvoice: is a Factur-X MINIMUM document (urn:factur-x.eu:1p0:minimum), a profile the tool does not read"), "\(result.stderr)")
+        #expect(result.stderr.contains("wl.xml: /rsm:CrossIndustryInvoice: is a ZUGFeRD 2 BASIC WL document (urn:zugferd.de:2p0:basicwl), a profile the tool does not read"))
+        #expect(result.stderr.contains("x.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount: breaks BR-CO-16") && result.stderr.contains("extension:xrechnung_3.0, an extension of EN 16931 whose own rules the tool does not read"))
+        #expect(result.stderr.contains("z1.xml: /rsm:CrossIndustryDocument: is a ZUGFeRD 1 document"))
+        #expect(!result.stderr.contains("BR-CO-10"))
+        #expect(try project.invoiceCount() == 0)
+    }
+
+    /// Issue 44: Factur-X EXTENDED's logistics service charges (`ram:SpecifiedLogisticsServiceCharge`) are part of
+    /// BT-108: a file stating them keeps BR-CO-12 and imports with its figures.
+    @Test func anExtendedLogisticsChargeCountsInTheChargesTotal() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var document = Document(profile: "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended")
+        document.vat = [("S", "19.00", "110.00", "20.90"), ("S", "7.00", "50.00", "3.50")]
+        (document.net, document.tax, document.gross, document.payable) = ("160.00", "24.40", "184.40", "184.40")
+        let xml = document.cii
+            .replacingOccurrences(
+                of: "      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>",
+                with: "      <ram:SpecifiedLogisticsServiceCharge><ram:Description>Freight</ram:Description><ram:AppliedAmount>10.00</ram:AppliedAmount>"
+                    + "<ram:AppliedTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>19.00</ram:RateApplicablePercent></ram:AppliedTradeTax></ram:SpecifiedLogisticsServiceCharge>\n"
+                    + "      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>")
+            .replacingOccurrences(of: "<ram:LineTotalAmount>150.00</ram:LineTotalAmount>\n", with: "<ram:LineTotalAmount>150.00</ram:LineTotalAmount><ram:ChargeTotalAmount>10.00</ram:ChargeTotalAmount>\n")
+        #expect(xml.contains("ChargeTotalAmount") && xml.contains("SpecifiedLogisticsServiceCharge"))
+        let result = try project.importing([try project.write("extended.xml", xml)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT amount, net FROM invoice").first == ["amount": "18440", "net": "16000"])
+        #expect(try project.rows("SELECT net, amount FROM taxLine ORDER BY net").map { [$0["net"], $0["amount"]] } == [["5000", "350"], ["11000", "2090"]])
+    }
+
+    /// Issue 44: a credit note whose invoice (BT-25) is neither imported nor stored is the client's unapplied credit,
+    /// with a warning, carrying its XML's figures; importing it again changes nothing.
+    @Test(arguments: ["ubl", "cii"])
+    func anOrphanCreditNoteIsTheClientsUnappliedCredit(syntax: String) throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var credit = Document(number: "GS-9", typeCode: "381", issued: "2025-03-10", preceding: "RE-ELSEWHERE")
+        credit.lines = ["50.00"]
+        credit.vat = [("S", "7.00", "50.00", "3.50")]
+        (credit.lineTotal, credit.net, credit.tax, credit.gross, credit.payable) = ("50.00", "50.00", "3.50", "53.50", "53.50")
+        let file = try project.write("credit.xml", syntax == "ubl" ? credit.ubl : credit.cii)
+        let result = try project.importing([file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Warning: ") && result.stderr.contains("credit note GS-9 corrects invoice 'RE-ELSEWHERE', which is neither imported nor in the store: it is kept as the client's unapplied credit"), "\(result.stderr)")
+        let rows = try project.rows("SELECT kind, amount, net, correctsId, appliedOn FROM invoice")
+        #expect(rows == [["kind": "credit", "amount": "5350", "net": "5000", "correctsId": "NULL", "appliedOn": "NULL"]], "\(rows)")
+        let before = try project.dump()
+        let again = try project.importing([file])
+        #expect(again.status == 0 && again.stdout.contains("1 unchanged"), "\(again.stdout)")
+        #expect(try project.dump() == before)
     }
 
     /// Importing the same folder again changes nothing; a changed file updates its invoice.

@@ -55,6 +55,7 @@ struct EInvoice: Sendable {
     var vat: [VATBreakdown]  // BG-23
     /// The root element's path (`/Invoice`), where a problem of the whole document is located.
     var rootPath = ""
+    var profile: String?  // BT-24
 
     /// A rule the document breaks: its id, the element and why.
     struct Problem: Error, Sendable {
@@ -75,6 +76,30 @@ struct EInvoice: Sendable {
         (root.namespace == ublInvoice && root.name == "Invoice") || (root.namespace == ublCreditNote && root.name == "CreditNote")
             || (root.namespace == cii && root.name == "CrossIndustryInvoice")
     }
+
+    static let zugferd1 = "urn:ferd:CrossIndustryDocument:invoice:1p0"
+
+    /// The document's specification identifier (BT-24): `cbc:CustomizationID` in UBL, the document context's
+    /// `ram:GuidelineSpecifiedDocumentContextParameter/ram:ID` in CII.
+    static func profile(_ root: XMLTree.Element) -> String? {
+        text(root.namespace == cii ? root.at("ExchangedDocumentContext", "GuidelineSpecifiedDocumentContextParameter", "ID") : root.child("CustomizationID"))
+    }
+
+    /// The name of a profile below EN 16931 that the tool does not read (it has no invoice lines, or no VAT
+    /// breakdown per line), or nil: Factur-X / ZUGFeRD 2 MINIMUM and BASIC WL.
+    static func unreadProfile(_ profile: String) -> String? {
+        let last = profile.split(separator: ":").last.map { $0.lowercased() } ?? ""
+        let family = profile.lowercased().contains("zugferd") ? "ZUGFeRD 2" : "Factur-X"
+        switch last {
+        case "minimum": return "\(family) MINIMUM"
+        case "basicwl": return "\(family) BASIC WL"
+        default: return nil
+        }
+    }
+
+    /// Whether `profile` is an extension of EN 16931 (`…#conformant#…`, such as Factur-X EXTENDED or the XRechnung
+    /// extension), which may have rules of its own beside the standard's.
+    static func isExtension(_ profile: String?) -> Bool { profile?.contains("#conformant#") ?? false }
 
     init(_ root: XMLTree.Element) throws(Problem) {
         switch (root.namespace, root.name) {
@@ -171,6 +196,7 @@ struct EInvoice: Sendable {
     private init(ubl root: XMLTree.Element) throws(Problem) {
         syntax = .ubl
         rootPath = root.path
+        profile = Self.profile(root)
         isCreditNote = root.name == "CreditNote"
         number = try Self.required(root.child("ID"), root.path + "/cbc:ID", "BT-1").text
         issued = try Self.date(try Self.required(root.child("IssueDate"), root.path + "/cbc:IssueDate", "BT-2"), "BT-2", compact: false)
@@ -223,6 +249,7 @@ struct EInvoice: Sendable {
     private init(cii root: XMLTree.Element) throws(Problem) {
         syntax = .cii
         rootPath = root.path
+        profile = Self.profile(root)
         let document = try Self.required(root.child("ExchangedDocument"), root.path + "/rsm:ExchangedDocument", "BG-2")
         number = try Self.required(document.child("ID"), document.path + "/ram:ID", "BT-1").text
         typeCode = Self.text(document.child("TypeCode")) ?? "380"
@@ -266,6 +293,10 @@ struct EInvoice: Sendable {
         (allowances, charges) = try Self.allowancesAndCharges(
             settlement.all("SpecifiedTradeAllowanceCharge"), amount: "ActualAmount", prefix: "ram:", currency: currency
         ) { $0.at("ChargeIndicator", "Indicator")?.text }
+        // Factur-X / ZUGFeRD EXTENDED states its logistics service charges apart; they are part of BT-108.
+        charges += try settlement.all("SpecifiedLogisticsServiceCharge").map { entry throws(Problem) in
+            try Self.amount(try Self.required(entry.child("AppliedAmount"), entry.path + "/ram:AppliedAmount", "BT-99"), currency, "BT-99")
+        }
         let totals = try Self.required(
             settlement.child("SpecifiedTradeSettlementHeaderMonetarySummation"),
             settlement.path + "/ram:SpecifiedTradeSettlementHeaderMonetarySummation", "BG-22")
