@@ -119,22 +119,32 @@ extension ImportReader {
                     message: "\(document.number): the paid amount (BT-113, \(Money.decimalString(prepaid, digits: document.currency.minorUnitDigits)) "
                         + "\(document.currency.code)) is recorded as one payment on the issue date, \(document.issued); the e-invoice does not say when it was paid"))
         }
+        // The checks (EInvoice.unstorable) have made sure every amount turns within 64 bits.
+        func stored(_ amount: EInvoice.Amount) -> Int64 { document.stored(amount) ?? amount.minorUnits }
+        if document.isReversed {
+            batch.warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: document.gross.path),
+                    message: "\(document.number): the total with VAT (BT-112) is negative, "
+                        + "\(Money.decimalString(document.gross.minorUnits, digits: document.currency.minorUnitDigits)) \(document.currency.code): "
+                        + "stored as \(document.isCreditNote ? "an invoice" : "a credit note") of the opposite amounts (docs/store.md, \"Signs\")"))
+        }
         var invoice = ImportedInvoice(
             identifier: document.number, client: document.buyerID.map(ClientReference.number) ?? .name(document.buyerName),
-            clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: document.gross.minorUnits, currency: document.currency),
+            clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: stored(document.gross), currency: document.currency),
             issued: document.issued, due: due, dueIsDerived: document.due == nil,
             paid: prepaid != 0 && prepaid == document.gross.minorUnits ? document.issued : nil,
             notes: document.notes.joined(separator: "\n"), source: source, status: .sent,
             receipts: prepaid == 0 ? nil : ImportedReceipts(received: prepaid, receivedOn: document.issued),
             tax: ImportedTax(
-                net: document.net.minorUnits,
+                net: stored(document.net),
                 lines: document.vat.map { entry in
                     ImportedTax.Line(
                         name: "VAT" + (entry.category.isEmpty || entry.category == "S" ? "" : " " + entry.category),
-                        rate: Self.percent(entry.rate ?? "0"), net: entry.taxable.minorUnits, amount: entry.tax.minorUnits)
+                        rate: Self.percent(entry.rate ?? "0"), net: stored(entry.taxable), amount: stored(entry.tax))
                 }))
-        invoice.kind = document.isCreditNote ? .creditNote : .invoice
-        if document.isCreditNote, let preceding = document.preceding {
+        invoice.kind = document.isStoredAsCreditNote ? .creditNote : .invoice
+        if document.isStoredAsCreditNote, let preceding = document.preceding {
             invoice.corrects = preceding
             invoice.applied = document.issued
             invoice.unappliedWhenUncorrected = true

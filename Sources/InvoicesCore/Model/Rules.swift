@@ -151,14 +151,22 @@ public enum BooksRules {
         return violations
     }
 
-    /// A tax line: a rate that is a decimal percentage (at most three decimals), amounts not negative.
+    /// A tax line: a rate that is a decimal percentage (at most three decimals), a tax amount not negative, and a
+    /// net not negative unless the line levies no tax: a negative zero-rated or exempt line (an e-invoice's
+    /// returned goods at 0 %) nets within its invoice's tax lines, which still add up to the invoice's net. The
+    /// signs are the books': a credit note's lines are positive and subtract.
     public static func taxLineViolations(rate: String, net: Int64, amount: Int64) -> [RuleViolation] {
         var violations: [RuleViolation] = []
         if TaxRate.milliPercent(rate) == nil {
             violations.append(RuleViolation(attribute: "rate", message: "'\(rate)' is not a percentage (expected a decimal such as 7.7, 20 or 0)"))
         }
-        if net < 0 { violations.append(RuleViolation(attribute: "net", message: "is negative (\(net)); tax lines are never negative")) }
-        if amount < 0 { violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amount)); tax lines are never negative")) }
+        if net < 0, amount != 0 {
+            violations.append(
+                RuleViolation(
+                    attribute: "net",
+                    message: "is negative (\(net)) with a tax amount of \(amount); only a line without tax (zero-rated or exempt) has a negative net"))
+        }
+        if amount < 0 { violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amount)); a tax amount is never negative (a credit note's is positive and subtracts)")) }
         return violations
     }
 }

@@ -354,21 +354,36 @@ struct EInvoice: Sendable {
         return Problem(rule: broken.rule, path: broken.path, message: "\(broken.stating) is \(money(broken.stated)), but \(broken.computing) \(money(computed))")
     }
 
+    /// Whether the books hold the document the other way round: a negative total with VAT (BT-112), such as a
+    /// correction invoice (384) or a Peppol negative invoice, is a credit note of the opposite amounts, and a
+    /// negative credit note an invoice (docs/store.md, "Signs").
+    var isReversed: Bool { gross.minorUnits < 0 }
+    /// Whether the books hold the document as a credit note.
+    var isStoredAsCreditNote: Bool { isCreditNote != isReversed }
+    /// An amount as the books hold it (turned when ``isReversed``); nil past 64 bits.
+    func stored(_ amount: Amount) -> Int64? { isReversed ? MinorUnits.subtract(0, amount.minorUnits) : amount.minorUnits }
+
     /// Why the books cannot hold the document although EN 16931 allows it, or nil: a due date before the issue
-    /// date, or a VAT breakdown line with a negative amount (the books' tax lines are never negative).
-    /// Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``, the ones the build checks its store
-    /// against), on the due date it will be stored with (`due`: BT-9, or the issue date plus the terms), and the paid
-    /// amount (BT-113) against ``InvoicesCore/BooksRules/receivedViolations(received:amount:format:)``.
+    /// date; a VAT breakdown line whose tax has the opposite sign of the total with VAT (the books keep one sign
+    /// per document; a negative line without tax nets within its tax lines, ``InvoicesCore/BooksRules``); a paid
+    /// amount on a negative document. Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``,
+    /// the ones the build checks its store against), on the due date it will be stored with (`due`: BT-9, or the
+    /// issue date plus the terms), and the paid amount (BT-113) against
+    /// ``InvoicesCore/BooksRules/receivedViolations(received:amount:format:)``.
     func unstorable(due stored: CalendarDate, derived: Bool) -> Problem? {
+        func money(_ minorUnits: Int64) -> String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
         if let due, due < issued {
             return Problem(
                 rule: "BT-9", path: duePath,
                 message: "the due date \(due) is before the issue date (BT-2) \(issued); the books keep due dates on or after the issue date")
         }
+        for amount in [gross, net] + vat.flatMap({ [$0.taxable, $0.tax] }) where self.stored(amount) == nil {
+            return Problem(rule: "BT-112", path: amount.path, message: "\(money(amount.minorUnits)) cannot be turned into a credit note's amount in 64-bit minor units")
+        }
+        let amount = self.stored(gross) ?? 0
         let root = rootPath
         let violations = InvoiceRules.violations(
-            identifier: number, amount: gross.minorUnits, amountText: Money.decimalString(gross.minorUnits, digits: currency.minorUnitDigits),
-            issued: issued, due: stored, paid: nil)
+            identifier: number, amount: amount, amountText: money(amount), issued: issued, due: stored, paid: nil)
         for violation in violations {
             switch violation.attribute {
             case "amount":
@@ -384,18 +399,28 @@ struct EInvoice: Sendable {
             }
         }
         if let prepaid {
-            let format = { (amount: Int64) in Money.decimalString(amount, digits: self.currency.minorUnitDigits) }
-            if let violation = BooksRules.receivedViolations(received: prepaid.minorUnits, amount: gross.minorUnits, format: format).first {
+            if isReversed, prepaid.minorUnits != 0 {
+                return Problem(
+                    rule: "BT-113", path: prepaid.path,
+                    message: "the total with VAT is negative (\(money(gross.minorUnits)), a credit note in the books) but a paid amount "
+                        + "(\(money(prepaid.minorUnits))) is stated; the e-invoice does not say which way that money went")
+            }
+            if let violation = BooksRules.receivedViolations(received: prepaid.minorUnits, amount: amount, format: money).first {
                 return Problem(rule: "BT-113", path: prepaid.path, message: "the paid amount \(violation.message)")
             }
         }
-        for entry in vat where entry.taxable.minorUnits < 0 || entry.tax.minorUnits < 0 {
-            let negative = entry.taxable.minorUnits < 0 ? entry.taxable : entry.tax
+        for entry in vat {
+            let taxable = self.stored(entry.taxable) ?? 0, tax = self.stored(entry.tax) ?? 0
+            guard tax < 0 || (taxable < 0 && tax != 0) else { continue }
+            let line = "a VAT breakdown line (category \(entry.category)\(entry.rate.map { " \($0) %" } ?? ""), taxable "
+                + "\(money(entry.taxable.minorUnits)), tax \(money(entry.tax.minorUnits)))"
             return Problem(
-                rule: "BG-23", path: negative.path,
-                message: "a VAT breakdown line (category \(entry.category)\(entry.rate.map { " \($0) %" } ?? "")) is negative "
-                    + "(\(Money.decimalString(negative.minorUnits, digits: currency.minorUnitDigits))); the books' tax lines are never negative, "
-                    + "so such a document cannot be imported")
+                rule: "BG-23", path: (tax < 0 ? entry.tax : entry.taxable).path,
+                message: tax < 0
+                    ? "\(line) levies tax of the opposite sign to the total with VAT (BT-112, \(money(gross.minorUnits))); the books keep "
+                        + "one sign of tax per document (a negative line nets within its invoice only when it has no tax), so such a "
+                        + "document cannot be imported"
+                    : "\(line) has a taxable amount and a tax of opposite signs; the books cannot hold it")
         }
         return nil
     }
