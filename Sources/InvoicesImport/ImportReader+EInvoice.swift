@@ -111,13 +111,21 @@ extension ImportReader {
                     location: source,
                     message: "\(document.number) has no due date (BT-9): due \(options.defaultTerms) days after its issue date, \(due) (--default-terms)"))
         }
+        // The paid amount (BT-113) as one payment, in the books' sign: it lowers an invoice's balance and raises a
+        // credit note's (money paid back to the client), so the balance after it is what BT-115 says is due.
+        // (EInvoice.unstorable has checked that it turns within 64 bits.)
         let prepaid = document.prepaid?.minorUnits ?? 0
+        let payment = document.isCreditNote ? MinorUnits.subtract(0, prepaid) ?? 0 : prepaid
         if prepaid != 0 {
+            let money = { (amount: Int64) in "\(Money.decimalString(amount, digits: document.currency.minorUnitDigits)) \(document.currency.code)" }
+            let storedGross = document.stored(document.gross) ?? 0, storedPrepaid = document.stored(document.prepaid ?? document.gross) ?? 0
+            let credit = storedPrepaid <= storedGross ? "" : "; the rest, \(money(storedPrepaid - storedGross)), "
+                + (document.isStoredAsCreditNote ? "is owed by the client (BT-115)" : "is the client's credit (BT-115)")
             batch.warnings.append(
                 ImportProblem(
                     location: SourceLocation(file: file, element: document.prepaid?.path),
-                    message: "\(document.number): the paid amount (BT-113, \(Money.decimalString(prepaid, digits: document.currency.minorUnitDigits)) "
-                        + "\(document.currency.code)) is recorded as one payment on the issue date, \(document.issued); the e-invoice does not say when it was paid"))
+                    message: "\(document.number): the paid amount (BT-113, \(money(prepaid))) is recorded as one payment of \(money(payment)) on the issue "
+                        + "date, \(document.issued); the e-invoice does not say when it was paid" + credit))
         }
         // The checks (EInvoice.unstorable) have made sure every amount turns within 64 bits.
         func stored(_ amount: EInvoice.Amount) -> Int64 { document.stored(amount) ?? amount.minorUnits }
@@ -133,9 +141,9 @@ extension ImportReader {
             identifier: document.number, client: document.buyerID.map(ClientReference.number) ?? .name(document.buyerName),
             clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: stored(document.gross), currency: document.currency),
             issued: document.issued, due: due, dueIsDerived: document.due == nil,
-            paid: prepaid != 0 && prepaid == document.gross.minorUnits ? document.issued : nil,
+            paid: payment != 0 && payment == stored(document.gross) && !document.isStoredAsCreditNote ? document.issued : nil,
             notes: document.notes.joined(separator: "\n"), source: source, status: .sent,
-            receipts: prepaid == 0 ? nil : ImportedReceipts(received: prepaid, receivedOn: document.issued),
+            receipts: payment == 0 ? nil : ImportedReceipts(received: payment, receivedOn: document.issued),
             tax: ImportedTax(
                 net: stored(document.net),
                 lines: document.vat.map { entry in

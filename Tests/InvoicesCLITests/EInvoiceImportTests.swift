@@ -168,7 +168,7 @@ struct EInvoiceImportTests {
         ]
         let result = try project.importing(files)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("BT-113") && result.stderr.contains("one payment on the issue date, 2025-04-01"), "\(result.stderr)")
+        #expect(result.stderr.contains("BT-113") && result.stderr.contains("one payment of 72.50 EUR on the issue date, 2025-04-01"), "\(result.stderr)")
         #expect(result.stderr.contains("GS-2025-001 has no due date (BT-9)"))
         let rows = try project.rows("SELECT i.identifier, i.kind, i.amount, c.identifier AS corrects, i.appliedOn FROM invoice i LEFT JOIN invoice c ON c.id = i.correctsId ORDER BY i.identifier")
         #expect(rows.map { $0["identifier"] } == ["GS-2025-001", "RE-2025-001", "RE-2025-002"])
@@ -594,7 +594,7 @@ extension EInvoiceImportTests {
     }
 
     /// LOW 2: import refuses what the build would refuse, through the shared rules: a due date past 9999-12-31 (the
-    /// issue date plus the terms), a negative paid amount, a paid amount above the gross.
+    /// issue date plus the terms), a negative paid amount, a positive paid amount on a negative total.
     @Test func importRefusesWhatTheBooksCannotHold() throws {
         let (project, before) = try seeded()
         defer { project.folder.remove() }
@@ -602,15 +602,44 @@ extension EInvoiceImportTests {
         late.number = "RE-LATE"
         var negative = Document(number: "RE-NEG")
         (negative.prepaid, negative.payable) = ("-10.00", "182.50")
-        var over = Document(number: "RE-OVER")
-        (over.prepaid, over.payable) = ("200.00", "-27.50")
-        let files = [try project.write("late.xml", late.ubl), try project.write("negative.xml", negative.cii), try project.write("over.xml", over.ubl)]
+        var against = Document(number: "RE-AGAINST")
+        against.lines = ["-100.00"]
+        against.vat = [("E", "0", "-100.00", "0.00")]
+        (against.lineTotal, against.net, against.tax, against.gross, against.prepaid, against.payable) = ("-100.00", "-100.00", "0.00", "-100.00", "10.00", "-110.00")
+        let files = [try project.write("late.xml", late.ubl), try project.write("negative.xml", negative.cii), try project.write("against.xml", against.ubl)]
         let result = try project.importing(files)
         #expect(result.status == 65)
         #expect(result.stderr.contains("late.xml: /Invoice: BT-9: the due date (the issue date plus --default-terms) 10000-01-30 is outside 0001-01-01 to 9999-12-31"), "\(result.stderr)")
         #expect(result.stderr.contains("negative.xml: /rsm:CrossIndustryInvoice/") && result.stderr.contains("TotalPrepaidAmount: BT-113: the paid amount is negative (-10.00)"))
-        #expect(result.stderr.contains("over.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PrepaidAmount: BT-113: the paid amount (200.00) is more than the invoice's amount (172.50)"))
+        #expect(result.stderr.contains("against.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PrepaidAmount: BT-113: the paid amount (10.00) is positive, but the total with VAT is negative (-100.00)"))
         #expect(try project.dump() == before)
+    }
+
+    /// Issue 44: the paid amount (BT-113) is one payment in the books' sign, so the balance after it is what BT-115
+    /// says is due: above the total (an amount due below zero), the rest is the client's credit; on a credit note
+    /// it is money paid back (a negative payment); on a negative invoice (a credit note in the books) a negative paid
+    /// amount is paid back too.
+    @Test func thePaidAmountLeavesTheBalanceTheAmountDueSays() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var over = Document(number: "RE-OVER")
+        (over.prepaid, over.payable) = ("200.00", "-27.50")
+        var credit = Document(number: "GS-1", typeCode: "381", issued: "2025-03-10")
+        (credit.prepaid, credit.payable) = ("72.50", "100.00")
+        var negative = Document(number: "RK-1", typeCode: "384", issued: "2025-03-10")
+        negative.lines = ["-100.00", "-50.00"]
+        negative.vat = [("S", "19.00", "-100.00", "-19.00"), ("S", "7.00", "-50.00", "-3.50")]
+        (negative.lineTotal, negative.net, negative.tax, negative.gross, negative.prepaid, negative.payable) = ("-150.00", "-150.00", "-22.50", "-172.50", "-72.50", "-100.00")
+        let files = [try project.write("over.xml", over.ubl), try project.write("credit.xml", credit.cii), try project.write("negative.xml", negative.ubl)]
+        let result = try project.importing(files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("RE-OVER: the paid amount (BT-113, 200.00 EUR) is recorded as one payment of 200.00 EUR on the issue date, 2025-03-01; the e-invoice does not say when it was paid; the rest, 27.50 EUR, is the client's credit (BT-115)"), "\(result.stderr)")
+        let rows = try project.rows("SELECT i.identifier, i.kind, i.amount, p.amount AS paid FROM invoice i JOIN payment p ON p.invoiceId = i.id ORDER BY i.identifier")
+        #expect(rows.map { [$0["identifier"], $0["kind"], $0["amount"], $0["paid"]] } == [
+            ["GS-1", "credit", "17250", "-7250"], ["RE-OVER", "invoice", "17250", "20000"], ["RK-1", "credit", "17250", "-7250"],
+        ], "\(rows)")
+        let check = try CLI.run(["check", "--store", project.store])
+        #expect(check.status == 0, "\(check.stderr)")
     }
 
     /// MEDIUM 6: an attachment's name and BT-1 reach the terminal escaped: no escape sequence, C1 or bidi control.

@@ -365,11 +365,11 @@ struct EInvoice: Sendable {
 
     /// Why the books cannot hold the document although EN 16931 allows it, or nil: a due date before the issue
     /// date; a VAT breakdown line whose tax has the opposite sign of the total with VAT (the books keep one sign
-    /// per document; a negative line without tax nets within its tax lines, ``InvoicesCore/BooksRules``); a paid
-    /// amount on a negative document. Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``,
+    /// per document; a negative line without tax nets within its tax lines, ``InvoicesCore/BooksRules``). Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``,
     /// the ones the build checks its store against), on the due date it will be stored with (`due`: BT-9, or the
     /// issue date plus the terms), and the paid amount (BT-113) against
-    /// ``InvoicesCore/BooksRules/receivedViolations(received:amount:format:)``.
+    /// ``InvoicesCore/BooksRules/receivedViolations(received:format:)`` in the books' sign (it may exceed the total: the
+    /// rest is the client's credit).
     func unstorable(due stored: CalendarDate, derived: Bool) -> Problem? {
         func money(_ minorUnits: Int64) -> String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
         if let due, due < issued {
@@ -377,7 +377,7 @@ struct EInvoice: Sendable {
                 rule: "BT-9", path: duePath,
                 message: "the due date \(due) is before the issue date (BT-2) \(issued); the books keep due dates on or after the issue date")
         }
-        for amount in [gross, net] + vat.flatMap({ [$0.taxable, $0.tax] }) where self.stored(amount) == nil {
+        for amount in [gross, net] + (prepaid.map { [$0] } ?? []) + vat.flatMap({ [$0.taxable, $0.tax] }) where self.stored(amount) == nil {
             return Problem(rule: "BT-112", path: amount.path, message: "\(money(amount.minorUnits)) cannot be turned into a credit note's amount in 64-bit minor units")
         }
         let amount = self.stored(gross) ?? 0
@@ -398,16 +398,14 @@ struct EInvoice: Sendable {
                 return Problem(rule: "BT-1", path: root, message: "the invoice number \(violation.message)")
             }
         }
-        if let prepaid {
-            if isReversed, prepaid.minorUnits != 0 {
-                return Problem(
-                    rule: "BT-113", path: prepaid.path,
-                    message: "the total with VAT is negative (\(money(gross.minorUnits)), a credit note in the books) but a paid amount "
-                        + "(\(money(prepaid.minorUnits))) is stated; the e-invoice does not say which way that money went")
-            }
-            if let violation = BooksRules.receivedViolations(received: prepaid.minorUnits, amount: amount, format: money).first {
-                return Problem(rule: "BT-113", path: prepaid.path, message: "the paid amount \(violation.message)")
-            }
+        // The paid amount has the total's sign: a negative document's is negative too (money paid back).
+        if let prepaid, let received = self.stored(prepaid), let violation = BooksRules.receivedViolations(received: received, format: money).first {
+            return Problem(
+                rule: "BT-113", path: prepaid.path,
+                message: isReversed
+                    ? "the paid amount (\(money(prepaid.minorUnits))) is positive, but the total with VAT is negative (\(money(gross.minorUnits))); "
+                        + "a paid amount has its total's sign"
+                    : "the paid amount \(violation.message)")
         }
         for entry in vat {
             let taxable = self.stored(entry.taxable) ?? 0, tax = self.stored(entry.tax) ?? 0
