@@ -62,8 +62,15 @@ extension ImportReader {
         }
         if let broken = document.brokenRule() {
             // An extension may state its totals by rules of its own (the XRechnung extension's third-party payments).
-            let extensionNote = EInvoice.isExtension(document.profile)
+            var extensionNote = EInvoice.isExtension(document.profile)
                 ? "; the document follows \(document.profile ?? ""), an extension of EN 16931 whose own rules the tool does not read" : ""
+            if broken.rule == "BR-CO-16", !document.thirdPartyPayments.isEmpty {
+                let total = MinorUnits.sum(document.thirdPartyPayments.lazy.map(\.minorUnits)).map {
+                    Money.decimalString($0, digits: document.currency.minorUnitDigits)
+                } ?? "more than 64-bit minor units hold"
+                extensionNote += ": its third-party payments (BG-DEX-09, cac:PrepaidPayment) add \(total) to the amount due (BR-DEX-09), "
+                    + "money collected for others that the books have no place for"
+            }
             problems.add(
                 ImportProblem(
                     location: SourceLocation(file: file, element: broken.path),

@@ -372,13 +372,21 @@ struct EInvoiceImportTests {
         var extended = Document(
             number: "X-1", profile: "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0")
         extended.payable = "100.00"  // 172.50 less a third-party payment of 72.50, by the extension's rule
+        // The extension's third-party payments (BG-DEX-09) add to the amount due.
+        var thirdParty = extended
+        (thirdParty.number, thirdParty.payable) = ("X-2", "202.46")
+        let third = thirdParty.ubl.replacingOccurrences(
+            of: "  <cac:TaxTotal>",
+            with: "  <cac:PrepaidPayment><cbc:ID>MobilesBezahlen</cbc:ID><cbc:PaidAmount currencyID=\"EUR\">19.96</cbc:PaidAmount></cac:PrepaidPayment>\n"
+                + "  <cac:PrepaidPayment><cbc:ID>MobilesBezahlen</cbc:ID><cbc:PaidAmount currencyID=\"EUR\">10.00</cbc:PaidAmount></cac:PrepaidPayment>\n  <cac:TaxTotal>")
         let zugferd1 = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"><rsm:HeaderExchangedDocument/></rsm:CrossIndustryDocument>
 
             """
         let files = [
-            try project.write("min.xml", minimum.cii), try project.write("wl.xml", basicWL.cii), try project.write("x.xml", extended.ubl),
+            try project.write("min.xml", minimum.cii), try project.write("wl.xml", basicWL.cii),
+            try project.write("x.xml", extended.ubl), try project.write("third.xml", third),
             try project.write("z1.xml", zugferd1),
         ]
         let result = try project.importing(files)
@@ -387,6 +395,7 @@ struct EInvoiceImportTests {
         #expect(result.stderr.contains("wl.xml: /rsm:CrossIndustryInvoice: is a ZUGFeRD 2 BASIC WL document (urn:zugferd.de:2p0:basicwl), a profile the tool does not read"))
         #expect(result.stderr.contains("x.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount: breaks BR-CO-16") && result.stderr.contains("extension:xrechnung_3.0, an extension of EN 16931 whose own rules the tool does not read"))
         #expect(result.stderr.contains("z1.xml: /rsm:CrossIndustryDocument: is a ZUGFeRD 1 document"))
+        #expect(result.stderr.contains("third.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount: breaks BR-CO-16") && result.stderr.contains("its third-party payments (BG-DEX-09, cac:PrepaidPayment) add 29.96 to the amount due (BR-DEX-09)"), "\(result.stderr)")
         #expect(!result.stderr.contains("BR-CO-10"))
         #expect(try project.invoiceCount() == 0)
     }

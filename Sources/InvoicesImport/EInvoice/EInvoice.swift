@@ -56,6 +56,9 @@ struct EInvoice: Sendable {
     /// The root element's path (`/Invoice`), where a problem of the whole document is located.
     var rootPath = ""
     var profile: String?  // BT-24
+    /// The XRechnung extension's third-party payments (BG-DEX-09, `cac:PrepaidPayment/cbc:PaidAmount`, BT-DEX-002), which
+    /// its rule BR-DEX-09 adds to the amount due; the books have no place for them.
+    var thirdPartyPayments: [Amount] = []
 
     /// A rule the document breaks: its id, the element and why.
     struct Problem: Error, Sendable {
@@ -228,6 +231,9 @@ struct EInvoice: Sendable {
         }
         (allowances, charges) = try Self.allowancesAndCharges(
             root.all("AllowanceCharge"), amount: "Amount", prefix: "cbc:", currency: currency) { $0.child("ChargeIndicator")?.text }
+        for payment in root.all("PrepaidPayment") {
+            if let amount = try Self.optionalAmount(payment.child("PaidAmount"), currency, "BT-DEX-002") { thirdPartyPayments.append(amount) }
+        }
         let totals = try Self.required(root.child("LegalMonetaryTotal"), root.path + "/cac:LegalMonetaryTotal", "BG-22")
         (lineTotal, allowanceTotal, chargeTotal, net, gross, prepaid, rounding, payable) = try Self.totals(
             totals, prefix: "cbc:", currency: currency,
