@@ -78,7 +78,7 @@ extension InvoicesCommand {
                 // The files' problems travel in the batch: the writer adds unknown clients and reports all at once.
                 let batch = try ImportReader(options: options).batch(from: files)
                 let summary = try ImportWriter.apply(batch, to: store)
-                for warning in batch.warnings { printWarning("\(warning.location): \(warning.message)") }
+                for warning in batch.warnings + summary.warnings { printWarning("\(warning.location): \(warning.message)") }
                 if !quiet {
                     let skipped = batch.skippedInvoices + summary.skippedInvoices
                     let note = skipped == 0 ? "" : "; \(skipped) draft or void invoice\(skipped == 1 ? "" : "s") skipped"

@@ -208,6 +208,10 @@ public struct ImportedInvoice: Sendable, Hashable {
     public var corrects: String?
     /// A credit note: the day it was applied to the invoice it corrects.
     public var applied: CalendarDate?
+    /// A credit note whose ``corrects`` is neither imported nor in the store is kept as its client's unapplied credit
+    /// (no corrected invoice, no applied day) with a warning, instead of refused: an e-invoice credit note names an
+    /// invoice (BT-25) the books may never have held.
+    public var unappliedWhenUncorrected = false
 
     public init(
         identifier: String, client: ClientReference, clientColumn: String, amount: Money, issued: CalendarDate, due: CalendarDate,
@@ -301,6 +305,8 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     public var payments: Counts?
     /// Drafts and voids left out because the store is schema v1 (it has no status).
     public var skippedInvoices = 0
+    /// What the writer chose that the user should know (a credit note kept as unapplied credit).
+    public var warnings: [ImportProblem] = []
 
     public init(clients: Counts = Counts(), invoices: Counts = Counts()) {
         self.clients = clients

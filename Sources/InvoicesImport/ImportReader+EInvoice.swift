@@ -31,6 +31,13 @@ extension ImportReader {
             problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
             return
         }
+        if tree.root.namespace == EInvoice.zugferd1 {
+            return problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: tree.root.path),
+                    message: "is a ZUGFeRD 1 document (CrossIndustryDocument), a syntax the tool does not read: it reads ZUGFeRD 2 "
+                        + "and Factur-X (CII D16B), UBL 2.1 and XRechnung (EN 16931; docs/import.md)"))
+        }
         guard EInvoice.isEInvoice(tree.root) else {
             problems.add(
                 ImportProblem(
@@ -38,6 +45,13 @@ extension ImportReader {
                     message: "is XML but not an e-invoice this tool reads: the root element must be a UBL 2.1 Invoice or CreditNote "
                         + "or a CII CrossIndustryInvoice, in their namespaces (EN 16931; docs/import.md)"))
             return
+        }
+        if let profile = EInvoice.profile(tree.root), let name = EInvoice.unreadProfile(profile) {
+            return problems.add(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: tree.root.path),
+                    message: "is a \(name) document (\(profile)), a profile the tool does not read: it carries no invoice lines "
+                        + "(BG-25) and VAT breakdown to check its totals by; export it as EN 16931, BASIC, EXTENDED or XRechnung (docs/import.md)"))
         }
         let document: EInvoice
         do {
@@ -47,8 +61,20 @@ extension ImportReader {
             return
         }
         if let broken = document.brokenRule() {
+            // An extension may state its totals by rules of its own (the XRechnung extension's third-party payments).
+            var extensionNote = EInvoice.isExtension(document.profile)
+                ? "; the document follows \(document.profile ?? ""), an extension of EN 16931 whose own rules the tool does not read" : ""
+            if broken.rule == "BR-CO-16", !document.thirdPartyPayments.isEmpty {
+                let total = MinorUnits.sum(document.thirdPartyPayments.lazy.map(\.minorUnits)).map {
+                    Money.decimalString($0, digits: document.currency.minorUnitDigits)
+                } ?? "more than 64-bit minor units hold"
+                extensionNote += ": its third-party payments (BG-DEX-09, cac:PrepaidPayment) add \(total) to the amount due (BR-DEX-09), "
+                    + "money collected for others that the books have no place for"
+            }
             problems.add(
-                ImportProblem(location: SourceLocation(file: file, element: broken.path), message: "breaks \(broken.rule): \(broken.message)"))
+                ImportProblem(
+                    location: SourceLocation(file: file, element: broken.path),
+                    message: "breaks \(broken.rule): \(broken.message)" + extensionNote))
             return
         }
         let due = document.due ?? document.issued.adding(days: options.defaultTerms)
@@ -92,32 +118,51 @@ extension ImportReader {
                     location: source,
                     message: "\(document.number) has no due date (BT-9): due \(options.defaultTerms) days after its issue date, \(due) (--default-terms)"))
         }
+        // The paid amount (BT-113) as one payment, in the books' sign: it lowers an invoice's balance and raises a
+        // credit note's (money paid back to the client), so the balance after it is what BT-115 says is due.
+        // (EInvoice.unstorable has checked that it turns within 64 bits.)
         let prepaid = document.prepaid?.minorUnits ?? 0
+        let payment = document.isCreditNote ? MinorUnits.subtract(0, prepaid) ?? 0 : prepaid
         if prepaid != 0 {
+            let money = { (amount: Int64) in "\(Money.decimalString(amount, digits: document.currency.minorUnitDigits)) \(document.currency.code)" }
+            let storedGross = document.stored(document.gross) ?? 0, storedPrepaid = document.stored(document.prepaid ?? document.gross) ?? 0
+            let credit = storedPrepaid <= storedGross ? "" : "; the rest, \(money(storedPrepaid - storedGross)), "
+                + (document.isStoredAsCreditNote ? "is owed by the client (BT-115)" : "is the client's credit (BT-115)")
             batch.warnings.append(
                 ImportProblem(
                     location: SourceLocation(file: file, element: document.prepaid?.path),
-                    message: "\(document.number): the paid amount (BT-113, \(Money.decimalString(prepaid, digits: document.currency.minorUnitDigits)) "
-                        + "\(document.currency.code)) is recorded as one payment on the issue date, \(document.issued); the e-invoice does not say when it was paid"))
+                    message: "\(document.number): the paid amount (BT-113, \(money(prepaid))) is recorded as one payment of \(money(payment)) on the issue "
+                        + "date, \(document.issued); the e-invoice does not say when it was paid" + credit))
+        }
+        // The checks (EInvoice.unstorable) have made sure every amount turns within 64 bits.
+        func stored(_ amount: EInvoice.Amount) -> Int64 { document.stored(amount) ?? amount.minorUnits }
+        if document.isReversed {
+            batch.warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: file, element: document.gross.path),
+                    message: "\(document.number): the total with VAT (BT-112) is negative, "
+                        + "\(Money.decimalString(document.gross.minorUnits, digits: document.currency.minorUnitDigits)) \(document.currency.code): "
+                        + "stored as \(document.isCreditNote ? "an invoice" : "a credit note") of the opposite amounts (docs/store.md, \"Signs\")"))
         }
         var invoice = ImportedInvoice(
             identifier: document.number, client: document.buyerID.map(ClientReference.number) ?? .name(document.buyerName),
-            clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: document.gross.minorUnits, currency: document.currency),
+            clientColumn: document.buyerID == nil ? "BT-44" : "BT-46", amount: Money(minorUnits: stored(document.gross), currency: document.currency),
             issued: document.issued, due: due, dueIsDerived: document.due == nil,
-            paid: prepaid != 0 && prepaid == document.gross.minorUnits ? document.issued : nil,
+            paid: payment != 0 && payment == stored(document.gross) && !document.isStoredAsCreditNote ? document.issued : nil,
             notes: document.notes.joined(separator: "\n"), source: source, status: .sent,
-            receipts: prepaid == 0 ? nil : ImportedReceipts(received: prepaid, receivedOn: document.issued),
+            receipts: payment == 0 ? nil : ImportedReceipts(received: payment, receivedOn: document.issued),
             tax: ImportedTax(
-                net: document.net.minorUnits,
+                net: stored(document.net),
                 lines: document.vat.map { entry in
                     ImportedTax.Line(
                         name: "VAT" + (entry.category.isEmpty || entry.category == "S" ? "" : " " + entry.category),
-                        rate: Self.percent(entry.rate ?? "0"), net: entry.taxable.minorUnits, amount: entry.tax.minorUnits)
+                        rate: Self.percent(entry.rate ?? "0"), net: stored(entry.taxable), amount: stored(entry.tax))
                 }))
-        invoice.kind = document.isCreditNote ? .creditNote : .invoice
-        if document.isCreditNote, let preceding = document.preceding {
+        invoice.kind = document.isStoredAsCreditNote ? .creditNote : .invoice
+        if document.isStoredAsCreditNote, let preceding = document.preceding {
             invoice.corrects = preceding
             invoice.applied = document.issued
+            invoice.unappliedWhenUncorrected = true
         }
         batch.invoices.append(invoice)
     }

@@ -114,6 +114,15 @@ struct ImportSession {
         // The payments the batch names, per invoice: all of that invoice's payments.
         let explicit = Dictionary(grouping: batch.payments, by: \.invoice)
         var skipped: Set<String> = []
+        // A credit note that may stand alone and whose invoice is neither imported nor stored: the client's unapplied
+        // credit (no applied day; resolveCorrections leaves it uncorrected, with a warning).
+        let imported = Set(batch.invoices.map(\.identifier))
+        var batch = batch
+        for index in batch.invoices.indices where batch.invoices[index].unappliedWhenUncorrected {
+            if let corrects = batch.invoices[index].corrects, !imported.contains(corrects), invoices[corrects] == nil {
+                batch.invoices[index].applied = nil
+            }
+        }
         for invoice in batch.invoices {
             // A v1 store has no status: drafts and voids are left out there, as before schema v2.
             if schemaVersion < 2, invoice.status.map({ $0 != .sent }) ?? false || invoice.kind == .creditNote {
@@ -198,9 +207,18 @@ struct ImportSession {
                         } else {
                             nil
                         }
+                    } else if invoice.unappliedWhenUncorrected {
+                        nil
                     } else {
                         "invoice '\(identifier)' is neither in the imported invoices nor in the store; import it too"
                     }
+                if found == nil, problem == nil {
+                    summary.warnings.append(
+                        ImportProblem(
+                            location: invoice.source,
+                            message: "credit note \(invoice.identifier) corrects invoice '\(identifier)', which is neither imported nor in the "
+                                + "store: it is kept as the client's unapplied credit"))
+                }
                 if let problem {
                     problems.append(ImportProblem(location: invoice.source, column: "corrects", message: problem))
                     continue

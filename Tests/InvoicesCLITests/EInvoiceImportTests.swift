@@ -11,6 +11,7 @@ struct EInvoiceImportTests {
     /// breakdown add up to, so a case breaks a rule only by setting one.
     struct Document {
         var number = "RE-2025-001"
+        var profile = "urn:cen.eu:en16931:2017"  // BT-24
         var typeCode = "380"
         var currency = "EUR"
         var issued = "2025-03-01"
@@ -33,7 +34,7 @@ struct EInvoiceImportTests {
             return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <\(root) xmlns="urn:oasis:names:specification:ubl:schema:xsd:\(root)-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
-                  <cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>
+                  <cbc:CustomizationID>\(profile)</cbc:CustomizationID>
                   <cbc:ID>\(number)</cbc:ID>
                   <cbc:IssueDate>\(issued)</cbc:IssueDate>
                 \(!isCredit && due != nil ? "  <cbc:DueDate>\(due!)</cbc:DueDate>\n" : "")  <cbc:\(root)TypeCode>\(typeCode)</cbc:\(root)TypeCode>
@@ -69,7 +70,7 @@ struct EInvoiceImportTests {
             return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100" xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
-                  <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:cen.eu:en16931:2017</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+                  <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>\(profile)</ram:ID></ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
                   <rsm:ExchangedDocument>
                     <ram:ID>\(number)</ram:ID>
                     <ram:TypeCode>\(typeCode)</ram:TypeCode>
@@ -167,7 +168,7 @@ struct EInvoiceImportTests {
         ]
         let result = try project.importing(files)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("BT-113") && result.stderr.contains("one payment on the issue date, 2025-04-01"), "\(result.stderr)")
+        #expect(result.stderr.contains("BT-113") && result.stderr.contains("one payment of 72.50 EUR on the issue date, 2025-04-01"), "\(result.stderr)")
         #expect(result.stderr.contains("GS-2025-001 has no due date (BT-9)"))
         let rows = try project.rows("SELECT i.identifier, i.kind, i.amount, c.identifier AS corrects, i.appliedOn FROM invoice i LEFT JOIN invoice c ON c.id = i.correctsId ORDER BY i.identifier")
         #expect(rows.map { $0["identifier"] } == ["GS-2025-001", "RE-2025-001", "RE-2025-002"])
@@ -223,21 +224,65 @@ struct EInvoiceImportTests {
     }
 
     /// What EN 16931 allows but the books cannot hold is refused with a one-line reason at the element: a due date
-    /// before the issue date (as in two of the standard's own examples), a negative VAT breakdown line.
+    /// before the issue date (as in two of the standard's own examples), a VAT breakdown line taxed with the opposite
+    /// sign of the total (the books keep one sign of tax per document).
     @Test func whatTheBooksCannotHoldIsRefusedAtItsElement() throws {
         let project = Project()
         defer { project.folder.remove() }
         let early = try project.write("early.xml", Document(due: "2025-02-01").cii)
-        var negative = Document()
-        negative.lines = ["100.00", "-25.00"]
-        negative.vat = [("S", "19.00", "100.00", "19.00"), ("E", "0", "-25.00", "0.00")]
-        (negative.lineTotal, negative.net, negative.tax, negative.gross, negative.payable) = ("75.00", "75.00", "19.00", "94.00", "94.00")
-        let minus = try project.write("minus.xml", negative.ubl)
+        var mixed = Document()
+        mixed.lines = ["100.00", "-50.00"]
+        mixed.vat = [("S", "19.00", "100.00", "19.00"), ("S", "7.00", "-50.00", "-3.50")]
+        (mixed.lineTotal, mixed.net, mixed.tax, mixed.gross, mixed.payable) = ("50.00", "50.00", "15.50", "65.50", "65.50")
+        let minus = try project.write("minus.xml", mixed.ubl)
         let result = try project.importing([early, minus])
         #expect(result.status == 65)
         #expect(result.stderr.contains("early.xml: /rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime/udt:DateTimeString: BT-9: the due date 2025-02-01 is before the issue date"), "\(result.stderr)")
-        #expect(result.stderr.contains("minus.xml: /Invoice/cac:TaxTotal/cac:TaxSubtotal/cbc:TaxableAmount: BG-23:") && result.stderr.contains("(-25.00)"))
+        #expect(result.stderr.contains("minus.xml: /Invoice/cac:TaxTotal/cac:TaxSubtotal/cbc:TaxAmount: BG-23: a VAT breakdown line (category S 7.00 %, taxable -50.00, tax -3.50) levies tax of the opposite sign to the total with VAT (BT-112, 65.50)"), "\(result.stderr)")
         #expect(try project.invoiceCount() == 0)
+    }
+
+    /// Issue 44: a correction invoice (384) with negative lines and totals, in UBL and in CII, is a credit note of the
+    /// opposite amounts: its XML's figures with the books' signs (a credit note's are positive and subtract),
+    /// correcting the invoice it names, with a warning; the store it makes loads back (`check`).
+    @Test(arguments: ["ubl", "cii"])
+    func aCorrectionInvoiceWithNegativeTotalsIsACreditNote(syntax: String) throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var correction = Document(number: "RK-1", typeCode: "384", issued: "2025-03-10", due: "2025-03-10", preceding: "RE-2025-001")
+        correction.lines = ["-100.00", "-50.00"]
+        correction.vat = [("S", "19.00", "-100.00", "-19.00"), ("S", "7.00", "-50.00", "-3.50")]
+        (correction.lineTotal, correction.net, correction.tax, correction.gross, correction.payable) = ("-150.00", "-150.00", "-22.50", "-172.50", "-172.50")
+        let files = [try project.write("invoice.xml", Document().ubl), try project.write("correction.xml", syntax == "ubl" ? correction.ubl : correction.cii)]
+        let result = try project.importing(files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("RK-1: the total with VAT (BT-112) is negative, -172.50 EUR: stored as a credit note of the opposite amounts"), "\(result.stderr)")
+        let rows = try project.rows("SELECT i.kind, i.amount, i.net, c.identifier AS corrects, i.appliedOn FROM invoice i LEFT JOIN invoice c ON c.id = i.correctsId WHERE i.identifier = 'RK-1'")
+        #expect(rows == [["kind": "credit", "amount": "17250", "net": "15000", "corrects": "RE-2025-001", "appliedOn": "2025-03-10"]], "\(rows)")
+        let lines = try project.rows("SELECT t.rate, t.net, t.amount FROM taxLine t JOIN invoice i ON i.id = t.invoiceId WHERE i.identifier = 'RK-1' ORDER BY t.amount")
+        #expect(lines.map { [$0["rate"], $0["net"], $0["amount"]] } == [["7", "5000", "350"], ["19", "10000", "1900"]], "\(lines)")
+        let check = try CLI.run(["check", "--store", project.store])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    /// Issue 44: an invoice with one negative zero-rated line (returned goods, VAT E) and a positive total imports
+    /// with every VAT breakdown line as its XML states it: the negative line, without tax, nets within the invoice's
+    /// tax lines (they add up to its net), and the store loads back.
+    @Test(arguments: ["ubl", "cii"])
+    func aNegativeZeroRatedLineNetsWithinItsInvoice(syntax: String) throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var document = Document()
+        document.lines = ["100.00", "-25.00"]
+        document.vat = [("S", "19.00", "100.00", "19.00"), ("E", "0", "-25.00", "0.00")]
+        (document.lineTotal, document.net, document.tax, document.gross, document.payable) = ("75.00", "75.00", "19.00", "94.00", "94.00")
+        let result = try project.importing([try project.write("minus.xml", syntax == "ubl" ? document.ubl : document.cii)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT kind, amount, net FROM invoice") == [["kind": "invoice", "amount": "9400", "net": "7500"]])
+        let lines = try project.rows("SELECT name, rate, net, amount FROM taxLine ORDER BY amount")
+        #expect(lines.map { [$0["name"], $0["rate"], $0["net"], $0["amount"]] } == [["VAT E", "0", "-2500", "0"], ["VAT", "19", "10000", "1900"]], "\(lines)")
+        let check = try CLI.run(["check", "--store", project.store])
+        #expect(check.status == 0, "\(check.stderr)")
     }
 
     /// External entities and entity expansion: the document type declaration itself is refused, before parsing.
@@ -295,6 +340,108 @@ struct EInvoiceImportTests {
         _ = try CLI.shell("qpdf --empty '\(plain)'")
         let result = try project.importing([plain])
         #expect(result.status == 65 && result.stderr.contains("plain.pdf: is a PDF without an e-invoice attached"), "\(result.stderr)")
+    }
+
+    /// Issue 44: a PDF carrying a ZUGFeRD 1 `ZUGFeRD-invoice.xml` (sorted first in the name tree) and a `factur-x.xml`
+    /// is read through `factur-x.xml`.
+    @Test func aPDFWithSeveralAttachmentsIsReadThroughFacturX() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        let old = try project.write("old.xml", Document(number: "OLD-1").cii)
+        let new = try project.write("new.xml", Document(number: "NEW-1").cii)
+        let pdf = project.folder.path("both.pdf")
+        let qpdf = try CLI.shell(
+            "qpdf --empty --add-attachment '\(old)' --key=ZUGFeRD-invoice.xml --filename=ZUGFeRD-invoice.xml --mimetype=text/xml -- "
+                + "--add-attachment '\(new)' --key=factur-x.xml --filename=factur-x.xml --mimetype=text/xml -- '\(pdf)'")
+        #expect(qpdf.status == 0, "\(qpdf.stderr)")
+        let result = try project.importing([pdf])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT identifier FROM invoice").map { $0["identifier"] } == ["NEW-1"])
+    }
+
+    /// Issue 44: a profile the tool does not read is refused by its name (the guideline ID, BT-24), not as breaking a
+    /// rule it keeps: MINIMUM and BASIC WL, ZUGFeRD 1, and an extension whose own rules state the amount due.
+    @Test func aProfileTheToolDoesNotReadIsRefusedByItsName() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var minimum = Document(number: "MIN-1", profile: "urn:factur-x.eu:1p0:minimum")
+        minimum.lines = []
+        minimum.lineTotal = "0.00"
+        var basicWL = Document(number: "WL-1", profile: "urn:zugferd.de:2p0:basicwl")
+        basicWL.lines = []
+        var extended = Document(
+            number: "X-1", profile: "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0")
+        extended.payable = "100.00"  // 172.50 less a third-party payment of 72.50, by the extension's rule
+        // The extension's third-party payments (BG-DEX-09) add to the amount due.
+        var thirdParty = extended
+        (thirdParty.number, thirdParty.payable) = ("X-2", "202.46")
+        let third = thirdParty.ubl.replacingOccurrences(
+            of: "  <cac:TaxTotal>",
+            with: "  <cac:PrepaidPayment><cbc:ID>MobilesBezahlen</cbc:ID><cbc:PaidAmount currencyID=\"EUR\">19.96</cbc:PaidAmount></cac:PrepaidPayment>\n"
+                + "  <cac:PrepaidPayment><cbc:ID>MobilesBezahlen</cbc:ID><cbc:PaidAmount currencyID=\"EUR\">10.00</cbc:PaidAmount></cac:PrepaidPayment>\n  <cac:TaxTotal>")
+        let zugferd1 = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rsm:CrossIndustryDocument xmlns:rsm="urn:ferd:CrossIndustryDocument:invoice:1p0"><rsm:HeaderExchangedDocument/></rsm:CrossIndustryDocument>
+
+            """
+        let files = [
+            try project.write("min.xml", minimum.cii), try project.write("wl.xml", basicWL.cii),
+            try project.write("x.xml", extended.ubl), try project.write("third.xml", third),
+            try project.write("z1.xml", zugferd1),
+        ]
+        let result = try project.importing(files)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("min.xml: /rsm:CrossIndustryInvoice: is a Factur-X MINIMUM document (urn:factur-x.eu:1p0:minimum), a profile the tool does not read"), "\(result.stderr)")
+        #expect(result.stderr.contains("wl.xml: /rsm:CrossIndustryInvoice: is a ZUGFeRD 2 BASIC WL document (urn:zugferd.de:2p0:basicwl), a profile the tool does not read"))
+        #expect(result.stderr.contains("x.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount: breaks BR-CO-16") && result.stderr.contains("extension:xrechnung_3.0, an extension of EN 16931 whose own rules the tool does not read"))
+        #expect(result.stderr.contains("z1.xml: /rsm:CrossIndustryDocument: is a ZUGFeRD 1 document"))
+        #expect(result.stderr.contains("third.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PayableAmount: breaks BR-CO-16") && result.stderr.contains("its third-party payments (BG-DEX-09, cac:PrepaidPayment) add 29.96 to the amount due (BR-DEX-09)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("BR-CO-10"))
+        #expect(try project.invoiceCount() == 0)
+    }
+
+    /// Issue 44: Factur-X EXTENDED's logistics service charges (`ram:SpecifiedLogisticsServiceCharge`) are part of
+    /// BT-108: a file stating them keeps BR-CO-12 and imports with its figures.
+    @Test func anExtendedLogisticsChargeCountsInTheChargesTotal() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var document = Document(profile: "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended")
+        document.vat = [("S", "19.00", "110.00", "20.90"), ("S", "7.00", "50.00", "3.50")]
+        (document.net, document.tax, document.gross, document.payable) = ("160.00", "24.40", "184.40", "184.40")
+        let xml = document.cii
+            .replacingOccurrences(
+                of: "      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>",
+                with: "      <ram:SpecifiedLogisticsServiceCharge><ram:Description>Freight</ram:Description><ram:AppliedAmount>10.00</ram:AppliedAmount>"
+                    + "<ram:AppliedTradeTax><ram:TypeCode>VAT</ram:TypeCode><ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>19.00</ram:RateApplicablePercent></ram:AppliedTradeTax></ram:SpecifiedLogisticsServiceCharge>\n"
+                    + "      <ram:SpecifiedTradeSettlementHeaderMonetarySummation>")
+            .replacingOccurrences(of: "<ram:LineTotalAmount>150.00</ram:LineTotalAmount>\n", with: "<ram:LineTotalAmount>150.00</ram:LineTotalAmount><ram:ChargeTotalAmount>10.00</ram:ChargeTotalAmount>\n")
+        #expect(xml.contains("ChargeTotalAmount") && xml.contains("SpecifiedLogisticsServiceCharge"))
+        let result = try project.importing([try project.write("extended.xml", xml)])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try project.rows("SELECT amount, net FROM invoice").first == ["amount": "18440", "net": "16000"])
+        #expect(try project.rows("SELECT net, amount FROM taxLine ORDER BY net").map { [$0["net"], $0["amount"]] } == [["5000", "350"], ["11000", "2090"]])
+    }
+
+    /// Issue 44: a credit note whose invoice (BT-25) is neither imported nor stored is the client's unapplied credit,
+    /// with a warning, carrying its XML's figures; importing it again changes nothing.
+    @Test(arguments: ["ubl", "cii"])
+    func anOrphanCreditNoteIsTheClientsUnappliedCredit(syntax: String) throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var credit = Document(number: "GS-9", typeCode: "381", issued: "2025-03-10", preceding: "RE-ELSEWHERE")
+        credit.lines = ["50.00"]
+        credit.vat = [("S", "7.00", "50.00", "3.50")]
+        (credit.lineTotal, credit.net, credit.tax, credit.gross, credit.payable) = ("50.00", "50.00", "3.50", "53.50", "53.50")
+        let file = try project.write("credit.xml", syntax == "ubl" ? credit.ubl : credit.cii)
+        let result = try project.importing([file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Warning: ") && result.stderr.contains("credit note GS-9 corrects invoice 'RE-ELSEWHERE', which is neither imported nor in the store: it is kept as the client's unapplied credit"), "\(result.stderr)")
+        let rows = try project.rows("SELECT kind, amount, net, correctsId, appliedOn FROM invoice")
+        #expect(rows == [["kind": "credit", "amount": "5350", "net": "5000", "correctsId": "NULL", "appliedOn": "NULL"]], "\(rows)")
+        let before = try project.dump()
+        let again = try project.importing([file])
+        #expect(again.status == 0 && again.stdout.contains("1 unchanged"), "\(again.stdout)")
+        #expect(try project.dump() == before)
     }
 
     /// Importing the same folder again changes nothing; a changed file updates its invoice.
@@ -456,7 +603,7 @@ extension EInvoiceImportTests {
     }
 
     /// LOW 2: import refuses what the build would refuse, through the shared rules: a due date past 9999-12-31 (the
-    /// issue date plus the terms), a negative paid amount, a paid amount above the gross.
+    /// issue date plus the terms), a negative paid amount, a positive paid amount on a negative total.
     @Test func importRefusesWhatTheBooksCannotHold() throws {
         let (project, before) = try seeded()
         defer { project.folder.remove() }
@@ -464,15 +611,44 @@ extension EInvoiceImportTests {
         late.number = "RE-LATE"
         var negative = Document(number: "RE-NEG")
         (negative.prepaid, negative.payable) = ("-10.00", "182.50")
-        var over = Document(number: "RE-OVER")
-        (over.prepaid, over.payable) = ("200.00", "-27.50")
-        let files = [try project.write("late.xml", late.ubl), try project.write("negative.xml", negative.cii), try project.write("over.xml", over.ubl)]
+        var against = Document(number: "RE-AGAINST")
+        against.lines = ["-100.00"]
+        against.vat = [("E", "0", "-100.00", "0.00")]
+        (against.lineTotal, against.net, against.tax, against.gross, against.prepaid, against.payable) = ("-100.00", "-100.00", "0.00", "-100.00", "10.00", "-110.00")
+        let files = [try project.write("late.xml", late.ubl), try project.write("negative.xml", negative.cii), try project.write("against.xml", against.ubl)]
         let result = try project.importing(files)
         #expect(result.status == 65)
         #expect(result.stderr.contains("late.xml: /Invoice: BT-9: the due date (the issue date plus --default-terms) 10000-01-30 is outside 0001-01-01 to 9999-12-31"), "\(result.stderr)")
         #expect(result.stderr.contains("negative.xml: /rsm:CrossIndustryInvoice/") && result.stderr.contains("TotalPrepaidAmount: BT-113: the paid amount is negative (-10.00)"))
-        #expect(result.stderr.contains("over.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PrepaidAmount: BT-113: the paid amount (200.00) is more than the invoice's amount (172.50)"))
+        #expect(result.stderr.contains("against.xml: /Invoice/cac:LegalMonetaryTotal/cbc:PrepaidAmount: BT-113: the paid amount (10.00) is positive, but the total with VAT is negative (-100.00)"))
         #expect(try project.dump() == before)
+    }
+
+    /// Issue 44: the paid amount (BT-113) is one payment in the books' sign, so the balance after it is what BT-115
+    /// says is due: above the total (an amount due below zero), the rest is the client's credit; on a credit note
+    /// it is money paid back (a negative payment); on a negative invoice (a credit note in the books) a negative paid
+    /// amount is paid back too.
+    @Test func thePaidAmountLeavesTheBalanceTheAmountDueSays() throws {
+        let project = Project()
+        defer { project.folder.remove() }
+        var over = Document(number: "RE-OVER")
+        (over.prepaid, over.payable) = ("200.00", "-27.50")
+        var credit = Document(number: "GS-1", typeCode: "381", issued: "2025-03-10")
+        (credit.prepaid, credit.payable) = ("72.50", "100.00")
+        var negative = Document(number: "RK-1", typeCode: "384", issued: "2025-03-10")
+        negative.lines = ["-100.00", "-50.00"]
+        negative.vat = [("S", "19.00", "-100.00", "-19.00"), ("S", "7.00", "-50.00", "-3.50")]
+        (negative.lineTotal, negative.net, negative.tax, negative.gross, negative.prepaid, negative.payable) = ("-150.00", "-150.00", "-22.50", "-172.50", "-72.50", "-100.00")
+        let files = [try project.write("over.xml", over.ubl), try project.write("credit.xml", credit.cii), try project.write("negative.xml", negative.ubl)]
+        let result = try project.importing(files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("RE-OVER: the paid amount (BT-113, 200.00 EUR) is recorded as one payment of 200.00 EUR on the issue date, 2025-03-01; the e-invoice does not say when it was paid; the rest, 27.50 EUR, is the client's credit (BT-115)"), "\(result.stderr)")
+        let rows = try project.rows("SELECT i.identifier, i.kind, i.amount, p.amount AS paid FROM invoice i JOIN payment p ON p.invoiceId = i.id ORDER BY i.identifier")
+        #expect(rows.map { [$0["identifier"], $0["kind"], $0["amount"], $0["paid"]] } == [
+            ["GS-1", "credit", "17250", "-7250"], ["RE-OVER", "invoice", "17250", "20000"], ["RK-1", "credit", "17250", "-7250"],
+        ], "\(rows)")
+        let check = try CLI.run(["check", "--store", project.store])
+        #expect(check.status == 0, "\(check.stderr)")
     }
 
     /// MEDIUM 6: an attachment's name and BT-1 reach the terminal escaped: no escape sequence, C1 or bidi control.

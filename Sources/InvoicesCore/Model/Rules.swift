@@ -122,23 +122,17 @@ public enum BooksRules {
         return violations
     }
 
-    /// What a source says was received for an invoice to date (an e-invoice's paid amount, BT-113): money
-    /// received, so not negative (that would be a refund of money never received), and not more than the invoice's
-    /// amount (the rest would be due back, which the document does not say).
+    /// What a source says was received for a document to date (an e-invoice's paid amount, BT-113), in the books'
+    /// sign of that document: money received, so not negative (that would be a refund of money never received).
+    /// It may be more than the document's amount: the rest is the client's credit (an e-invoice states it as a
+    /// negative amount due, BT-115).
     /// - Parameter format: How an amount is quoted (minor units by default; a reader passes its decimal format).
-    public static func receivedViolations(
-        received: Int64, amount: Int64, format: (Int64) -> String = { String($0) }
-    ) -> [RuleViolation] {
-        if received < 0 {
-            return [
-                RuleViolation(
-                    attribute: "received", message: "is negative (\(format(received))); an amount received is never negative (a refund is not received)")
-            ]
-        }
-        if received > amount {
-            return [RuleViolation(attribute: "received", message: "(\(format(received))) is more than the invoice's amount (\(format(amount)))")]
-        }
-        return []
+    public static func receivedViolations(received: Int64, format: (Int64) -> String = { String($0) }) -> [RuleViolation] {
+        guard received < 0 else { return [] }
+        return [
+            RuleViolation(
+                attribute: "received", message: "is negative (\(format(received))); an amount received is never negative (a refund is not received)")
+        ]
     }
 
     /// A write-off: a positive amount, not before the invoice's issue date.
@@ -151,14 +145,22 @@ public enum BooksRules {
         return violations
     }
 
-    /// A tax line: a rate that is a decimal percentage (at most three decimals), amounts not negative.
+    /// A tax line: a rate that is a decimal percentage (at most three decimals), a tax amount not negative, and a
+    /// net not negative unless the line levies no tax: a negative zero-rated or exempt line (an e-invoice's
+    /// returned goods at 0 %) nets within its invoice's tax lines, which still add up to the invoice's net. The
+    /// signs are the books': a credit note's lines are positive and subtract.
     public static func taxLineViolations(rate: String, net: Int64, amount: Int64) -> [RuleViolation] {
         var violations: [RuleViolation] = []
         if TaxRate.milliPercent(rate) == nil {
             violations.append(RuleViolation(attribute: "rate", message: "'\(rate)' is not a percentage (expected a decimal such as 7.7, 20 or 0)"))
         }
-        if net < 0 { violations.append(RuleViolation(attribute: "net", message: "is negative (\(net)); tax lines are never negative")) }
-        if amount < 0 { violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amount)); tax lines are never negative")) }
+        if net < 0, amount != 0 {
+            violations.append(
+                RuleViolation(
+                    attribute: "net",
+                    message: "is negative (\(net)) with a tax amount of \(amount); only a line without tax (zero-rated or exempt) has a negative net"))
+        }
+        if amount < 0 { violations.append(RuleViolation(attribute: "amount", message: "is negative (\(amount)); a tax amount is never negative (a credit note's is positive and subtracts)")) }
         return violations
     }
 }

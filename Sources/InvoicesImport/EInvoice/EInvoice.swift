@@ -55,6 +55,10 @@ struct EInvoice: Sendable {
     var vat: [VATBreakdown]  // BG-23
     /// The root element's path (`/Invoice`), where a problem of the whole document is located.
     var rootPath = ""
+    var profile: String?  // BT-24
+    /// The XRechnung extension's third-party payments (BG-DEX-09, `cac:PrepaidPayment/cbc:PaidAmount`, BT-DEX-002), which
+    /// its rule BR-DEX-09 adds to the amount due; the books have no place for them.
+    var thirdPartyPayments: [Amount] = []
 
     /// A rule the document breaks: its id, the element and why.
     struct Problem: Error, Sendable {
@@ -75,6 +79,30 @@ struct EInvoice: Sendable {
         (root.namespace == ublInvoice && root.name == "Invoice") || (root.namespace == ublCreditNote && root.name == "CreditNote")
             || (root.namespace == cii && root.name == "CrossIndustryInvoice")
     }
+
+    static let zugferd1 = "urn:ferd:CrossIndustryDocument:invoice:1p0"
+
+    /// The document's specification identifier (BT-24): `cbc:CustomizationID` in UBL, the document context's
+    /// `ram:GuidelineSpecifiedDocumentContextParameter/ram:ID` in CII.
+    static func profile(_ root: XMLTree.Element) -> String? {
+        text(root.namespace == cii ? root.at("ExchangedDocumentContext", "GuidelineSpecifiedDocumentContextParameter", "ID") : root.child("CustomizationID"))
+    }
+
+    /// The name of a profile below EN 16931 that the tool does not read (it has no invoice lines, or no VAT
+    /// breakdown per line), or nil: Factur-X / ZUGFeRD 2 MINIMUM and BASIC WL.
+    static func unreadProfile(_ profile: String) -> String? {
+        let last = profile.split(separator: ":").last.map { $0.lowercased() } ?? ""
+        let family = profile.lowercased().contains("zugferd") ? "ZUGFeRD 2" : "Factur-X"
+        switch last {
+        case "minimum": return "\(family) MINIMUM"
+        case "basicwl": return "\(family) BASIC WL"
+        default: return nil
+        }
+    }
+
+    /// Whether `profile` is an extension of EN 16931 (`…#conformant#…`, such as Factur-X EXTENDED or the XRechnung
+    /// extension), which may have rules of its own beside the standard's.
+    static func isExtension(_ profile: String?) -> Bool { profile?.contains("#conformant#") ?? false }
 
     init(_ root: XMLTree.Element) throws(Problem) {
         switch (root.namespace, root.name) {
@@ -171,6 +199,7 @@ struct EInvoice: Sendable {
     private init(ubl root: XMLTree.Element) throws(Problem) {
         syntax = .ubl
         rootPath = root.path
+        profile = Self.profile(root)
         isCreditNote = root.name == "CreditNote"
         number = try Self.required(root.child("ID"), root.path + "/cbc:ID", "BT-1").text
         issued = try Self.date(try Self.required(root.child("IssueDate"), root.path + "/cbc:IssueDate", "BT-2"), "BT-2", compact: false)
@@ -202,6 +231,9 @@ struct EInvoice: Sendable {
         }
         (allowances, charges) = try Self.allowancesAndCharges(
             root.all("AllowanceCharge"), amount: "Amount", prefix: "cbc:", currency: currency) { $0.child("ChargeIndicator")?.text }
+        for payment in root.all("PrepaidPayment") {
+            if let amount = try Self.optionalAmount(payment.child("PaidAmount"), currency, "BT-DEX-002") { thirdPartyPayments.append(amount) }
+        }
         let totals = try Self.required(root.child("LegalMonetaryTotal"), root.path + "/cac:LegalMonetaryTotal", "BG-22")
         (lineTotal, allowanceTotal, chargeTotal, net, gross, prepaid, rounding, payable) = try Self.totals(
             totals, prefix: "cbc:", currency: currency,
@@ -223,6 +255,7 @@ struct EInvoice: Sendable {
     private init(cii root: XMLTree.Element) throws(Problem) {
         syntax = .cii
         rootPath = root.path
+        profile = Self.profile(root)
         let document = try Self.required(root.child("ExchangedDocument"), root.path + "/rsm:ExchangedDocument", "BG-2")
         number = try Self.required(document.child("ID"), document.path + "/ram:ID", "BT-1").text
         typeCode = Self.text(document.child("TypeCode")) ?? "380"
@@ -266,6 +299,10 @@ struct EInvoice: Sendable {
         (allowances, charges) = try Self.allowancesAndCharges(
             settlement.all("SpecifiedTradeAllowanceCharge"), amount: "ActualAmount", prefix: "ram:", currency: currency
         ) { $0.at("ChargeIndicator", "Indicator")?.text }
+        // Factur-X / ZUGFeRD EXTENDED states its logistics service charges apart; they are part of BT-108.
+        charges += try settlement.all("SpecifiedLogisticsServiceCharge").map { entry throws(Problem) in
+            try Self.amount(try Self.required(entry.child("AppliedAmount"), entry.path + "/ram:AppliedAmount", "BT-99"), currency, "BT-99")
+        }
         let totals = try Self.required(
             settlement.child("SpecifiedTradeSettlementHeaderMonetarySummation"),
             settlement.path + "/ram:SpecifiedTradeSettlementHeaderMonetarySummation", "BG-22")
@@ -323,21 +360,36 @@ struct EInvoice: Sendable {
         return Problem(rule: broken.rule, path: broken.path, message: "\(broken.stating) is \(money(broken.stated)), but \(broken.computing) \(money(computed))")
     }
 
+    /// Whether the books hold the document the other way round: a negative total with VAT (BT-112), such as a
+    /// correction invoice (384) or a Peppol negative invoice, is a credit note of the opposite amounts, and a
+    /// negative credit note an invoice (docs/store.md, "Signs").
+    var isReversed: Bool { gross.minorUnits < 0 }
+    /// Whether the books hold the document as a credit note.
+    var isStoredAsCreditNote: Bool { isCreditNote != isReversed }
+    /// An amount as the books hold it (turned when ``isReversed``); nil past 64 bits.
+    func stored(_ amount: Amount) -> Int64? { isReversed ? MinorUnits.subtract(0, amount.minorUnits) : amount.minorUnits }
+
     /// Why the books cannot hold the document although EN 16931 allows it, or nil: a due date before the issue
-    /// date, or a VAT breakdown line with a negative amount (the books' tax lines are never negative).
-    /// Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``, the ones the build checks its store
-    /// against), on the due date it will be stored with (`due`: BT-9, or the issue date plus the terms), and the paid
-    /// amount (BT-113) against ``InvoicesCore/BooksRules/receivedViolations(received:amount:format:)``.
+    /// date; a VAT breakdown line whose tax has the opposite sign of the total with VAT (the books keep one sign
+    /// per document; a negative line without tax nets within its tax lines, ``InvoicesCore/BooksRules``). Then the rules every stored invoice keeps (``InvoicesCore/InvoiceRules``,
+    /// the ones the build checks its store against), on the due date it will be stored with (`due`: BT-9, or the
+    /// issue date plus the terms), and the paid amount (BT-113) against
+    /// ``InvoicesCore/BooksRules/receivedViolations(received:format:)`` in the books' sign (it may exceed the total: the
+    /// rest is the client's credit).
     func unstorable(due stored: CalendarDate, derived: Bool) -> Problem? {
+        func money(_ minorUnits: Int64) -> String { Money.decimalString(minorUnits, digits: currency.minorUnitDigits) }
         if let due, due < issued {
             return Problem(
                 rule: "BT-9", path: duePath,
                 message: "the due date \(due) is before the issue date (BT-2) \(issued); the books keep due dates on or after the issue date")
         }
+        for amount in [gross, net] + (prepaid.map { [$0] } ?? []) + vat.flatMap({ [$0.taxable, $0.tax] }) where self.stored(amount) == nil {
+            return Problem(rule: "BT-112", path: amount.path, message: "\(money(amount.minorUnits)) cannot be turned into a credit note's amount in 64-bit minor units")
+        }
+        let amount = self.stored(gross) ?? 0
         let root = rootPath
         let violations = InvoiceRules.violations(
-            identifier: number, amount: gross.minorUnits, amountText: Money.decimalString(gross.minorUnits, digits: currency.minorUnitDigits),
-            issued: issued, due: stored, paid: nil)
+            identifier: number, amount: amount, amountText: money(amount), issued: issued, due: stored, paid: nil)
         for violation in violations {
             switch violation.attribute {
             case "amount":
@@ -352,19 +404,27 @@ struct EInvoice: Sendable {
                 return Problem(rule: "BT-1", path: root, message: "the invoice number \(violation.message)")
             }
         }
-        if let prepaid {
-            let format = { (amount: Int64) in Money.decimalString(amount, digits: self.currency.minorUnitDigits) }
-            if let violation = BooksRules.receivedViolations(received: prepaid.minorUnits, amount: gross.minorUnits, format: format).first {
-                return Problem(rule: "BT-113", path: prepaid.path, message: "the paid amount \(violation.message)")
-            }
-        }
-        for entry in vat where entry.taxable.minorUnits < 0 || entry.tax.minorUnits < 0 {
-            let negative = entry.taxable.minorUnits < 0 ? entry.taxable : entry.tax
+        // The paid amount has the total's sign: a negative document's is negative too (money paid back).
+        if let prepaid, let received = self.stored(prepaid), let violation = BooksRules.receivedViolations(received: received, format: money).first {
             return Problem(
-                rule: "BG-23", path: negative.path,
-                message: "a VAT breakdown line (category \(entry.category)\(entry.rate.map { " \($0) %" } ?? "")) is negative "
-                    + "(\(Money.decimalString(negative.minorUnits, digits: currency.minorUnitDigits))); the books' tax lines are never negative, "
-                    + "so such a document cannot be imported")
+                rule: "BT-113", path: prepaid.path,
+                message: isReversed
+                    ? "the paid amount (\(money(prepaid.minorUnits))) is positive, but the total with VAT is negative (\(money(gross.minorUnits))); "
+                        + "a paid amount has its total's sign"
+                    : "the paid amount \(violation.message)")
+        }
+        for entry in vat {
+            let taxable = self.stored(entry.taxable) ?? 0, tax = self.stored(entry.tax) ?? 0
+            guard tax < 0 || (taxable < 0 && tax != 0) else { continue }
+            let line = "a VAT breakdown line (category \(entry.category)\(entry.rate.map { " \($0) %" } ?? ""), taxable "
+                + "\(money(entry.taxable.minorUnits)), tax \(money(entry.tax.minorUnits)))"
+            return Problem(
+                rule: "BG-23", path: (tax < 0 ? entry.tax : entry.taxable).path,
+                message: tax < 0
+                    ? "\(line) levies tax of the opposite sign to the total with VAT (BT-112, \(money(gross.minorUnits))); the books keep "
+                        + "one sign of tax per document (a negative line nets within its invoice only when it has no tax), so such a "
+                        + "document cannot be imported"
+                    : "\(line) has a taxable amount and a tax of opposite signs; the books cannot hold it")
         }
         return nil
     }

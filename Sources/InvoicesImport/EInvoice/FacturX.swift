@@ -6,8 +6,9 @@ internal import InvoicesCore
 /// `factur-x.xml`, `zugferd-invoice.xml` or `xrechnung.xml`. Read with libqpdf: the attachments are the PDF's
 /// embedded files (the `/EmbeddedFiles` name tree and the associated files `/AF`), their streams decoded by qpdf.
 enum FacturX {
-    /// The attachment names an e-invoice travels under, in lower case.
-    static let names: Set<String> = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml"]
+    /// The attachment names an e-invoice travels under, in lower case, in the order one is read when a PDF carries
+    /// several.
+    static let preference = ["factur-x.xml", "xrechnung.xml", "zugferd-invoice.xml", "order-x.xml"]
 
     struct Failure: Error, Sendable { var message: String }
 
@@ -99,7 +100,10 @@ enum FacturX {
                 message: "has more than \(InputBudget.pdfObjects) objects in its attachment lists (name tree and /AF), the limit "
                     + "for a PDF (docs/reliability.md)")
         }
-        guard let invoice = attachments.first(where: { names.contains($0.name.lowercased()) }) else {
+        // `factur-x.xml` first: a PDF may carry a ZUGFeRD 1 `ZUGFeRD-invoice.xml` beside it (sorted before it in the
+        // name tree), an older syntax the tool does not read.
+        let invoice = preference.lazy.compactMap { name in attachments.first { $0.name.lowercased() == name } }.first
+        guard let invoice else {
             let found = Set(attachments.map(\.name)).sorted()
             throw Failure(
                 message: "is a PDF without an e-invoice attached: a Factur-X or ZUGFeRD PDF carries factur-x.xml, zugferd-invoice.xml "
