@@ -156,19 +156,23 @@ public enum TaxBasis: String, Sendable, CaseIterable {
     case accrual, cash
 }
 
-/// `amount × part / whole`, rounded half to even, exactly (a 128-bit product): a payment's share of a tax line.
-/// `whole` is positive, `part` not negative and at most `whole`.
+/// `amount × part / whole`, rounded half to even on its magnitude, exactly (a 128-bit product): a payment's share of
+/// a tax line. `whole` (the invoice's gross) is positive; `part` may be negative (a zero-rated line of a correction,
+/// issue 44) or above `whole` (a line whose net is more than a gross that a negative line lowers), and the share
+/// takes the sign of `amount × part`. A share past 64 bits is clamped (it would need a payment of that size).
 public func proportionalShare(_ amount: Int64, part: Int64, whole: Int64) -> Int64 {
-    guard whole > 0, part >= 0, part <= whole else { return 0 }
-    let product = amount.magnitude.multipliedFullWidth(by: UInt64(part))
+    guard whole > 0 else { return 0 }
+    let negative = (amount < 0) != (part < 0)
+    let product = amount.magnitude.multipliedFullWidth(by: part.magnitude)
+    guard product.high < UInt64(whole) else { return negative ? Int64.min : Int64.max }
     let (quotient, remainder) = UInt64(whole).dividingFullWidth(product)
     var result = quotient
     let twice = remainder.multipliedReportingOverflow(by: 2)
     if twice.overflow || twice.partialValue > UInt64(whole) || (twice.partialValue == UInt64(whole) && quotient % 2 == 1) {
-        result += 1
+        result &+= 1
     }
     let value = Int64(clamping: result)
-    return amount < 0 ? -value : value
+    return negative ? -value : value
 }
 
 /// Outstanding amounts by how long they are past due, as of a date, in minor units.

@@ -135,6 +135,23 @@ struct BooksV2Tests {
         #expect(proportionalShare(Int64.max, part: 3, whole: 4) == 6_917_529_027_641_081_855)
     }
 
+    /// A correction's zero-rated line is negative, and the other lines' nets are then above the gross (issue 44): a
+    /// payment's share of each follows the line's sign and size, and the shares of a full payment are the lines.
+    @Test func sharesOfNegativeLinesAndLinesAboveTheGross() {
+        // 100.00 at 19 % (net 100.00, tax 19.00) and -25.00 zero-rated: gross 94.00.
+        #expect(proportionalShare(9400, part: 10000, whole: 9400) == 10000)
+        #expect(proportionalShare(9400, part: -2500, whole: 9400) == -2500)
+        #expect(proportionalShare(4700, part: 10000, whole: 9400) == 5000)
+        #expect(proportionalShare(4700, part: -2500, whole: 9400) == -1250)
+        // Ties round to even on the magnitude, whatever the signs.
+        #expect(proportionalShare(1, part: -1, whole: 2) == 0)
+        #expect(proportionalShare(3, part: -1, whole: 2) == -2)
+        #expect(proportionalShare(-3, part: -1, whole: 2) == 2)
+        // A share past 64 bits is clamped, never a trap.
+        #expect(proportionalShare(Int64.max, part: Int64.max, whole: 1) == Int64.max)
+        #expect(proportionalShare(Int64.min, part: Int64.max, whole: 1) == Int64.min)
+    }
+
     @Test func grossMustBeNetPlusTaxesExactly() throws {
         let sql = Self.cases.replacingOccurrences(of: "(8, 'MWST', '7.7', NULL, 7700)", with: "(8, 'MWST', '7.7', NULL, 7699)")
         let error = try #require(throws: StoreIssues.self) { try books(sql) }

@@ -321,9 +321,10 @@ struct ReportCrossCheckTests {
             }
             func share(_ part: String) -> String {
                 """
-                (CASE WHEN p.amount < 0 THEN -1 ELSE 1 END) * (abs(p.amount) * \(part) / i.amount
-                  + CASE WHEN 2 * (abs(p.amount) * \(part) % i.amount) > i.amount
-                           OR (2 * (abs(p.amount) * \(part) % i.amount) = i.amount AND (abs(p.amount) * \(part) / i.amount) % 2 = 1)
+                (CASE WHEN p.amount < 0 THEN -1 ELSE 1 END) * (CASE WHEN \(part) < 0 THEN -1 ELSE 1 END)
+                  * (abs(p.amount) * abs(\(part)) / i.amount
+                  + CASE WHEN 2 * (abs(p.amount) * abs(\(part)) % i.amount) > i.amount
+                           OR (2 * (abs(p.amount) * abs(\(part)) % i.amount) = i.amount AND (abs(p.amount) * abs(\(part)) / i.amount) % 2 = 1)
                          THEN 1 ELSE 0 END)
                 """
             }
