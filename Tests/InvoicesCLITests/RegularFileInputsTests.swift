@@ -1,4 +1,5 @@
 import Foundation
+import InvoicesCore
 import InvoicesTesting
 import Testing
 
@@ -81,20 +82,20 @@ struct RegularFileInputsTests {
         #expect(!FileManager.default.fileExists(atPath: project.site))
     }
 
-    /// Finding MEDIUM 3: a trail with one 2 MB line took 53 s. A line past the trail's line budget (1 MB) is refused
+    /// Finding MEDIUM 3: a trail with one 2 MB line took 53 s. A line past the trail's line budget (8 MB) is refused
     /// naming the file, the line and the limit.
     @Test func aTrailWithALineLongerThanItsBudgetIsRefusedNamingTheLimit() throws {
         let project = try Project()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         var text = try String(contentsOfFile: project.trail, encoding: .utf8)
-        text += "zzz\t" + String(repeating: "x", count: 2 << 20) + "\n"
+        text += "zzz\t" + String(repeating: "x", count: FileBudget.trailLine.bytes + (1 << 20)) + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: project.trail))
         try project.sql("UPDATE invoice SET amount = 51000 WHERE identifier = 'INV-2'")
         let result = try project.build()
         #expect(result.status == 65, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains(".site.trail: line "), "\(result.stderr)")
-        #expect(result.stderr.contains("is longer than the 1 MB that a trail line may have"), "\(result.stderr)")
+        #expect(result.stderr.contains("is longer than the \(FileBudget.trailLine) that a trail line may have"), "\(result.stderr)")
     }
 
     /// The tool never writes a trail it would refuse: books one of whose records would make a line past the trail's
@@ -102,11 +103,11 @@ struct RegularFileInputsTests {
     @Test func booksWhoseTrailLineWouldPassTheBudgetAreRefusedNamingTheRecord() throws {
         let project = try Project()
         defer { project.folder.remove() }
-        try project.sql("UPDATE invoice SET notes = replace(hex(zeroblob(550000)), '0', 'x') WHERE identifier = 'INV-2'")
+        try project.sql("UPDATE invoice SET notes = replace(hex(zeroblob(\(FileBudget.trailLine.bytes / 2 + 10_000))), '0', 'x') WHERE identifier = 'INV-2'")
         let result = try project.build()
         #expect(result.status == 65, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("invoice INV-2: its record in the trail would be "), "\(result.stderr)")
-        #expect(result.stderr.contains("past the 1 MB that a trail line may have"), "\(result.stderr)")
+        #expect(result.stderr.contains("past the \(FileBudget.trailLine) that a trail line may have"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: project.site) && !FileManager.default.fileExists(atPath: project.trail))
     }
 

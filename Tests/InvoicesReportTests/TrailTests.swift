@@ -73,7 +73,7 @@ struct TrailTests {
         #expect(Trail.Header(line: "not a trail") == nil)
     }
 
-    /// A previous trail whose line is longer than the trail's line budget (1 MB) is refused naming the file, the line
+    /// A previous trail whose line is longer than the trail's line budget (8 MB) is refused naming the file, the line
     /// and the limit (issue 41: one 2 MB line took 53 s); one just within it is compared as any other.
     @Test func aPreviousLineLongerThanTheBudgetIsRefusedAndOneWithinItIsCompared() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString)")
@@ -81,18 +81,18 @@ struct TrailTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("trail")
         let trail = Trail(records: (0..<5_000).map { payment("INV-\($0) payment 1", "1.00") })
-        let long = payment("INV-zz payment 1", "1.00", reason: String(repeating: "y", count: (1 << 20) - 200))
+        let long = payment("INV-zz payment 1", "1.00", reason: String(repeating: "y", count: FileBudget.trailLine.bytes - 200))
         try Data(Trail(records: trail.records + [long]).text.utf8).write(to: file)
         let changes = try #require(try trail.changes(sinceFile: file))
         #expect(changes.map(\.description) == ["INV-zz payment 1 removed (was date 2025-03-01, amount 1.00, method bank\ttransfer, reference \(long.values[3]))"])
 
         var text = trail.text
-        text += "payment\tzz\t" + String(repeating: "x", count: 2 << 20) + "\n"
+        text += "payment\tzz\t" + String(repeating: "x", count: FileBudget.trailLine.bytes + (1 << 20)) + "\n"
         try Data(text.utf8).write(to: file)
         #expect {
             _ = try trail.changes(sinceFile: file)
         } throws: { error in
-            (error as? RegularFile.Failure)?.description == "\(file.path): line 5002 is longer than the 1 MB that a trail line may have"
+            (error as? RegularFile.Failure)?.description == "\(file.path): line 5002 is longer than the \(FileBudget.trailLine) that a trail line may have"
         }
     }
 }
