@@ -29,6 +29,8 @@ let package = Package(
         // Already dependencies of hummingbird; named so the CLI can import them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // serve refuses absolute-form targets right after NIO's HTTP decoder (Hummingbird keeps only the path).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Debian's libcmark-dev (ships libcmark.pc).
@@ -101,7 +103,14 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // `invoices serve`: Hummingbird's FileMiddleware over the output folder, the 404 page and live reload.
-        .target(name: "InvoicesServe", dependencies: [.product(name: "Hummingbird", package: "hummingbird")], swiftSettings: upcoming),
+        .target(
+            name: "InvoicesServe",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming
+        ),
         .executableTarget(
             name: "InvoicesCLI",
             dependencies: [
