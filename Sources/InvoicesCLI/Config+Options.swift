@@ -64,6 +64,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "How the CSV files are written: 'rfc4180' (plain, exact; the default) or 'excel' (a byte order mark, and ';' and decimal commas where --locale writes decimals with a comma).")
     var csvDialect: String?
 
+    @Option(help: "The aging buckets: increasing days past due, comma-separated, at most 8. Default: 30,60,90.")
+    var agingBuckets: String?
+
     @Option(help: "The absolute address the site is published at, e.g. https://example.com/reports/. Adds feed.xml, sitemap.xml and canonical links.")
     var baseURL: String?
 
@@ -145,6 +148,9 @@ struct ProjectOptions: ParsableArguments {
         if let csvDialect, CSVDialect.Name(rawValue: csvDialect) == nil {
             throw ValidationError("--csv-dialect '\(csvDialect)' is not a CSV dialect; expected 'rfc4180' or 'excel'")
         }
+        if let agingBuckets, case .failure(let problem) = AgingBuckets.parse(agingBuckets) {
+            throw ValidationError("--aging-buckets \(problem)")
+        }
         if let baseURL, let problem = SiteOptions.baseURLProblem(baseURL) { throw ValidationError("--base-url \(problem)") }
         if buildID == "" { throw ValidationError("--build-id cannot be empty") }
         try validateConversion()
@@ -179,7 +185,10 @@ struct ProjectOptions: ParsableArguments {
         // Flag values passed validate(); project file values passed ProjectConfig.load.
         let asOfPolicy = (asOf ?? config?["as_of"]).flatMap(AsOfPolicy.init) ?? .endOfPeriod
         let fiscalYearStart = (fiscalYearStart ?? config?["fiscal_year_start"]).flatMap(SiteOptions.fiscalYearStart) ?? 1
-        let period = reportPeriod(config: config, fiscalYearStart: fiscalYearStart, today: today, asOf: asOfPolicy.date(today: today))
+        var period = reportPeriod(config: config, fiscalYearStart: fiscalYearStart, today: today, asOf: asOfPolicy.date(today: today))
+        if let text = agingBuckets ?? config?["aging_buckets"], case .success(let buckets) = AgingBuckets.parse(text) {
+            period.agingBuckets = buckets
+        }
         let baseURL = (self.baseURL ?? config?["base_url"]).flatMap(SiteOptions.normalizedBaseURL)
         var site = SiteOptions(
             title: title ?? config?["title"] ?? "Invoices report",

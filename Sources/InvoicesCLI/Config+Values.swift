@@ -30,6 +30,9 @@ enum ConfigCheck {
                 ? "fiscal_year_start '\(value)' is not a month; expected 01 to 12 (e.g. 04 for a year from April)" : nil
         case "page_size":
             return SiteOptions.pageSize(value) == nil ? "page_size '\(value)' must be a whole number of rows from 10 to 100000, e.g. 1000" : nil
+        case "aging_buckets":
+            if case .failure(let problem) = AgingBuckets.parse(value) { return "aging_buckets \(problem)" }
+            return nil
         case "csv_dialect":
             return CSVDialect.Name(rawValue: value) == nil ? "csv_dialect '\(value)' is not a CSV dialect; expected rfc4180 or excel" : nil
         case "base_url":

@@ -29,6 +29,8 @@ struct ProjectConfig: Sendable, Equatable {
         "page_size",
         // How the CSV files are written: rfc4180 (default) or excel.
         "csv_dialect",
+        // The aging buckets: an increasing list of days past due, [30, 60, 90] by default.
+        "aging_buckets",
         // Core Data stores of models that name things differently (docs/store.md).
         "issue_date_attribute", "due_date_attribute", "paid_date_attribute", "core_data_names", "default_currency",
         "publish", "payee",
@@ -105,6 +107,16 @@ struct ProjectConfig: Sendable, Equatable {
             if value.null != nil { continue }  // `key: ~` or `key:` leaves the default.
             if let mapping = value.mapping, sectionKeys[name] != nil {
                 problems += config.readSection(name, mapping, path: path)
+                continue
+            }
+            if name == "aging_buckets", let list = value.sequence {
+                // A YAML list of days; checked as the flag's comma-separated text.
+                let text = list.map { $0.scalar?.string ?? "\($0)" }.joined(separator: ",")
+                let valueLine = value.mark?.line ?? line, valueColumn = value.mark?.column ?? column
+                config.values[name] = Value(text: text, line: valueLine, column: valueColumn)
+                if case .failure(let problem) = AgingBuckets.parse(text) {
+                    problems.append(ConfigError(path: path, line: valueLine, column: valueColumn, message: "aging_buckets \(problem)"))
+                }
                 continue
             }
             guard let scalar = value.scalar else {

@@ -29,17 +29,22 @@ public struct ReportExports: Sendable {
     public static let taxesColumns = [
         "currency", "tax", "rate", "month", "accrual_net", "accrual_tax", "cash_net", "cash_tax", "fiscal_year", "fiscal_quarter",
     ]
-    /// The columns of `aging.csv`, in order.
-    public static let agingColumns = [
-        "client_number", "client_name", "currency", "as_of", "not_due", "days_1_30", "days_31_60", "days_61_90",
-        "days_over_90",
-    ]
+    /// The columns of `aging.csv` with the default buckets, in order.
+    public static let agingColumns = agingColumns(.standard)
+
+    /// The columns of `aging.csv` with `buckets`, in order: the bucket columns follow ``AgingBuckets/columnNames``.
+    public static func agingColumns(_ buckets: AgingBuckets) -> [String] {
+        ["client_number", "client_name", "currency", "as_of"] + buckets.columnNames
+    }
     /// The columns of the CSV files that hold decimals (amounts, and the tax rate): written with the dialect's
     /// decimal separator (``CSVDialect``). Every other column is text, a date or a whole number.
     public static let decimalColumns: Set<String> = [
         "invoiced", "paid", "outstanding", "overdue", "net", "tax", "credited", "written_off", "credit", "amount", "rate",
         "accrual_net", "accrual_tax", "cash_net", "cash_tax", "not_due", "days_1_30", "days_31_60", "days_61_90", "days_over_90",
     ]
+
+    /// ``decimalColumns`` and the bucket columns of this report's aging.
+    var decimalColumnsWithAging: Set<String> { Self.decimalColumns.union(report.agingBuckets.columnNames) }
 
     public let books: Books
     public let report: Report
@@ -63,7 +68,7 @@ public struct ReportExports: Sendable {
 
     /// A writer of one of the CSV files, its first record `header`, in ``csvDialect``.
     func csvWriter(_ header: [String]) -> CSVWriter {
-        CSVWriter(header: header, dialect: csvDialect, decimalColumns: Self.decimalColumns)
+        CSVWriter(header: header, dialect: csvDialect, decimalColumns: decimalColumnsWithAging)
     }
 
     /// Receives an export piece by piece, in order; a piece is only valid during the call.
@@ -137,7 +142,7 @@ public struct ReportExports: Sendable {
 
     /// ``agingCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
     public func agingCSV(into emit: Emit) {
-        var csv = csvWriter(Self.agingColumns)
+        var csv = csvWriter(Self.agingColumns(report.agingBuckets))
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
             for entry in totals.currencies where entry.period.outstanding != 0 {
@@ -220,7 +225,7 @@ public struct ReportExports: Sendable {
         let top = Self.encoder.encodeOrFail(document)
         let emptyClients = Data(#"{"clients":[]"#.utf8)
         precondition(top.starts(with: emptyClients), "report.json's first key is clients")
-        var rows = JSONRows()
+        var rows = JSONRows(agingBuckets: report.agingBuckets)
         rows.raw(#"{"clients":["#)
         for (index, totals) in report.clients.enumerated() {
             if index > 0 { rows.raw(",") }
@@ -290,7 +295,7 @@ public struct ReportExports: Sendable {
         }
         return JSONReport.CurrencyEntry(
             currency: currency.code, minorUnitDigits: currency.minorUnitDigits,
-            period: JSONReport.Figures(period, currency, month: nil), aging: JSONReport.Aging(aging, currency),
+            period: JSONReport.Figures(period, currency, month: nil), aging: JSONReport.Aging(aging, report.agingBuckets, currency),
             months: rows)
     }
 }
@@ -361,24 +366,24 @@ struct JSONReport: Encodable {
         var period: Figures
     }
 
+    /// The aging buckets by their column names (``AgingBuckets/columnNames``).
     struct Aging: Encodable {
-        var notDue: Amount
-        var days1To30: Amount
-        var days31To60: Amount
-        var days61To90: Amount
-        var daysOver90: Amount
+        var amounts: [(name: String, amount: Amount)]
 
-        enum CodingKeys: String, CodingKey {
-            case notDue = "not_due", days1To30 = "days_1_30", days31To60 = "days_31_60", days61To90 = "days_61_90"
-            case daysOver90 = "days_over_90"
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
 
-        init(_ aging: InvoicesReport.Aging, _ currency: CurrencyCode) {
-            notDue = Amount(aging.notDue, currency)
-            days1To30 = Amount(aging.days1to30, currency)
-            days31To60 = Amount(aging.days31to60, currency)
-            days61To90 = Amount(aging.days61to90, currency)
-            daysOver90 = Amount(aging.over90, currency)
+        init(_ aging: InvoicesReport.Aging, _ buckets: AgingBuckets, _ currency: CurrencyCode) {
+            amounts = zip(buckets.columnNames, aging.buckets).map { ($0, Amount($1, currency)) }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, amount) in amounts { try container.encode(amount, forKey: Key(stringValue: name)) }
         }
     }
 

@@ -175,25 +175,107 @@ public func proportionalShare(_ amount: Int64, part: Int64, whole: Int64) -> Int
     return negative ? -value : value
 }
 
-/// Outstanding amounts by how long they are past due, as of a date, in minor units.
+/// Outstanding amounts by how long they are past due, as of a date, in minor units: not yet due, then one amount
+/// per bucket of ``AgingBuckets`` (the last one open-ended).
 public struct Aging: Sendable, Hashable {
-    /// Not yet due (due on or after the as-of date).
-    public var notDue: Int64 = 0
-    public var days1to30: Int64 = 0
-    public var days31to60: Int64 = 0
-    public var days61to90: Int64 = 0
-    public var over90: Int64 = 0
+    /// The buckets in order, for tables: not yet due, then each bucket past due (``AgingBuckets/count`` in all).
+    public var buckets: [Int64]
 
-    public init(notDue: Int64 = 0, days1to30: Int64 = 0, days31to60: Int64 = 0, days61to90: Int64 = 0, over90: Int64 = 0) {
-        self.notDue = notDue
-        self.days1to30 = days1to30
-        self.days31to60 = days31to60
-        self.days61to90 = days61to90
-        self.over90 = over90
+    /// Zero in every bucket of `limits`.
+    public init(_ limits: AgingBuckets) {
+        buckets = Array(repeating: 0, count: limits.count)
     }
 
-    /// The buckets in order, for tables.
-    public var buckets: [Int64] { [notDue, days1to30, days31to60, days61to90, over90] }
+    /// The amounts of the standard buckets (``AgingBuckets/standard``).
+    public init(notDue: Int64 = 0, days1to30: Int64 = 0, days31to60: Int64 = 0, days61to90: Int64 = 0, over90: Int64 = 0) {
+        buckets = [notDue, days1to30, days31to60, days61to90, over90]
+    }
+
+    /// Not yet due (due on or after the as-of date).
+    public var notDue: Int64 { buckets.first ?? 0 }
+    /// The amounts past due, bucket by bucket (every bucket but the first).
+    public var pastDue: ArraySlice<Int64> { buckets.dropFirst() }
+}
+
+/// The buckets of aging (`aging_buckets`, `--aging-buckets`): increasing limits in days past due. `[30, 60, 90]`
+/// (the default) makes the buckets not yet due, 1–30, 31–60, 61–90 and over 90 days.
+public struct AgingBuckets: Sendable, Hashable, CustomStringConvertible {
+    /// The default: 30, 60 and 90 days.
+    public static let standard = AgingBuckets(checked: [30, 60, 90])
+    /// The most limits a list may have.
+    public static let maximumLimits = 8
+    /// The largest limit, in days (about 27 years).
+    public static let maximumDays = 9999
+
+    /// The limits, increasing, each from 1 to ``maximumDays``.
+    public let limits: [Int]
+
+    private init(checked limits: [Int]) { self.limits = limits }
+
+    /// The limits in `text`, comma-separated (`30,60,90`), or why they are refused.
+    public static func parse(_ text: String) -> Result<AgingBuckets, AgingBucketsProblem> {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            return .failure(AgingBucketsProblem("'\(text)' is empty; expected increasing days past due, e.g. 30,60,90"))
+        }
+        guard parts.count <= maximumLimits else {
+            return .failure(AgingBucketsProblem("'\(text)' has \(parts.count) limits; at most \(maximumLimits) are allowed, e.g. 30,60,90"))
+        }
+        var limits: [Int] = []
+        for part in parts {
+            guard let days = Int(part), days >= 1, days <= maximumDays else {
+                return .failure(AgingBucketsProblem("'\(text)': '\(part)' is not a number of days from 1 to \(maximumDays); expected increasing days past due, e.g. 30,60,90"))
+            }
+            if let last = limits.last, days <= last {
+                return .failure(AgingBucketsProblem("'\(text)': \(days) does not follow \(last); the limits must increase, e.g. 30,60,90"))
+            }
+            limits.append(days)
+        }
+        return .success(AgingBuckets(checked: limits))
+    }
+
+    /// How many amounts an ``Aging`` holds: not yet due, one per limit, and the one past the last limit.
+    public var count: Int { limits.count + 2 }
+
+    /// The index in ``Aging/buckets`` of an amount `daysLate` days past due (0 or less: not yet due).
+    public func index(daysLate: Int) -> Int {
+        guard daysLate > 0 else { return 0 }
+        for (offset, limit) in limits.enumerated() where daysLate <= limit { return offset + 1 }
+        return limits.count + 1
+    }
+
+    /// The days each bucket covers: nil for not yet due; the last one has no upper bound.
+    public var ranges: [(low: Int, high: Int?)?] {
+        var result: [(low: Int, high: Int?)?] = [nil]
+        var low = 1
+        for limit in limits {
+            result.append((low, limit))
+            low = limit + 1
+        }
+        result.append((limits.last ?? 0, nil))
+        return result
+    }
+
+    /// The column names of the buckets in aging.csv and report.json: `not_due`, `days_LOW_HIGH` for each limit, and
+    /// `days_over_LAST` (`not_due`, `days_1_30`, `days_31_60`, `days_61_90`, `days_over_90` by default).
+    public var columnNames: [String] {
+        ranges.map { range in
+            guard let range else { return "not_due" }
+            guard let high = range.high else { return "days_over_\(range.low)" }
+            return "days_\(range.low)_\(high)"
+        }
+    }
+
+    /// `30,60,90`: as `--aging-buckets` takes it.
+    public var description: String { limits.map(String.init).joined(separator: ",") }
+}
+
+/// Why a list of aging buckets is refused: the message names the value and what is expected.
+public struct AgingBucketsProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A sum did not fit in 64-bit minor units.

@@ -18,6 +18,16 @@ struct JSONRows {
     /// The JSON written so far: every piece is appended as bytes, never joined into strings first (report.json is
     /// 385 MB at 2,000,000 invoices).
     var bytes: [UInt8] = []
+    /// The aging buckets' keys in the order `.sortedKeys` writes them, each with its index in ``Aging/buckets``, and
+    /// the text before its value.
+    let agingKeys: [(prefix: String, index: Int)]
+
+    init(agingBuckets: AgingBuckets) {
+        let sorted = agingBuckets.columnNames.enumerated().sorted { $0.element < $1.element }
+        agingKeys = sorted.enumerated().map { offset, key in
+            ((offset == 0 ? #"{"aging":{""# : #",""#) + key.element + #"":"#, key.offset)
+        }
+    }
 
     mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
@@ -37,16 +47,10 @@ struct JSONRows {
 
     mutating func currency(_ entry: Report.ClientCurrency, months: [YearMonth]) {
         let currency = entry.currency
-        raw(#"{"aging":{"days_1_30":"#)
-        amount(entry.aging.days1to30, currency)
-        raw(#","days_31_60":"#)
-        amount(entry.aging.days31to60, currency)
-        raw(#","days_61_90":"#)
-        amount(entry.aging.days61to90, currency)
-        raw(#","days_over_90":"#)
-        amount(entry.aging.over90, currency)
-        raw(#","not_due":"#)
-        amount(entry.aging.notDue, currency)
+        for key in agingKeys {
+            raw(key.prefix)
+            amount(entry.aging.buckets[key.index], currency)
+        }
         raw(#"},"currency":""#)
         raw(currency.code)
         raw("\"")

@@ -39,9 +39,11 @@ extension Report {
         } else {
             // No invoices and no month asked for: no period at all, rather than an invented one.
             self.init(months: [], asOf: period.asOf, clients: [], currencies: [])
+            agingBuckets = period.agingBuckets
             return
         }
         let asOf = period.asOf ?? span.upperBound.lastDay
+        let agingBuckets = period.agingBuckets
         // Column 0 is the month before the first reported one; columns 1... are the reported months.
         let first = span.lowerBound.index - 1
         let columns = span.upperBound.index - first + 1
@@ -90,7 +92,7 @@ extension Report {
                 creditDelta.append(contentsOf: repeatElement(0, count: columns + 1))
                 periodOutstanding.append(0)
                 periodCredit.append(0)
-                agings.append(Aging())
+                agings.append(Aging(agingBuckets))
             }
             let base = slot * columns * 5
             let deltaBase = slot * (columns + 1)
@@ -189,13 +191,7 @@ extension Report {
                 if !checkedAdd(&periodOutstanding[slot], asOfBalance) { overflowSlot = slot }
                 let late = Int(asOf.dayNumber - invoice.due.dayNumber)
                 let ok: Bool
-                switch late {
-                case ...0: ok = checkedAdd(&agings[slot].notDue, asOfBalance)
-                case 1...30: ok = checkedAdd(&agings[slot].days1to30, asOfBalance)
-                case 31...60: ok = checkedAdd(&agings[slot].days31to60, asOfBalance)
-                case 61...90: ok = checkedAdd(&agings[slot].days61to90, asOfBalance)
-                default: ok = checkedAdd(&agings[slot].over90, asOfBalance)
-                }
+                ok = checkedAdd(&agings[slot].buckets[agingBuckets.index(daysLate: late)], asOfBalance)
                 if !ok { overflowSlot = slot }
             } else if asOfBalance < 0, !checkedAdd(&periodCredit[slot], 0 &- asOfBalance) {
                 overflowSlot = slot
@@ -249,7 +245,7 @@ extension Report {
             let aging = agings[slot]
             period.outstanding = periodOutstanding[slot]
             period.credit = periodCredit[slot]
-            period.overdue = aging.days1to30 &+ aging.days31to60 &+ aging.days61to90 &+ aging.over90
+            period.overdue = aging.pastDue.reduce(0, &+)
             guard period.overdue <= period.outstanding, period.overdue >= 0 else { throw overflow(slot) }
             let entry = ClientCurrency(
                 currency: currencies[key.currency], months: Array(months.dropFirst()), previousMonth: months[0],
@@ -261,7 +257,7 @@ extension Report {
             }
             var total = grand[key.currency] ?? CurrencyTotals(
                 currency: entry.currency, months: Array(repeating: Figures(), count: columns - 1),
-                previousMonth: Figures(), period: Figures(), aging: Aging())
+                previousMonth: Figures(), period: Figures(), aging: Aging(agingBuckets))
             let grandError = ReportError(client: nil, currency: entry.currency)
             for index in total.months.indices {
                 guard total.months[index].add(entry.months[index]) else { throw grandError }
@@ -291,6 +287,7 @@ extension Report {
             clients: clients, currencies: grand.keys.sorted().map { grand[$0]! })
         self.taxes = taxes
         self.balances = balances
+        self.agingBuckets = agingBuckets
     }
 }
 
@@ -309,9 +306,9 @@ extension Figures {
 extension Aging {
     /// Adds `other` into these buckets; false on overflow.
     mutating func add(_ other: Aging) -> Bool {
-        checkedAdd(&notDue, other.notDue) && checkedAdd(&days1to30, other.days1to30)
-            && checkedAdd(&days31to60, other.days31to60) && checkedAdd(&days61to90, other.days61to90)
-            && checkedAdd(&over90, other.over90)
+        guard buckets.count == other.buckets.count else { return false }
+        for index in buckets.indices where !checkedAdd(&buckets[index], other.buckets[index]) { return false }
+        return true
     }
 }
 

@@ -42,6 +42,8 @@ public struct Report: Sendable, Equatable {
     public var clients: [ClientTotals]
     /// Grand totals per currency, ordered by currency code.
     public var currencies: [CurrencyTotals]
+    /// The buckets of every ``Aging`` in the report (``ReportPeriod/agingBuckets``).
+    public var agingBuckets = AgingBuckets.standard
 
     /// The taxes of one currency, tax name and rate.
     public struct TaxTotals: Sendable, Equatable {
@@ -85,6 +87,8 @@ public struct ReportPeriod: Sendable, Equatable {
     public var months: ClosedRange<YearMonth>?
     /// The as-of date, or nil for the last day of the latest month reported.
     public var asOf: CalendarDate?
+    /// The buckets aging splits the outstanding into (`aging_buckets`); 30, 60 and 90 days by default.
+    public var agingBuckets = AgingBuckets.standard
 
     public init(month: YearMonth? = nil, asOf: CalendarDate? = nil) {
         self.month = month

@@ -27,6 +27,7 @@ extension HostileStringsTests {
         fiscal_year_start: 04
         page_size: 10
         csv_dialect: excel
+        aging_buckets: [15, 45, 120]
         client_links: link.key
         payee:
           name: Example Studio GmbH

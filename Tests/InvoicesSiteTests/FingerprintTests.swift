@@ -33,7 +33,7 @@ struct FingerprintTests {
             "TaxRate": TaxRate(name: "VAT", milliPercent: 20_000),
             "TaxTotals": Report.TaxTotals(currency: eur, taxIndex: 0, months: [], period: TaxFigures()),
             "TaxFigures": TaxFigures(), "ReportPeriod": ReportPeriod(), "Payee": Payee(name: "A"),
-            "JournalAccounts": JournalAccounts(),
+            "JournalAccounts": JournalAccounts(), "AgingBuckets": AgingBuckets.standard,
         ]
         #expect(Set(values.keys) == Set(SiteBuilder.fingerprintedFields.keys))
         for (name, value) in values {

@@ -217,7 +217,7 @@ extension ClientPages {
         var context = addressContext(totals.clientIndex).merging([
             "statementHref": "../" + site.statementPath(totals.clientIndex),
             "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) },
-            "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) },
+            "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) }, "agingColumns": site.agingColumns,
             "monthly": totals.currencies.map { entry -> [String: Any] in
                 let active = report.months.indices.filter { entry.months[$0].isActive }
                 let columns = TemplateSet.monthlyColumns
@@ -310,9 +310,10 @@ extension ClientPages {
             statements = []
         }
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
+        context["agingColumns"] = site.agingColumns
         context["currencies"] = statements.enumerated().map { position, statement -> [String: Any] in
             let currency = statement.currency
-            var entry = site.agingRow(agingByCurrency[currency] ?? Aging(), currency)
+            var entry = site.agingRow(agingByCurrency[currency] ?? Aging(report.agingBuckets), currency)
             entry["opening"] = site.money(statement.opening, currency)
             entry["closing"] = site.money(statement.closing, currency)
             entry["charges"] = site.money(statement.charges, currency)

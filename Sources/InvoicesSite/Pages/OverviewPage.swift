@@ -33,7 +33,7 @@ extension OverviewPage {
             "lastMonth": report.months.last.map(SiteBuilder.monthLabel) ?? "",
             "monthCount": String(report.months.count), "hasMonths": !report.months.isEmpty,
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
-            "aging": report.currencies.map { site.agingRow($0.aging, $0.currency) },
+            "aging": report.currencies.map { site.agingRow($0.aging, $0.currency) }, "agingColumns": site.agingColumns,
             "charts": charts, "topClients": topClients(limit: 5),
         ].merging(topOverdueContext()) { a, _ in a }.merging(periodsContext()) { a, _ in a }.merging(site.creditsContext(report.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
             .merging(taxesContext()) { a, _ in a }

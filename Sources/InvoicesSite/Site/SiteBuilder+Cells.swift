@@ -44,12 +44,32 @@ extension SiteBuilder {
         }
     }
 
+    /// One currency's aging: `notDue`, `amounts` (every bucket in order, not yet due first, each `amount`) and, with
+    /// the default buckets, `days1to30`, `days31to60`, `days61to90` and `over90`.
     func agingRow(_ aging: Aging, _ currency: CurrencyCode) -> [String: Any] {
-        [
-            "currency": currency.code, "notDue": money(aging.notDue, currency), "days1to30": money(aging.days1to30, currency),
-            "days31to60": money(aging.days31to60, currency), "days61to90": money(aging.days61to90, currency),
-            "over90": money(aging.over90, currency),
+        var row: [String: Any] = [
+            "currency": currency.code, "notDue": money(aging.notDue, currency),
+            "amounts": aging.buckets.map { ["amount": money($0, currency)] },
         ]
+        if report.agingBuckets == .standard, aging.buckets.count == 5 {
+            for (name, amount) in zip(["days1to30", "days31to60", "days61to90", "over90"], aging.pastDue) {
+                row[name] = money(amount, currency)
+            }
+        }
+        return row
+    }
+
+    /// `agingColumns`: the heads of the aging buckets (``Report/agingBuckets``), in order: `notDue` for the first,
+    /// `between` with `low` and `high` for each limit, `over` with `low` for the last.
+    var agingColumns: [[String: Any]] {
+        report.agingBuckets.ranges.map { range -> [String: Any] in
+            // Every key set in every head: a missing one would be looked up in the enclosing context.
+            guard let range else { return ["notDue": true, "between": false, "over": false, "low": "", "high": ""] }
+            guard let high = range.high else {
+                return ["notDue": false, "between": false, "over": true, "low": String(range.low), "high": ""]
+            }
+            return ["notDue": false, "between": true, "over": false, "low": String(range.low), "high": String(high)]
+        }
     }
 }
 

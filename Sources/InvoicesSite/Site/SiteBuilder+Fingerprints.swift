@@ -35,15 +35,16 @@ extension SiteBuilder {
         "WriteOffSnapshot": ["invoiceIndex", "date", "amount", "reason"],
         "TaxLineSnapshot": ["invoiceIndex", "taxIndex", "net", "amount"],
         "TaxRate": ["name", "milliPercent"],
-        "Report": ["months", "asOf", "clients", "currencies", "taxes", "balances"],
+        "Report": ["months", "asOf", "clients", "currencies", "agingBuckets", "taxes", "balances"],
         "TaxTotals": ["currency", "taxIndex", "months", "period"],
         "TaxFigures": ["accrualNet", "accrualTax", "cashNet", "cashTax"],
-        "ReportPeriod": ["month", "months", "asOf"],
+        "ReportPeriod": ["month", "months", "asOf", "agingBuckets"],
         "ClientTotals": ["clientIndex", "currencies"],
         "ClientCurrency": ["currency", "months", "previousMonth", "period", "aging"],
         "CurrencyTotals": ["currency", "months", "previousMonth", "period", "aging"],
         "Figures": ["invoiced", "paid", "outstanding", "overdue", "invoices", "net", "tax", "credited", "writtenOff", "credit", "movements"],
-        "Aging": ["notDue", "days1to30", "days31to60", "days61to90", "over90"],
+        "Aging": ["buckets"],
+        "AgingBuckets": ["limits"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts",
@@ -155,6 +156,9 @@ extension SiteBuilder {
         fingerprint.add(options.fiscalYearStart)
         fingerprint.add(options.period.month) { $0.add($1.year); $0.add($1.month) }
         fingerprint.add(options.period.asOf) { $0.add($1.dayNumber) }
+        // The aging buckets: their heads on the pages, the columns of aging.csv and report.json.
+        fingerprint.add(options.period.agingBuckets.limits.count)
+        for limit in options.period.agingBuckets.limits { fingerprint.add(limit) }
         fingerprint.add(options.conversion) { fingerprint, conversion in
             fingerprint.add(conversion.base.code)
             fingerprint.add(conversion.rates.rates.count)
@@ -263,7 +267,7 @@ extension SiteBuilder {
         for figures in months { add(figures, to: &fingerprint) }
         add(previous, to: &fingerprint)
         add(period, to: &fingerprint)
-        for bucket in [aging.notDue, aging.days1to30, aging.days31to60, aging.days61to90, aging.over90] { fingerprint.add(bucket) }
+        for bucket in aging.buckets { fingerprint.add(bucket) }
     }
 
     static func add(_ figures: TaxFigures, to fingerprint: inout Fingerprint) {

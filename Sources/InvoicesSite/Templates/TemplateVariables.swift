@@ -35,7 +35,13 @@ public enum TemplateVariables {
     /// The figures of one currency over a period; every row of `totals`.
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
     /// Outstanding amounts by days past due, one row per currency.
-    public static let aging = TemplateScope(values: ["currency", "notDue", "days1to30", "days31to60", "days61to90", "over90"])
+    /// `amounts` has every bucket in order (each `amount`); `days1to30` to `over90` are set with the default buckets.
+    public static let aging = TemplateScope([
+        "currency": nil, "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+        "amounts": TemplateScope(values: ["amount"]),
+    ])
+    /// The heads of the aging buckets, in order: `notDue`, or `between` (`low`–`high` days), or `over` (`low` days).
+    public static let agingColumns = TemplateScope(values: ["notDue", "between", "over", "low", "high"])
     /// Credit notes, write-offs and the client's credit of one currency over the period (credit at the as-of date).
     public static let credits = TemplateScope(values: ["currency", "credited", "writtenOff", "credit"])
     /// How to pay an amount owed (a balance or an invoice): the amount, its currency and the payment reference; with
@@ -61,7 +67,7 @@ public enum TemplateVariables {
         "overview": page([
             "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "hasMonths": nil, "clientCount": nil, "hasTotals": nil,
             "totals": TemplateScope(values: figures),
-            "aging": aging,
+            "aging": aging, "agingColumns": agingColumns,
             "charts": TemplateScope(values: ["currency", "svg", "caption"]),
             "months": TemplateScope([
                 "label": nil, "month": nil, "href": nil,
@@ -103,7 +109,7 @@ public enum TemplateVariables {
             "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
             "country": nil, "hasAddress": nil, "statementHref": nil,
             "totals": TemplateScope(values: figures),
-            "aging": aging,
+            "aging": aging, "agingColumns": agingColumns,
             "monthly": TemplateScope([
                 "currency": nil,
                 "months": TemplateScope(values: figures + ["label", "href"]),
@@ -120,10 +126,11 @@ public enum TemplateVariables {
         ]),
         "statement": page([
             "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
-            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil, "agingColumns": agingColumns,
             "currencies": TemplateScope([
                 "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
                 "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+                "amounts": TemplateScope(values: ["amount"]),
                 "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
                 "rowCount": nil, "pages": link,
                 "pay": pay,
