@@ -32,7 +32,7 @@ report: build
 	$(INVOICES) build --store $(DEMO_STORE) --output Output
 	@echo "Open $(CURDIR)/Output/index.html in a browser."
 
-# The site tests parse pages with html5lib (Python); site-checks adds the Nu validator and an nginx crawl.
+# The site tests parse pages with html5lib (Python); the books.beancount tests run bean-check and bean-query (PyPI); site-checks adds the Nu validator and an nginx crawl.
 # The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
 # The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
 # The client search and payment code tests run pages in headless Chromium; zbarimg (zbar-tools) reads the codes back.
@@ -59,6 +59,9 @@ test-deps:
 	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }
+	@command -v bean-check >/dev/null && command -v bean-query >/dev/null || { echo "Installing beancount and beanquery..."; \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
+		python3 -m pip install -q 'beancount>=3' beanquery 2>/dev/null || python3 -m pip install -q --break-system-packages 'beancount>=3' beanquery; }
 
 test: setup test-deps
 	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts

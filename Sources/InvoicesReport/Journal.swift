@@ -116,6 +116,70 @@ public enum JournalText {
     }
 }
 
+/// The escaping rules of the beancount syntax (`books.beancount`, docs/exports.md): account components and quoted
+/// strings from the books go through them and so are data, never syntax.
+public enum BeancountText {
+    /// `text` as one account component. Kept as it is when it is ASCII, starts with an uppercase letter other than
+    /// `X` or a digit, and holds only letters, digits and `-` (`C-1`, `EUR`). Anything else is written as `X`
+    /// followed by its UTF-8 bytes, each ASCII letter or digit as it is and every other byte as `-XX` (uppercase hex):
+    /// `VAT 20%` is `XVAT-2020-25`, `c-1` is `Xc-2D1`, `X1` is `XX1`. Each escaped component starts with `X` and no
+    /// kept one does, so two values never share a component.
+    public static func component(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        if let first = bytes.first, first != UInt8(ascii: "X"), isUpper(first) || isDigit(first),
+            bytes.allSatisfy({ isUpper($0) || isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") })
+        {
+            return text
+        }
+        var result = "X"
+        for byte in bytes {
+            if isUpper(byte) || isLower(byte) || isDigit(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "-" + hex(byte)
+            }
+        }
+        return result
+    }
+
+    /// `text` for the inside of a double-quoted string: `\` and `"` preceded by `\`; `%`, control characters and
+    /// line or paragraph separators as `%XX`, their UTF-8 bytes in uppercase hex. The result is one line.
+    public static func string(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 32 && $0 < 127 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "\\")
+            && $0 != UInt8(ascii: "\"") })
+        {
+            return text
+        }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\", "\"":
+                result += "\\"
+                result.unicodeScalars.append(scalar)
+            case "%":
+                result += "%25"
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator, .format:
+                    for byte in String(scalar).utf8 { result += "%" + hex(byte) }
+                default:
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        return String(String.UnicodeScalarView([digits[Int(byte >> 4)], digits[Int(byte & 15)]]))
+    }
+
+    private static func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+    private static func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
+
 /// `books.journal`: the period's books as a double-entry journal in the syntax hledger and Ledger both read
 /// (docs/exports.md), on the accrual basis.
 ///
@@ -126,19 +190,51 @@ public enum JournalText {
 /// to its invoice moves nothing between accounts (both are the client's receivable) and has no transaction. So each
 /// client's receivable at the as-of date is its balance in the report (outstanding less credit), revenue and tax per
 /// tax are taxes.csv's accrual figures, and the bank is the payments less refunds.
+///
+/// The same transactions, from the same walk, are written in one of two syntaxes (``Syntax``): hledger/Ledger
+/// (`books.journal`) or beancount (`books.beancount`); only the names, headers and declarations differ.
 public struct BooksJournal: Sendable {
     /// The file's name beside `report.json`.
     public static let fileName = "books.journal"
+    /// The beancount file's name beside `report.json`.
+    public static let beancountFileName = "books.beancount"
+
+    /// The syntax the transactions are written in.
+    public enum Syntax: Sendable {
+        /// hledger and Ledger: the `journal:` account names, ``JournalText`` escapes, the code in parentheses and
+        /// what happened in a comment line.
+        case ledger
+        /// beancount 3: fixed account names under its root accounts, ``BeancountText`` escapes, `open` directives,
+        /// the payee and narration in quotes, the code as `code:` metadata.
+        case beancount
+    }
 
     public let books: Books
     public let report: Report
     public let accounts: JournalAccounts
+    public let syntax: Syntax
 
-    public init(books: Books, report: Report, accounts: JournalAccounts = JournalAccounts()) {
+    public init(books: Books, report: Report, accounts: JournalAccounts = JournalAccounts(), syntax: Syntax = .ledger) {
         self.books = books
         self.report = report
-        self.accounts = accounts
+        self.syntax = syntax
+        // beancount's accounts are fixed: its roots are Assets, Liabilities, Equity, Income and Expenses.
+        if syntax == .beancount {
+            var fixed = JournalAccounts()
+            fixed.receivables = "Assets:Receivables"
+            fixed.bank = "Assets:Bank"
+            fixed.revenue = "Income:Sales"
+            fixed.tax = "Liabilities:Tax"
+            fixed.writeOffs = "Expenses:Write-Offs"
+            fixed.opening = "Equity:Opening-Balances"
+            self.accounts = fixed
+        } else {
+            self.accounts = accounts
+        }
     }
+
+    /// The file's name for ``syntax``.
+    public var fileName: String { syntax == .ledger ? Self.fileName : Self.beancountFileName }
 
     /// One transaction to write: what happened to which invoice on which day.
     private struct Entry {
@@ -163,9 +259,15 @@ public struct BooksJournal: Sendable {
     /// Hands the journal to `emit` in pieces of about a megabyte, each whole lines.
     public func write(into emit: ReportExports.Emit) {
         var out = Output()
-        out.line("; books.journal: the books as a double-entry journal for hledger and Ledger (docs/exports.md).")
-        out.line("; Names and texts from the books are escaped: characters other than letters, digits, - _ . , / & +")
-        out.line("; and single inner spaces are written as %XX, their UTF-8 bytes.")
+        if syntax == .ledger {
+            out.line("; books.journal: the books as a double-entry journal for hledger and Ledger (docs/exports.md).")
+            out.line("; Names and texts from the books are escaped: characters other than letters, digits, - _ . , / & +")
+            out.line("; and single inner spaces are written as %XX, their UTF-8 bytes.")
+        } else {
+            out.line("; books.beancount: the books as a double-entry ledger for beancount 3 (docs/exports.md).")
+            out.line("; Account components from the books that are not plain are written X and their bytes, -XX")
+            out.line("; for each that is not a letter or digit; in strings, % and control characters are %XX.")
+        }
         guard let first = report.months.first, let asOf = report.asOf else {
             out.flush(into: emit)
             return
@@ -228,8 +330,14 @@ public struct BooksJournal: Sendable {
             return $0.kind != $1.kind ? $0.kind.rawValue < $1.kind.rawValue : $0.item < $1.item
         }
 
-        // Declarations: commodities with their decimals, then every account the transactions may name.
+        // Declarations: commodities with their decimals, then every account the transactions may name (beancount:
+        // opened on the first day any transaction has).
+        let open = syntax == .ledger ? "account " : "\(openingDay) open "
         for currency in books.currencies {
+            if syntax == .beancount {
+                out.line("\(openingDay) commodity \(currency.code)")
+                continue
+            }
             out.line("commodity \(currency.code)")
             if currency.minorUnitDigits > 0 {
                 out.line("    format 1000.\(String(repeating: "0", count: currency.minorUnitDigits)) \(currency.code)")
@@ -241,16 +349,16 @@ public struct BooksJournal: Sendable {
             payees: Array(repeating: "", count: books.clients.count))
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
-            names.receivables[totals.clientIndex] = "\(accounts.receivables):\(JournalText.escape(client.number))"
-            names.payees[totals.clientIndex] = JournalText.escape(client.name)
-            out.line("account \(names.receivables[totals.clientIndex])")
+            names.receivables[totals.clientIndex] = "\(accounts.receivables):\(component(client.number))"
+            names.payees[totals.clientIndex] = syntax == .ledger ? JournalText.escape(client.name) : quoted(client.name)
+            out.line(open + names.receivables[totals.clientIndex])
         }
-        for currency in books.currencies { out.line("account \(accounts.bank):\(currency.code)") }
-        for tax in books.taxes.indices { out.line("account \(accounts.revenue):\(taxComponent(tax))") }
-        out.line("account \(accounts.revenue):untaxed")
-        for tax in books.taxes.indices { out.line("account \(accounts.tax):\(taxComponent(tax))") }
-        out.line("account \(accounts.writeOffs)")
-        out.line("account \(accounts.opening)")
+        for currency in books.currencies { out.line(open + "\(accounts.bank):\(currency.code)") }
+        for tax in books.taxes.indices { out.line(open + "\(accounts.revenue):\(taxComponent(tax))") }
+        out.line(open + "\(accounts.revenue):\(untaxedComponent)")
+        for tax in books.taxes.indices { out.line(open + "\(accounts.tax):\(taxComponent(tax))") }
+        out.line(open + accounts.writeOffs)
+        out.line(open + accounts.opening)
 
         for key in opening.keys.sorted() {
             let sum = opening[key]!
@@ -258,8 +366,7 @@ public struct BooksJournal: Sendable {
             let client = Int32(key / currencyCount)
             let currency = books.currencies[key % currencyCount]
             out.line("")
-            out.line("\(openingDay)" + (names.payees[Int(client)].isEmpty ? "" : " " + names.payees[Int(client)]))
-            out.line("    ; opening balance")
+            header(day: openingDay, code: "", payee: names.payees[Int(client)], what: "opening balance", to: &out)
             for part in sum.parts {
                 out.posting(names.receivables[Int(client)], part, currency)
                 out.posting(accounts.opening, part, currency, negated: true)
@@ -272,6 +379,35 @@ public struct BooksJournal: Sendable {
         out.flush(into: emit)
     }
 
+    /// A transaction's first lines. hledger/Ledger: the day, the code in parentheses and the payee, then what
+    /// happened as a comment line. beancount: the day, `*`, the payee and what happened as quoted strings, then the
+    /// code as `code:` metadata. `payee` is written already; `code` and `details` are the books' texts.
+    private func header(
+        day: CalendarDate, code: String, payee: String, what: String, details: [String] = [], to out: inout Output
+    ) {
+        let details = details.filter { !$0.isEmpty }
+        switch syntax {
+        case .ledger:
+            let code = code.isEmpty ? "" : " (\(JournalText.escape(code)))"
+            out.line("\(day)\(code)" + (payee.isEmpty ? "" : " " + payee))
+            out.line("    ; " + ([what] + details.map(JournalText.escape)).joined(separator: " "))
+        case .beancount:
+            out.line("\(day) * \"\(payee)\" \"\(quoted(([what] + details).joined(separator: " ")))\"")
+            if !code.isEmpty { out.line("    code: \"\(quoted(code))\"") }
+        }
+    }
+
+    /// One account component from the books (a client number, a tax name) in ``syntax``.
+    private func component(_ text: String) -> String {
+        syntax == .ledger ? JournalText.escape(text) : BeancountText.component(text)
+    }
+
+    /// A text from the books for the inside of a beancount string.
+    private func quoted(_ text: String) -> String { BeancountText.string(text) }
+
+    /// The revenue account's component for the net no tax line covers.
+    private var untaxedComponent: String { syntax == .ledger ? "untaxed" : "Untaxed" }
+
     /// The escaped receivable account and payee of each client (``Report/clients`` order: those with invoices).
     private struct Names {
         var receivables: [String]
@@ -281,17 +417,17 @@ public struct BooksJournal: Sendable {
     private func write(_ entry: Entry, names: Names, to out: inout Output) {
         let invoice = books.invoices[Int(entry.invoice)]
         let currency = books.currencies[Int(invoice.currencyIndex)]
-        let code = invoice.identifier.isEmpty ? "" : " (\(JournalText.escape(invoice.identifier)))"
         let payee = names.payees[Int(invoice.clientIndex)]
         out.line("")
-        out.line("\(entry.day)\(code)" + (payee.isEmpty ? "" : " " + payee))
         let receivable = names.receivables[Int(invoice.clientIndex)]
         switch entry.kind {
         case .invoice, .creditNote:
             // An invoice credits revenue and tax payable per tax line; a credit note debits them. Revenue no tax line
             // covers (the net less the lines' nets) goes to `untaxed`.
             let reversed = entry.kind == .creditNote
-            out.line("    ; \(reversed ? "credit note" : "invoice")")
+            header(
+                day: entry.day, code: invoice.identifier, payee: payee, what: reversed ? "credit note" : "invoice",
+                to: &out)
             out.posting(receivable, invoice.amount, currency, negated: reversed)
             var untaxed = ExactSum()
             untaxed.add(invoice.net)
@@ -305,23 +441,25 @@ public struct BooksJournal: Sendable {
                 line += 1
             }
             for part in untaxed.parts where part != 0 {
-                out.posting("\(accounts.revenue):untaxed", part, currency, negated: !reversed)
+                out.posting("\(accounts.revenue):\(untaxedComponent)", part, currency, negated: !reversed)
             }
         case .payment:
             let row = books.payments[Int(entry.item)]
-            var comment = row.amount < 0 ? "refund" : "payment"
+            var details: [String] = []
             if row.details >= 0 {
-                let details = books.paymentDetails[Int(row.details)]
-                for text in [details.method, details.reference] where !text.isEmpty {
-                    comment += " " + JournalText.escape(text)
-                }
+                let texts = books.paymentDetails[Int(row.details)]
+                details = [texts.method, texts.reference]
             }
-            out.line("    ; \(comment)")
+            header(
+                day: entry.day, code: invoice.identifier, payee: payee, what: row.amount < 0 ? "refund" : "payment",
+                details: details, to: &out)
             out.posting("\(accounts.bank):\(currency.code)", row.amount, currency)
             out.posting(receivable, row.amount, currency, negated: true)
         case .writeOff:
             let row = books.writeOffs[Int(entry.item)]
-            out.line("    ; write-off" + (row.reason.isEmpty ? "" : " " + JournalText.escape(row.reason)))
+            header(
+                day: entry.day, code: invoice.identifier, payee: payee, what: "write-off", details: [row.reason],
+                to: &out)
             out.posting(accounts.writeOffs, row.amount, currency)
             out.posting(receivable, row.amount, currency, negated: true)
         }
@@ -330,6 +468,9 @@ public struct BooksJournal: Sendable {
     /// A tax's account component: its escaped name, a space and its rate with `%` (`VAT 20%`), or the rate alone.
     private func taxComponent(_ index: Int) -> String {
         let tax = books.taxes[index]
+        if syntax == .beancount {
+            return BeancountText.component(tax.name.isEmpty ? "\(tax.percent)%" : "\(tax.name) \(tax.percent)%")
+        }
         return tax.name.isEmpty ? "\(tax.percent)%" : "\(JournalText.escape(tax.name)) \(tax.percent)%"
     }
 

@@ -11,6 +11,7 @@ struct JournalExportTests {
     struct Site {
         let folder: String
         var journal: String { folder + "/books.journal" }
+        var beancount: String { folder + "/books.beancount" }
         let report: [String: Any]
         /// Decimals per currency code.
         let digits: [String: Int]
@@ -132,6 +133,63 @@ struct JournalExportTests {
         }.joined(separator: ":")
     }
 
+    /// A beancount account component decoded: `X` and then letters and digits as they are, `-XX` a byte.
+    static func beancountDecoded(_ component: Substring) -> String {
+        guard component.hasPrefix("X") else { return String(component) }
+        var bytes: [UInt8] = []
+        var rest = Array(component.utf8.dropFirst())
+        while !rest.isEmpty {
+            if rest[0] == UInt8(ascii: "-"), rest.count >= 3, let byte = UInt8(String(decoding: rest[1...2], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                rest.removeFirst(3)
+            } else {
+                bytes.append(rest.removeFirst())
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A books.beancount account as the journal's default name: fixed parents mapped, components decoded.
+    static func beancountAsJournal(_ account: String) -> String {
+        let parents = [
+            "Assets:Receivables": "assets:receivables", "Assets:Bank": "assets:bank", "Income:Sales": "income:sales",
+            "Liabilities:Tax": "liabilities:tax", "Expenses:Write-Offs": "expenses:write-offs",
+            "Equity:Opening-Balances": "equity:opening balances",
+        ]
+        let components = account.split(separator: ":", omittingEmptySubsequences: false)
+        for count in [1, 2] where components.count >= count {
+            guard let parent = parents[components.prefix(count).joined(separator: ":")] else { continue }
+            let rest = components.dropFirst(count).map { $0 == "Untaxed" ? "untaxed" : beancountDecoded($0) }
+            return ([parent] + rest).joined(separator: ":")
+        }
+        return "unknown " + account
+    }
+
+    /// bean-check reads books.beancount clean, and bean-query lists the journal's postings (date, code, payee,
+    /// account, amount), each name decoded, so the same balances.
+    static func checkBeancount(_ site: Site, journalPostings: [[String]]) throws {
+        let check = try tool("bean-check '\(site.beancount)'")
+        #expect(check.status == 0 && check.stderr.isEmpty && check.stdout.isEmpty, "\(check.stdout)\(check.stderr)")
+        let query = try tool(
+            "bean-query -f csv '\(site.beancount)' \"SELECT date, any_meta('code'), payee, account, currency, number\"")
+        #expect(query.status == 0, "\(query.stderr)")
+        let postings: [[String]] = query.stdout.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
+            // CRLF line ends.
+            let cells = Self.cells(String(line))
+            let minor = Self.minor(cells[5], digits: site.digits[cells[4]] ?? 0)
+            guard minor != 0 else { return nil }
+            return [
+                cells[0], cells[1].removingPercentEncoding ?? "", cells[2].removingPercentEncoding ?? "",
+                beancountAsJournal(cells[3]), cells[4], String(minor),
+            ]
+        }
+        let journal = journalPostings.map {
+            [$0[0], $0[1].removingPercentEncoding ?? "", $0[2].removingPercentEncoding ?? "", decoded($0[3]), $0[4], $0[5]]
+        }
+        #expect(!postings.isEmpty)
+        #expect(postings.sorted { $0.lexicographicallyPrecedes($1) } == journal.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     /// Both tools check the journal clean, and its balances are the report's, the taxes' and the payments'.
     static func checkAgainstExports(_ site: Site, taxes checkTaxes: Bool = true) throws {
         // Declared accounts and commodities only, transactions in date order.
@@ -148,6 +206,7 @@ struct JournalExportTests {
                 == ledgerPostings.sorted { $0.lexicographicallyPrecedes($1) })
         let balances = Self.balances(hledgerPostings)
         #expect(!balances.isEmpty)
+        try Self.checkBeancount(site, journalPostings: hledgerPostings)
 
         // Receivables: outstanding less credit at the as-of date, per client and currency.
         var receivables = 0
@@ -320,6 +379,29 @@ struct JournalExportTests {
             print.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.first?.isNumber == true }
                 .count == transactions)
         #expect(transactions > 10)
+
+        // books.beancount: every line one the writer makes, as many transactions, the numbers back whole.
+        let beancount = try String(contentsOfFile: site.beancount, encoding: .utf8)
+        let beanLines = beancount.split(separator: "\n", omittingEmptySubsequences: false)
+        var beanTransactions = 0
+        var beanNumbers: Set<String> = []
+        for line in beanLines.dropFirst(4) where !line.isEmpty {
+            if let open = line.wholeMatch(of: /\d{4}-\d\d-\d\d open ([A-Z][A-Za-z0-9-]*(?::[A-Z0-9][A-Za-z0-9-]*)+)/) {
+                #expect(["Assets:", "Income:", "Liabilities:", "Expenses:", "Equity:"].contains { open.1.hasPrefix($0) })
+                if open.1.hasPrefix("Assets:Receivables:") {
+                    beanNumbers.insert(Self.beancountDecoded(open.1.dropFirst("Assets:Receivables:".count)))
+                }
+            } else if line.wholeMatch(of: /\d{4}-\d\d-\d\d \* "(?:[^"\\\t]|\\.)*" "(?:[^"\\\t]|\\.)*"/) != nil {
+                beanTransactions += 1
+            } else {
+                #expect(
+                    line.wholeMatch(
+                        of: /\d{4}-\d\d-\d\d commodity (EUR|CHF)|\ {4}code: "(?:[^"\\\t]|\\.)*"|\ {4}[A-Z][A-Za-z0-9-]*(?::[A-Z0-9][A-Za-z0-9-]*)+  -?\d+(\.\d+)? (EUR|CHF)/
+                    ) != nil, "\(line)")
+            }
+        }
+        #expect(beanTransactions == transactions)
+        #expect(beanNumbers == Set(numbers))
         #expect(lines.filter { $0.hasPrefix("account ") }.count == numbers.count + 2 + 2 + 3)
     }
 

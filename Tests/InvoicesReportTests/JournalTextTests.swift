@@ -34,3 +34,27 @@ struct JournalTextTests {
             })
     }
 }
+
+/// books.beancount's escaping rules (docs/exports.md, "books.beancount"): account components and strings.
+struct BeancountTextTests {
+    @Test(arguments: [
+        ("C-00042", "C-00042"), ("EUR", "EUR"), ("9X", "9X"), ("VAT 20%", "XVAT-2020-25"),
+        ("MWST 7.7%", "XMWST-207-2E7-25"), ("c-1", "Xc-2D1"), ("X1", "XX1"), ("Zoë", "XZo-C3-AB"), ("", "X"),
+        ("C-1\ninclude x", "XC-2D1-0Ainclude-20x"), ("C-6:sub", "XC-2D6-3Asub"), ("-1", "X-2D1"),
+    ])
+    func components(text: String, expected: String) {
+        let component = BeancountText.component(text)
+        #expect(component == expected)
+        // A valid beancount component: an uppercase letter or digit, then letters, digits and dashes.
+        #expect(component.wholeMatch(of: /[A-Z0-9][A-Za-z0-9-]*/) != nil)
+    }
+
+    @Test(arguments: [
+        ("Zoë Żak", "Zoë Żak"), ("a \"b\" \\ c", "a \\\"b\\\" \\\\ c"), ("100%", "100%25"),
+        ("line\nnext\r", "line%0Anext%0D"), ("tab\tx", "tab%09x"), ("\u{2028}", "%E2%80%A8"), ("", ""),
+    ])
+    func strings(text: String, expected: String) {
+        #expect(BeancountText.string(text) == expected)
+        #expect(BeancountText.string(text).unicodeScalars.allSatisfy { $0.value >= 32 })
+    }
+}

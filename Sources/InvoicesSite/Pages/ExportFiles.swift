@@ -3,7 +3,7 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
-/// `taxes.csv`, `books.journal` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
+/// `taxes.csv`, `books.journal`, `books.beancount` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
 /// they are 670 MB together.
 struct ExportFiles: PageKind {
     let site: SiteBuilder
@@ -17,7 +17,7 @@ extension ExportFiles {
     func files() -> [File] {
         let exports = self.exports
         return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
-            + [File(path: BooksJournal.fileName, data: Data(journal.data()))]
+            + [journal, beancount].map { File(path: $0.fileName, data: Data($0.data())) }
     }
 
     /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
@@ -27,13 +27,17 @@ extension ExportFiles {
         for file in ReportExports.File.allCases {
             files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
         }
-        let journal = self.journal
-        files.append(try staging.write(BooksJournal.fileName) { emit in journal.write(into: emit) })
+        for journal in [journal, beancount] {
+            files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
+        }
         return files
     }
 
     /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.
     private var journal: BooksJournal { BooksJournal(books: books, report: report, accounts: options.journalAccounts) }
+
+    /// `books.beancount`, the same transactions for beancount 3 (docs/exports.md).
+    private var beancount: BooksJournal { BooksJournal(books: books, report: report, syntax: .beancount) }
 
     private var exports: ReportExports {
         ReportExports(
