@@ -123,6 +123,22 @@ struct XeroBooksTests {
         }
     }
 
+    /// The export has no payment dates: a payments CSV in the same import gives them, and its payments are the invoice's.
+    @Test func aPaymentsFileInTheSameImportGivesTheRealDates() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let payments = folder.path("payments.csv")
+        try Data("invoice,paidOn,amount,currency,method,reference\nINV-0003,2025-03-01,500.00,EUR,bank,\nINV-0003,2025-03-20,300.00,EUR,bank,\n".utf8)
+            .write(to: URL(fileURLWithPath: payments))
+        let batch = try ImportReader().read(files: [Support.fixture(Self.fixture), payments])
+        _ = try ImportWriter.apply(batch, to: store)
+        let books = try BooksStore(path: store).books
+        let index = try #require(books.invoices.firstIndex { $0.identifier == "INV-0003" })
+        #expect(books.payments.filter { $0.invoiceIndex == Int32(index) }.map { "\($0.date) \($0.amount)" } == ["2025-03-01 50000", "2025-03-20 30000"])
+        #expect(RealExportsTests.balances(books)["INV-0003"] == 103_270)
+    }
+
     /// The fixture with `replace` applied to its text, written to `folder`.
     static func variant(_ folder: TemporaryFolder, _ name: String, _ edit: (String) -> String) throws -> String {
         let text = String(decoding: try #require(Support.bytes(Support.fixture(fixture))), as: UTF8.self)
