@@ -139,6 +139,16 @@ struct XeroBooksTests {
         #expect(RealExportsTests.balances(books)["INV-0003"] == 103_270)
     }
 
+    /// The most negative 64-bit amount cannot be turned to the store's sign: a problem at its cell, not a trap.
+    @Test func theMostNegativeAmountIsAProblemNotATrap() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.variant(folder, "xero.csv") { $0.replacingOccurrences(of: ",-240.00,-40.00,0.00,0.00,", with: ",-92233720368547758.08,-40.00,0.00,0.00,") }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        // Refused at its cell; the invoice it would have been applied to then disagrees with Xero's balance.
+        #expect(error.problems.map(\.description).contains("\(path):10: column 'Total': the GBP amount does not fit in 64-bit minor units"), "\(error.problems)")
+    }
+
     /// The fixture with `replace` applied to its text, written to `folder`.
     static func variant(_ folder: TemporaryFolder, _ name: String, _ edit: (String) -> String) throws -> String {
         let text = String(decoding: try #require(Support.bytes(Support.fixture(fixture))), as: UTF8.self)
