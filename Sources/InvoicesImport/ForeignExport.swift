@@ -37,6 +37,11 @@ struct ForeignExport: Sendable {
             advice: "the store needs each invoice's currency: add a 'Currency Code' column with the ISO 4217 code "
                 + "(e.g. USD) on every line, or export again with the currency included, and import that"),
         ForeignExport(
+            "Xero's sales invoice import template (its required columns marked '*')",
+            signature: ["*ContactName", "*InvoiceNumber", "*InvoiceDate", "*DueDate"],
+            advice: "it is a file for importing into Xero, with no status, payments or balances; export the invoices from "
+                + "Xero (Business › Invoices › Export) and import that (xero-invoices)"),
+        ForeignExport(
             "a Zoho contacts export", signature: ["Display Name", "Contact Type"],
             advice: "Zoho's clients are read from its invoices export, which names each customer with the billing "
                 + "address: import the invoices export instead (zoho-invoices)"),

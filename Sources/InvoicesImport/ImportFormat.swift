@@ -16,6 +16,8 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case freshBooksPayments = "freshbooks-payments"
     /// Zoho Invoice's invoices export, one row per line item.
     case zohoInvoices = "zoho-invoices"
+    /// Xero's invoices export, one row per line item, credit notes among them.
+    case xeroInvoices = "xero-invoices"
 
     public var description: String { rawValue }
 
@@ -33,13 +35,16 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .zohoInvoices:
             ["Invoice Date", "Invoice Number", "Customer Name", "Due Date", "Currency Code", "Total", "Balance",
              "Last Payment Date"]
+        case .xeroInvoices:
+            ["ContactName", "InvoiceNumber", "InvoiceDate", "DueDate", "Total", "TaxTotal", "InvoiceAmountPaid", "InvoiceAmountDue",
+             "LineAmount", "TaxType", "TaxAmount", "Currency", "Type", "Status"]
         }
     }
 
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
+        for format in [ImportFormat.xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

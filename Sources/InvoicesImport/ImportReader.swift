@@ -172,6 +172,11 @@ public struct ImportReader: Sendable {
             let (clients, invoices) = context.zohoInvoices(rows)
             batch.clients += clients
             batch.invoices += invoices
+        case .xeroInvoices:
+            let (clients, invoices, warnings) = context.xeroInvoices(rows)
+            batch.clients += clients
+            batch.invoices += invoices
+            batch.warnings += warnings
         case .json: break
         }
         batch.skippedInvoices += context.skipped

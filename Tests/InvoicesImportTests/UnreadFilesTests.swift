@@ -14,6 +14,8 @@ import Testing
         ("invoicely-invoices.csv", "looks like an Invoicely invoices export; it has no invoice numbers and no currency"),
         ("invoicely-clients.csv", "looks like an Invoicely or Invoice2go clients export; invoices import does not read them; convert it"),
         ("invoice2go-invoices.csv", "looks like an Invoice2go invoices export; invoices import does not read Invoice2go; convert its invoices"),
+        ("xero-import-template.csv",
+         "looks like Xero's sales invoice import template (its required columns marked '*'); it is a file for importing into Xero, with no status"),
         ("zoho-contacts.csv", "looks like a Zoho contacts export; Zoho's clients are read from its invoices export"),
         ("zoho-books-invoices-no-currency.csv",
          "looks like a Zoho invoices export without the 'Currency Code' column (as Zoho Books writes it); the store needs each invoice's currency: add a 'Currency Code' column"),
@@ -64,7 +66,7 @@ import Testing
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
         #expect(error.problems.map(\.description) == [
             "\(path):1: the header row ('Ref', 'Customer', 'Sum', 'Cur', ...) matches no import format; a file needs the "
-                + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, "
+                + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, "
                 + "or is JSON (see docs/import.md for each format's columns)"
         ])
     }
