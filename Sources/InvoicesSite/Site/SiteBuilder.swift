@@ -173,7 +173,9 @@ public struct SiteBuilder: Sendable {
     ) throws(SiteWriteError) -> SiteManifest.Unit {
         let kind = kind.prepared()
         let fingerprint = kind.inputs(inputs)
-        if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, staging.reuse(recorded.files) { return recorded }
+        if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, let files = staging.reuse(recorded.files, from: previous) {
+            return SiteManifest.Unit(inputs: fingerprint, files: files)
+        }
         return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
     }
 

@@ -10,12 +10,51 @@ internal import InvoicesCore
 /// bytes; anything else (a missing, edited or damaged file, a manifest that does not parse) is rendered again.
 /// Each entry states a fact that holds whichever build wrote it ("these inputs render to these bytes"), so a
 /// manifest older than the site can only cause more rendering, never a stale page.
+///
+/// A file's entry may also hold its ``Stamp`` as the build left it (modification time in nanoseconds, inode,
+/// device). A later build trusts a file whose size and stamp are still the recorded ones, and whose recorded
+/// modification time is older than the manifest's own (``written``), without reading its bytes, as git trusts its
+/// index; any difference, or a stamp as new as the manifest (it could have changed again within the same clock
+/// tick), means reading the bytes (docs/reliability.md, "Trusting a reused file's stamp").
 public struct SiteManifest: Sendable, Equatable {
     /// One file of a unit.
     public struct File: Sendable, Equatable {
         public var path: String
         public var size: Int
         public var hash: UInt64
+        /// The file as the build left it, when the build can vouch that it then held the bytes of ``hash``.
+        public var stamp: Stamp? = nil
+    }
+
+    /// What `stat` says of a file that changes when it is written or replaced: modification time (nanoseconds since
+    /// 1970), inode and device.
+    public struct Stamp: Sendable, Equatable {
+        public var modified: Int64
+        public var inode: UInt64
+        public var device: UInt64
+
+        public init(modified: Int64, inode: UInt64, device: UInt64) {
+            self.modified = modified
+            self.inode = inode
+            self.device = device
+        }
+
+        init(_ info: stat) {
+            modified = Self.nanoseconds(info.st_mtim)
+            inode = UInt64(info.st_ino)
+            device = UInt64(info.st_dev)
+        }
+
+        /// The stamp of a file whose bytes were read after `info` was taken, when it vouches for them: the file was
+        /// last modified before `started` (when the build began), so any later change gives it another stamp.
+        init?(vouching info: stat, before started: Int64?) {
+            guard let started, Self.nanoseconds(info.st_mtim) < started else { return nil }
+            self.init(info)
+        }
+
+        static func nanoseconds(_ time: timespec) -> Int64 {
+            Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ Int64(time.tv_nsec)
+        }
     }
 
     /// One unit: its inputs' fingerprint and its files.
@@ -29,6 +68,9 @@ public struct SiteManifest: Sendable, Equatable {
     /// The fingerprint of everything the build read (``SourceFingerprint``), when the site is what those inputs
     /// render: a build with the same fingerprint, whose site is still as listed, has nothing to do.
     public var source: UInt64?
+    /// The manifest file's own modification time (nanoseconds), when it was read from a file (``read(_:)``): a
+    /// recorded stamp as new as this may have changed again in the same clock tick, and is not trusted.
+    public var written: Int64?
 
     public init(units: [String: Unit] = [:], source: UInt64? = nil) {
         self.units = units
@@ -36,18 +78,24 @@ public struct SiteManifest: Sendable, Equatable {
     }
 
     /// Version 2: files are fingerprinted in pieces (``Fingerprint/Bytes``); a version-1 manifest is not read, so
-    /// the first build after the change renders everything.
-    static let header = "invoices-site-manifest 2"
+    /// the first build after the change renders everything. Version 3 adds the files' stamps (`T` lines); a
+    /// version-2 manifest is still read, without stamps: its files' bytes are read, as before.
+    static let header = "invoices-site-manifest 3"
+    static let headerWithoutStamps = "invoices-site-manifest 2"
 
     /// The manifest as text: a header line, an `S source` line when there is a ``source``, then per unit a
-    /// `U inputs key` line followed by its `F size hash path` lines, units sorted by key (so the same site gives the
-    /// same manifest). Keys and paths are escaped (`%`, line breaks) so each stays on its line.
+    /// `U inputs key` line followed by its `F size hash path` lines, each followed by a `T modified inode device` line
+    /// (decimal) when the file has a ``File/stamp``, units sorted by key (so the same site gives the same manifest).
+    /// Keys and paths are escaped (`%`, line breaks) so each stays on its line.
     public var text: String {
         var text = Self.header + "\n"
         if let source { text += "S \(Self.hex(source))\n" }
         for (key, unit) in units.sorted(by: { $0.key < $1.key }) {
             text += "U \(Self.hex(unit.inputs)) \(Self.escape(key))\n"
-            for file in unit.files { text += "F \(file.size) \(Self.hex(file.hash)) \(Self.escape(file.path))\n" }
+            for file in unit.files {
+                text += "F \(file.size) \(Self.hex(file.hash)) \(Self.escape(file.path))\n"
+                if let stamp = file.stamp { text += "T \(stamp.modified) \(stamp.inode) \(stamp.device)\n" }
+            }
         }
         return text
     }
@@ -55,7 +103,8 @@ public struct SiteManifest: Sendable, Equatable {
     /// Parses ``text``; nil when it is not a manifest of this version (the build then renders everything).
     public init?(text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first == Substring(Self.header), lines.last == "" else { return nil }
+        guard let first = lines.first, first == Self.header || first == Self.headerWithoutStamps, lines.last == "" else { return nil }
+        let stamped = first == Self.header
         lines.removeFirst()
         lines.removeLast()
         var units: [String: Unit] = [:]
@@ -78,6 +127,10 @@ public struct SiteManifest: Sendable, Equatable {
                 let path = Self.unescape(fields[3])
                 if !PreviousFile.isConfined(path), let key = current?.key { unconfined.insert(key) }
                 current?.unit.files.append(File(path: path, size: size, hash: hash))
+            } else if stamped, fields.count == 4, fields[0] == "T", let modified = Int64(fields[1]), let inode = UInt64(fields[2]),
+                let device = UInt64(fields[3]), let last = current?.unit.files.indices.last, current?.unit.files[last].stamp == nil
+            {
+                current?.unit.files[last].stamp = Stamp(modified: modified, inode: inode, device: device)
             } else {
                 return nil
             }
@@ -93,9 +146,25 @@ public struct SiteManifest: Sendable, Equatable {
     /// (``InvoicesCore/RegularFile``, no symbolic link followed) within ``InvoicesCore/FileBudget/manifest``, and
     /// one that is not (a link, a FIFO, a device, too large) counts as none: every page is rendered, and the next
     /// manifest replaces it.
+    ///
+    /// Its modification time, from the descriptor it was read through, becomes ``written``.
     public static func read(_ url: URL) -> SiteManifest? {
-        guard let data = try? RegularFile.data(url.path, links: .refuse, budget: .manifest) else { return nil }
-        return SiteManifest(text: String(decoding: data, as: UTF8.self))
+        guard let file = try? RegularFile(url.path, links: .refuse), let data = try? file.readAll(budget: .manifest),
+            var manifest = SiteManifest(text: String(decoding: data, as: UTF8.self))
+        else { return nil }
+        var info = stat()
+        if fstat(file.descriptor, &info) == 0 { manifest.written = Stamp.nanoseconds(info.st_mtim) }
+        return manifest
+    }
+
+    /// Whether the open previous file `info` describes is `file` as the manifest recorded it, to be trusted without
+    /// reading its bytes: a regular file of the recorded size and ``Stamp``, and that stamp older than the manifest
+    /// (one as new as ``written`` may have been changed again within the same clock tick: git's "racy" case).
+    func trusts(_ file: File, _ info: stat) -> Bool {
+        guard let stamp = file.stamp, let written, stamp.modified < written, (info.st_mode & S_IFMT) == S_IFREG,
+            Int(info.st_size) == file.size
+        else { return false }
+        return Stamp(info) == stamp
     }
 
     /// Writes the manifest to `url` atomically (a temporary file renamed over it).

@@ -16,12 +16,22 @@ public final class SiteStaging: @unchecked Sendable {
     private var changed = 0
     private var reused = 0
     private var failure: SiteWriteError?
+    private var previousFilesRead = 0
+    /// The staging folder's modification time when it was made and its ``SiteWriter/marker`` put in (nanoseconds, the
+    /// file system's own clock): a previous file whose bytes were read and whose modification time is older than
+    /// this had not changed since the build began, so its stamp vouches for the bytes read.
+    let started: Int64?
 
     init(writer: SiteWriter, folder: URL) {
         self.writer = writer
         self.folder = folder
         madeFolders.insert(folder.path)
+        var info = stat()
+        started = lstat(folder.path, &info) == 0 ? SiteManifest.Stamp.nanoseconds(info.st_mtim) : nil
     }
+
+    /// How many previous files ``reuse(_:from:)`` read the bytes of, so far, because their stamps could not be trusted.
+    public var reusedFilesRead: Int { lock.withLock { previousFilesRead } }
 
     /// Writes one file of the site at `path` (relative to the site's root).
     /// - Returns: The file's entry for the build manifest (its size and the fingerprint of its bytes).
@@ -54,7 +64,7 @@ public final class SiteStaging: @unchecked Sendable {
         let target = folder.appendingPathComponent(path)
         do {
             try makeFolder(target.deletingLastPathComponent().path)
-            var file = FileStream(target: target.path, previous: PreviousFile(path, under: writer.output.path))
+            var file = FileStream(target: target.path, previous: PreviousFile(path, under: writer.output.path), started: started)
             defer { file.close() }
             produce { file.add($0) }
             let unchanged = try file.finish()
@@ -63,7 +73,7 @@ public final class SiteStaging: @unchecked Sendable {
                 if path.hasSuffix(".html") { pages += 1 }
                 if !unchanged { changed += 1 }
             }
-            return SiteManifest.File(path: path, size: file.size, hash: file.fingerprint.value)
+            return SiteManifest.File(path: path, size: file.size, hash: file.fingerprint.value, stamp: file.stamp)
         } catch {
             let failure = SiteWriteError(
                 path: writer.output.path, message: "cannot write the site: \(error.message); the previous site is untouched")
@@ -74,18 +84,41 @@ public final class SiteStaging: @unchecked Sendable {
 
     /// Puts the previous site's files of a unit into the new site unchanged (hard links: same bytes, inode and
     /// modification time), when each of them is still in the output with the size and bytes the manifest recorded.
-    /// - Returns: Whether it did; when false, nothing of the unit is in the new site and it must be rendered.
-    public func reuse(_ files: [SiteManifest.File]) -> Bool {
+    ///
+    /// A file whose size and stamp are still those `manifest` recorded is trusted without reading it
+    /// (``SiteManifest/trusts(_:_:)``); any other is read and fingerprinted, and then gets a stamp only when it was
+    /// last modified before this build began (``started``).
+    /// - Returns: The unit's files with their stamps for the new manifest; nil when any file is missing or differs,
+    ///   and then nothing of the unit is in the new site and it must be rendered.
+    public func reuse(_ files: [SiteManifest.File], from manifest: SiteManifest? = nil) -> [SiteManifest.File]? {
         var linked: [String] = []
-        for file in files {
+        var kept = files
+        var read = 0
+        defer { if read > 0 { lock.withLock { previousFilesRead += read } } }
+        for index in kept.indices {
+            let file = kept[index]
             let previous = PreviousFile(file.path, under: writer.output.path)
             defer { previous?.close() }
             let target = folder.appendingPathComponent(file.path)
-            guard let previous, (try? makeFolder(target.deletingLastPathComponent().path)) != nil,
-                SiteManifest.verify(previous.descriptor, size: file.size, hash: file.hash), previous.link(to: target.path)
+            var info = stat()
+            guard let previous, fstat(previous.descriptor, &info) == 0, (try? makeFolder(target.deletingLastPathComponent().path)) != nil
             else {
                 for path in linked { unlink(path) }
-                return false
+                return nil
+            }
+            if manifest?.trusts(file, info) != true {
+                read += 1
+                var after = stat()
+                guard SiteManifest.verify(previous.descriptor, size: file.size, hash: file.hash), fstat(previous.descriptor, &after) == 0
+                else {
+                    for path in linked { unlink(path) }
+                    return nil
+                }
+                kept[index].stamp = SiteManifest.Stamp(vouching: after, before: started)
+            }
+            guard previous.link(to: target.path) else {
+                for path in linked { unlink(path) }
+                return nil
             }
             linked.append(target.path)
         }
@@ -94,7 +127,7 @@ public final class SiteStaging: @unchecked Sendable {
             pages += files.count { $0.path.hasSuffix(".html") }
             reused += files.count
         }
-        return true
+        return kept
     }
 
     /// Swaps the staging folder into the place of the output folder.
@@ -176,11 +209,16 @@ private struct FileStream {
     private var scratch: UnsafeMutableRawBufferPointer?
     private var pending: UnsafeMutableRawPointer?
     private var pendingCount = 0
+    /// When the build began (``SiteStaging/started``).
+    private let started: Int64?
+    /// The file as ``finish()`` left it, for the manifest (``SiteManifest/File/stamp``).
+    private(set) var stamp: SiteManifest.Stamp?
 
-    init(target: String, previous: PreviousFile?) {
+    init(target: String, previous: PreviousFile?, started: Int64?) {
         self.target = target
         previousFile = previous
         self.previous = previous?.descriptor ?? -1
+        self.started = started
     }
 
     mutating func add(_ piece: UnsafeRawBufferPointer) {
@@ -199,11 +237,18 @@ private struct FileStream {
     mutating func finish() throws(POSIXFailure) -> Bool {
         if failure == 0, previous >= 0 {
             var info = stat()
-            if fstat(previous, &info) == 0, Int(info.st_size) == size, previousFile?.link(to: target) == true { return true }
+            if fstat(previous, &info) == 0, Int(info.st_size) == size, previousFile?.link(to: target) == true {
+                // Its bytes were just read and compared: they are the new file's if it was not modified meanwhile.
+                stamp = SiteManifest.Stamp(vouching: info, before: started)
+                return true
+            }
             diverge(copying: size)
         }
         if failure == 0, output < 0 { _ = openOutput() }
         if output >= 0 { flush() }
+        // The file as this build wrote it, into its own staging folder.
+        var info = stat()
+        if failure == 0, output >= 0, fstat(output, &info) == 0, Int(info.st_size) == size { stamp = SiteManifest.Stamp(info) }
         if output >= 0, Foundation.close(output) != 0, failure == 0 { failure = errno }
         output = -1
         if failure != 0 { throw POSIXFailure(errno: failure) }

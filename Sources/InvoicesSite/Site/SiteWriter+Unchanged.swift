@@ -7,8 +7,8 @@ extension SiteWriter {
     /// (``SourceFingerprint``): the manifest beside it records that fingerprint, and the folder holds the manifest's
     /// files, each with its recorded size and bytes, the ``marker``, and nothing else.
     ///
-    /// The files are checked as a reused unit's are (opened without following links, their bytes fingerprinted), on
-    /// every core.
+    /// The files are checked as a reused unit's are (opened without following links; their bytes fingerprinted unless
+    /// their recorded size and stamp can be trusted, ``SiteManifest/trusts(_:_:)``), on every core.
     /// - Returns: The site's summary (nothing changed, every file reused), or nil when the build must run.
     public func unchangedSite(source: UInt64) -> BuildSummary? {
         guard let manifest = SiteManifest.read(manifestURL), manifest.source == source else { return nil }
@@ -37,6 +37,8 @@ extension SiteWriter {
                 let file = files[index]
                 guard let previous = PreviousFile(file.path, under: root) else { return differs.store(true, ordering: .relaxed) }
                 defer { previous.close() }
+                var info = stat()
+                if fstat(previous.descriptor, &info) == 0, manifest.trusts(file, info) { continue }
                 if !SiteManifest.verify(previous.descriptor, size: file.size, hash: file.hash) { differs.store(true, ordering: .relaxed) }
             }
         }
