@@ -6,29 +6,6 @@ import Testing
 /// (payments, a write-off, a tax line, a credit note), closed through the end of Q3 2025.
 @Suite(.serialized)
 struct ClosedPeriodTests {
-    struct Project {
-        let folder: TemporaryFolder
-        var store: String { folder.path("books.sqlite") }
-        var site: String { folder.path("site") }
-        var trail: String { folder.path(".site.trail") }
-
-        init() throws {
-            folder = try TemporaryFolder()
-            try StoreFixture.make(at: folder.path("books.sqlite"), sql: StoreFixture.v2Cases, version: 2)
-        }
-
-        func build(_ extra: [String] = [], output: String? = nil) throws -> CLI.Result {
-            try CLI.run(["build", "--store", store, "--output", output ?? site, "--quiet"] + extra)
-        }
-
-        func sql(_ text: String) throws { try StoreFixture.execute(store, text) }
-
-        func text(_ path: String) throws -> String { try String(contentsOfFile: site + "/" + path, encoding: .utf8) }
-
-        /// Every file of the site with its bytes.
-        func files() throws -> [String: Data] { try SiteFiles.read(site) }
-    }
-
     /// A change to a document of Q3 2025, its undoing, and what the message must name.
     struct Edit: Sendable, CustomStringConvertible {
         var change: String
@@ -55,7 +32,7 @@ struct ClosedPeriodTests {
     ]
 
     @Test func aClosedPeriodWithoutARecordOfThePreviousBuildIsRefused() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         let result = try project.build(["--closed-through", "2025-09-30"])
         #expect(result.status == 66, "\(result.stderr)")
@@ -70,7 +47,7 @@ struct ClosedPeriodTests {
 
     @Test(arguments: edits)
     func aChangeInTheClosedPeriodStopsTheBuildNamingTheDocumentFieldAndBothValues(edit: Edit) throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0, "nothing changed: the closed check passes")
@@ -99,7 +76,7 @@ struct ClosedPeriodTests {
     }
 
     @Test func deletingAnInvoiceAndImportingItAgainWithTheSameFieldsIsNoChange() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         // INV-2 and its payment, deleted and inserted again under new row ids, with the same fields.
@@ -119,7 +96,7 @@ struct ClosedPeriodTests {
     }
 
     @Test func incrementalAndFullBuildsWriteTheSameChangesAndTheRecordOutlivesTheOutput() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         // A copy of the output and its record, to build the same change in full.
@@ -141,7 +118,7 @@ struct ClosedPeriodTests {
     }
 
     @Test func hostileIdentifiersOnTheChangesPageStayText() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         try project.sql("UPDATE invoice SET identifier = '<script>alert(1)</script>', notes = '\u{202E}evil' WHERE identifier = 'INV-2'")
@@ -156,7 +133,7 @@ struct ClosedPeriodTests {
     /// written before the site's folder is made, so it makes the parent itself (it once warned "cannot write the
     /// trail" and the next build had nothing to compare with).
     @Test func aFirstBuildIntoANewFolderKeepsItsTrail() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         let output = project.folder.path("new/nested/site")
         let first = try project.build(output: output)
@@ -172,7 +149,7 @@ struct ClosedPeriodTests {
     /// was; a change after such a rebuild is still found, and a trail whose fingerprint line was edited is compared
     /// in full.
     @Test func aRebuildOfTheSameBooksKeepsTheTrailAndStillFindsTheNextChange() throws {
-        let project = try Project()
+        let project = try BuiltProject()
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         let first = try FileManager.default.attributesOfItem(atPath: project.trail)

@@ -8,38 +8,9 @@ import Testing
 /// binary under `timeout 20`: before the fix a FIFO hung the build (timeout's 124) and `/dev/zero` was read forever.
 @Suite(.serialized)
 struct RegularFileInputsTests {
-    struct Project {
-        let folder: TemporaryFolder
-        var store: String { folder.path("books.sqlite") }
-        var site: String { folder.path("site") }
-        var trail: String { folder.path(".site.trail") }
-
-        init() throws {
-            folder = try TemporaryFolder()
-            try StoreFixture.make(at: folder.path("books.sqlite"), sql: StoreFixture.v2Cases, version: 2)
-        }
-
-        /// `invoices ARGUMENTS` under `timeout 20`, so a hang fails the test instead of stopping the run.
-        func run(_ arguments: [String]) throws -> CLI.Result {
-            let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-            return try CLI.shell("timeout 20 '\(CLI.executable.path)' \(quoted)")
-        }
-
-        func build(_ extra: [String] = [], output: String? = nil) throws -> CLI.Result {
-            try run(["build", "--store", store, "--output", output ?? site, "--quiet"] + extra)
-        }
-
-        func sql(_ text: String) throws { try StoreFixture.execute(store, text) }
-
-        func replaceTrail(_ make: (String) throws -> Void) throws {
-            try FileManager.default.removeItem(atPath: trail)
-            try make(trail)
-        }
-    }
-
     /// Finding MEDIUM 3: `mkfifo .Output.trail` hung every build.
     @Test func aFIFOInThePlaceOfTheTrailIsRefusedAtOnce() throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         try project.replaceTrail { #expect(mkfifo($0, 0o600) == 0) }
@@ -53,7 +24,7 @@ struct RegularFileInputsTests {
     /// Finding MEDIUM 3: a trail symlinked to `/dev/zero` spun. The trail is the tool's own file: a link is refused
     /// before anything is read through it.
     @Test func aTrailLinkedToDevZeroIsRefused() throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         try project.replaceTrail { try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: "/dev/zero") }
@@ -65,7 +36,7 @@ struct RegularFileInputsTests {
     /// Finding MEDIUM 3: `client_links` naming a FIFO hung; naming `/dev/zero` read 6.4 GB in 10 s.
     @Test(arguments: ["fifo", "/dev/zero"])
     func aClientLinkKeyThatIsNotAFileIsRefused(key: String) throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         let path = key == "fifo" ? project.folder.path("link.key") : key
         if key == "fifo" { #expect(mkfifo(path, 0o600) == 0) }
@@ -85,7 +56,7 @@ struct RegularFileInputsTests {
     /// Finding MEDIUM 3: a trail with one 2 MB line took 53 s. A line past the trail's line budget (8 MB) is refused
     /// naming the file, the line and the limit.
     @Test func aTrailWithALineLongerThanItsBudgetIsRefusedNamingTheLimit() throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         var text = try String(contentsOfFile: project.trail, encoding: .utf8)
@@ -101,7 +72,7 @@ struct RegularFileInputsTests {
     /// The tool never writes a trail it would refuse: books one of whose records would make a line past the trail's
     /// line budget are refused naming the record, and nothing is built.
     @Test func booksWhoseTrailLineWouldPassTheBudgetAreRefusedNamingTheRecord() throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         try project.sql("UPDATE invoice SET notes = replace(hex(zeroblob(\(FileBudget.trailLine.bytes / 2 + 10_000))), '0', 'x') WHERE identifier = 'INV-2'")
         let result = try project.build()
@@ -115,7 +86,7 @@ struct RegularFileInputsTests {
     /// changed in the closed period) was copied over the trail. The first line carries a hash of the lines after
     /// it: where it alone would decide, a first line that does not match them is refused.
     @Test func aTrailHeaderCopiedFromAnotherBuildIsRefusedWithClosedPeriodsOn() throws {
-        let project = try Project()
+        let project = try BuiltProject(timeout: 20)
         defer { project.folder.remove() }
         #expect(try project.build().status == 0)
         #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0, "unchanged books pass")
@@ -161,5 +132,13 @@ struct RegularFileInputsTests {
         let again = try CLI.run(["init", folder.path("project"), "--force", "--clients", "2", "--invoices", "4"])
         #expect(again.status == 73 && again.stderr.contains("templates/style.css: is a symbolic link"), "\(again.stderr)")
         #expect(FileManager.default.contents(atPath: target) == Data("precious\n".utf8))
+    }
+}
+
+extension BuiltProject {
+    /// Removes the trail and lets `make` put something else in its place.
+    func replaceTrail(_ make: (String) throws -> Void) throws {
+        try FileManager.default.removeItem(atPath: trail)
+        try make(trail)
     }
 }
