@@ -135,4 +135,35 @@ struct StripeBooksTests {
             "\(path): has_more: is true: the file is one page of a longer list; fetch the next pages (starting_after the last id) and import them too"))
         #expect(batch.invoices.count == 8)
     }
+
+    /// The newer API's `total_taxes` (2025-03-31 on) and Stripe's ISK, written in hundredths that are always 00.
+    @Test func totalTaxesAndIcelandicKronurInHundredths() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("stripe-isk.json")
+        func invoice(_ id: String, total: Int, tax: Int) -> String {
+            """
+            {"id": "\(id)", "object": "invoice", "customer": "cus_Isk1", "customer_name": "Þór ehf.", "customer_email": null,
+             "customer_address": null, "number": "IS-\(id)", "status": "open", "currency": "isk", "total": \(total),
+             "amount_paid": 0, "amount_remaining": \(total), "total_excluding_tax": \(total - tax), "created": 1736899200,
+             "due_date": null, "description": null, "lines": {"object": "list", "data": [], "has_more": false},
+             "status_transitions": {"finalized_at": 1736899200, "paid_at": null, "marked_uncollectible_at": null, "voided_at": null},
+             "total_taxes": [{"amount": \(tax), "tax_behavior": "exclusive", "taxability_reason": "standard_rated",
+               "taxable_amount": \(total - tax), "type": "tax_rate_details", "tax_rate_details": {"tax_rate": "txr_IsVSK24"}}]}
+            """
+        }
+        try Data("{\"object\": \"list\", \"has_more\": false, \"data\": [\(invoice("1", total: 1_240_000, tax: 240_000))]}".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let batch = try ImportReader().read(files: [path])
+        let read = try #require(batch.invoices.first)
+        #expect(read.amount.decimalString == "12400" && read.amount.currency.code == "ISK")
+        #expect(read.tax == ImportedTax(net: 10_000, name: "txr_IsVSK24", rate: "24", amount: 2_400))
+        #expect(read.issued.description == "2025-01-15" && read.due.description == "2025-02-14" && read.dueIsDerived)
+        #expect(batch.clients.map(\.name) == ["Þór ehf."] && batch.clients.first?.number == "cus_Isk1")
+
+        // Hundredths that are not 00 are refused at their path.
+        try Data("{\"object\": \"list\", \"data\": [\(invoice("2", total: 1_240_050, tax: 240_000))]}".utf8).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description).first == "\(path): data[0].total: is 1240050; Stripe writes ISK in hundredths that are always 00")
+    }
 }
