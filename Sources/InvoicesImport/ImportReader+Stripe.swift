@@ -84,6 +84,13 @@ extension RowContext {
                     location: SourceLocation(file: file, element: "has_more"),
                     message: "is true: the file is one page of a longer list; fetch the next pages (starting_after the last id) and import them too"))
         }
+        // Another list (customers, charges) is refused once, not at each element.
+        if case .string(let kind)? = elements.first?["object"], kind != "invoice" {
+            problem(
+                SourceLocation(file: file, element: "data[0].object"), nil,
+                "is \"\(kind)\": a Stripe list of \(kind) objects; only Stripe invoice lists (GET /v1/invoices) are imported")
+            return ([], [], warnings)
+        }
         var customers: Set<String> = []
         var paidOnIssue = 0
         for (index, element) in elements.enumerated() {
@@ -92,7 +99,7 @@ extension RowContext {
                 problem(SourceLocation(file: file, element: path), nil, "expected an invoice object")
                 continue
             }
-            var reader = StripeFields(file: file, path: path, object: element)
+            let reader = StripeFields(file: file, path: path, object: element)
             if case .string(let kind)? = element["object"], kind != "invoice" {
                 problem(reader.at("object"), nil, "is \"\(kind)\"; only Stripe invoice lists (GET /v1/invoices) are imported")
                 continue

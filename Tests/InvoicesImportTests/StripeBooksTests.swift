@@ -166,4 +166,16 @@ struct StripeBooksTests {
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
         #expect(error.problems.map(\.description).first == "\(path): data[0].total: is 1240050; Stripe writes ISK in hundredths that are always 00")
     }
+
+    @Test func aListOfOtherObjectsIsRefusedOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("customers.json")
+        try Data(#"{"object": "list", "data": [{"id": "cus_1", "object": "customer"}, {"id": "cus_2", "object": "customer"}], "has_more": false}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description) == [
+            "\(path): data[0].object: is \"customer\": a Stripe list of customer objects; only Stripe invoice lists (GET /v1/invoices) are imported"
+        ])
+    }
 }
