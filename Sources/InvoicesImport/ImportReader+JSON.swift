@@ -19,6 +19,11 @@ extension ImportReader {
             problems.add(ImportProblem(location: SourceLocation(file: file), message: "expected an object {\"clients\": [...], \"invoices\": [...]}"))
             return
         }
+        // Stripe's API list (`{"object": "list", "data": [...]}`) is told by its shape.
+        if JSONValue.isStripeList(object), object["invoices"] == nil {
+            readStripe(file: file, data: data, dates: dates, into: &batch, problems: &problems)
+            return
+        }
         var context = RowContext(dates: dates, problems: problems, defaultTerms: options.defaultTerms)
         for (key, kind) in [("clients", "client"), ("invoices", "invoice"), ("payments", "payment")] {
             guard let value = object[key] else { continue }
