@@ -132,4 +132,51 @@ struct DATEVExportTests {
         let records = try Self.records(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))
         #expect(records.contains { $0[6] == "20042" } && records.contains { $0[6] == "10042" })
     }
+
+    /// A fiscal year from July splits the files at July; a changed `datev:` key rewrites them on the next build (it is
+    /// part of the exports' fingerprint), and leaving `datev:` out writes none.
+    @Test func fiscalYearsAndChangedSettings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        let first = try Self.build(folder, extra: "fiscal_year_start: 07\n", options: ["--year", "2025"])
+        #expect(first.status == 0, "\(first.stderr)")
+        // Fiscal year 2025 runs July 2025 to June 2026.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("site/datev")).sorted() == ["EXTF_Buchungsstapel_2025.csv"])
+        let header = try Self.records(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))[0]
+        #expect(header[12] == "20250701" && header[14] == "20250701", "\(header)")
+        let all = try Self.build(folder, extra: "fiscal_year_start: 07\n")
+        #expect(all.status == 0, "\(all.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/datev")).sorted()
+        for name in files {
+            let year = name.dropFirst("EXTF_Buchungsstapel_".count).prefix(4)
+            let records = try Self.records(folder.path("site/datev/\(name)"))
+            #expect(records[0][12] == "\(year)0701")
+            // Datum vom and bis lie within the fiscal year: July of its year to June of the next.
+            #expect(records[0][14] >= "\(year)0701" && records[0][15] <= "\(Int(year)! + 1)0630", "\(records[0])")
+        }
+        #expect(files.count >= 2)
+        let bank = try Self.build(folder, extra: "  bank: 1810\n")
+        #expect(bank.status == 0, "\(bank.stderr)")
+        let text = try String(data: Data(contentsOf: URL(fileURLWithPath: folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))), encoding: .windowsCP1252) ?? ""
+        #expect(text.contains(";1810;") && !text.contains(";1800;"))
+        try Data("store: books.sqlite\noutput: site\n".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        #expect(try CLI.run(["build", "--quiet"], in: folder.url).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/datev")))
+    }
+
+    /// `datev:` needs adviser, client, chart and revenue; values out of range are refused with their key and line.
+    @Test func configurationIsChecked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        try Data("store: books.sqlite\noutput: site\ndatev:\n  adviser: 12\n  chart: SKR05\n  debtors:\n    C-1: 70000\n".utf8)
+            .write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        let bad = try CLI.run(["build", "--quiet"], in: folder.url)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("invoices.yaml:4:12: datev.adviser '12' must be a Beraternummer"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev.chart 'SKR05' must be SKR03 or SKR04"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev.debtors.C-1 '70000' must be an account from 10000 to 69999"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev needs client, revenue"), "\(bad.stderr)")
+    }
 }
