@@ -169,18 +169,28 @@ public struct DATEVExport: Sendable {
             while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
                 let tax = books.taxLines[line]
                 let rate = books.taxes[Int(tax.taxIndex)]
-                let gross = tax.net &+ tax.amount
-                rest = rest &- gross
-                bookings.append((sign &* gross, try revenueAccount(rate.percent, invoice: invoice.identifier), ""))
+                let gross = try checked(tax.net.addingReportingOverflow(tax.amount), invoice.identifier)
+                rest = try checked(rest.subtractingReportingOverflow(gross), invoice.identifier)
+                bookings.append(
+                    (
+                        try checked(gross.multipliedReportingOverflow(by: sign), invoice.identifier),
+                        try revenueAccount(rate.percent, invoice: invoice.identifier), ""
+                    ))
                 line += 1
             }
-            if rest != 0 { bookings.append((sign &* rest, try revenueAccount("0", invoice: invoice.identifier), "")) }
+            if rest != 0 {
+                bookings.append(
+                    (
+                        try checked(rest.multipliedReportingOverflow(by: sign), invoice.identifier),
+                        try revenueAccount("0", invoice: invoice.identifier), ""
+                    ))
+            }
         case .payment:
             let row = books.payments[Int(entry.item)]
-            bookings.append((0 &- row.amount, settings.bankAccount, ""))
+            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.bankAccount, ""))
         case .writeOff:
             let row = books.writeOffs[Int(entry.item)]
-            bookings.append((0 &- row.amount, settings.writeOffAccount, ""))
+            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.writeOffAccount, ""))
         }
         let what: String
         switch entry.kind {
@@ -202,6 +212,14 @@ public struct DATEVExport: Sendable {
                 String(counter), "", date, identifier, "\"\"", "", text,
             ].joined(separator: ";")
         }
+    }
+
+    /// An amount, or a refusal naming the invoice when it overflowed.
+    private func checked(_ result: (partialValue: Int64, overflow: Bool), _ invoice: String) throws(DATEVError) -> Int64 {
+        guard !result.overflow else {
+            throw DATEVError(message: "invoice \(invoice): an amount of its DATEV rows is beyond 64-bit minor units")
+        }
+        return result.partialValue
     }
 
     private func revenueAccount(_ percent: String, invoice: String) throws(DATEVError) -> Int {
