@@ -185,6 +185,18 @@ public struct BuildPipeline: Sendable {
         let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
         let books = prepared.books
+        // The DATEV files are checked before anything is written: a client without a debtor account, two sharing
+        // one, a text Windows-1252 cannot hold is refused with its name (docs/exports.md).
+        if let datev = configuration.site.datev {
+            do {
+                _ = try DATEVExport(
+                    books: books.books, report: books.report, settings: datev,
+                    fiscalYearStart: configuration.site.fiscalYearStart
+                ).files()
+            } catch {
+                throw BuildError(code: .dataError, message: "\(storeName): DATEV: \(error.message)")
+            }
+        }
 
         var start = clock.now
         var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)

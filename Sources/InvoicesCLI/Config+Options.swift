@@ -205,6 +205,21 @@ struct ProjectOptions: ParsableArguments {
             site.payee = Payee(name: name, iban: config["payee.iban"], bic: config["payee.bic"], paymentURL: config["payee.payment_url"])
         }
         for key in JournalAccounts.keys { site.journalAccounts[key: key] = config?["journal.\(key)"] }
+        // Values passed ProjectConfig.load, which requires adviser, client, chart and revenue together.
+        if let config, let adviser = config["datev.adviser"].flatMap(Int.init), let client = config["datev.client"].flatMap(Int.init),
+            let chart = config["datev.chart"]
+        {
+            func mapping(_ name: String) -> [String: Int] {
+                var result: [String: Int] = [:]
+                for (key, value) in config.values where key.hasPrefix("datev.\(name).") { result[String(key.dropFirst(name.count + 7))] = Int(value.text) }
+                return result
+            }
+            var datev = DATEVSettings(adviser: adviser, client: client, chart: chart, revenue: mapping("revenue"))
+            datev.debtors = mapping("debtors")
+            datev.bank = config["datev.bank"].flatMap(Int.init)
+            datev.writeOffs = config["datev.write_offs"].flatMap(Int.init)
+            site.datev = datev
+        }
         if let key = try loadClientLinkKey(config: config) {
             site.clientLinkToken = { @Sendable number in key.token(forClient: number) }
         }

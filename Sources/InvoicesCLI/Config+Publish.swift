@@ -14,6 +14,10 @@ extension ProjectConfig {
                 continue
             }
             if value.null != nil { continue }
+            if section == "datev", ["revenue", "debtors"].contains(name) {
+                problems += readDATEVMapping(name, value, path: path, line: line, column: column)
+                continue
+            }
             guard let scalar = value.scalar else {
                 problems.append(ConfigError(path: path, line: line, column: column, message: "'\(section).\(name)' must be a single value"))
                 continue
@@ -31,6 +35,34 @@ extension ProjectConfig {
             let name = values["payee.name"]!
             problems.append(ConfigError(path: path, line: name.line, column: name.column,
                                         message: "payee needs an iban (payment codes for euros) or a payment_url (pay links), or both"))
+        }
+        if section == "datev" {
+            let missing = ["adviser", "client", "chart"].filter { values["datev.\($0)"] == nil }
+                + (values.keys.contains { $0.hasPrefix("datev.revenue.") } ? [] : ["revenue"])
+            if !missing.isEmpty {
+                problems.append(ConfigError(path: path, message: "datev needs \(missing.joined(separator: ", ")): the Buchungsstapel's header and accounts"))
+            }
+        }
+        return problems
+    }
+
+    /// `datev.revenue` (tax rate → account) or `datev.debtors` (client number → account), stored as
+    /// `datev.revenue.RATE` and `datev.debtors.NUMBER`.
+    mutating func readDATEVMapping(_ name: String, _ value: Node, path: String, line: Int, column: Int) -> [ConfigError] {
+        guard let mapping = value.mapping else {
+            return [ConfigError(path: path, line: line, column: column, message: "'datev.\(name)' must be a mapping, e.g. an indented '\(name == "revenue" ? "19: 8400" : "C-00042: 10042")'")]
+        }
+        var problems: [ConfigError] = []
+        let range = name == "revenue" ? 1000...9999 : 10000...69999
+        for (key, account) in mapping {
+            let line = account.mark?.line ?? line, column = account.mark?.column ?? column
+            let text = account.scalar?.string ?? ""
+            guard let keyText = key.string, let number = Int(text), range.contains(number) else {
+                problems.append(ConfigError(path: path, line: line, column: column,
+                                            message: "datev.\(name).\(key.string ?? "") '\(text)' must be an account from \(range.lowerBound) to \(range.upperBound)"))
+                continue
+            }
+            values["datev.\(name).\(keyText)"] = Value(text: String(number), line: line, column: column)
         }
         return problems
     }

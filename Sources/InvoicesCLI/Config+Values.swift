@@ -70,6 +70,16 @@ enum ConfigCheck {
             return "journal must be a mapping of account names, e.g. 'journal:' then an indented 'revenue: income:services'"
         case _ where key.hasPrefix("journal."):
             return JournalAccounts.problem(value).map { "\(key) \($0)" }
+        case "datev":
+            return "datev must be a mapping, e.g. 'datev:' then indented 'adviser: 1001', 'client: 1', 'chart: SKR03' and 'revenue:'"
+        case "datev.adviser":
+            return Int(value).map { (1001...9_999_999).contains($0) } == true ? nil : "datev.adviser '\(value)' must be a Beraternummer from 1001 to 9999999"
+        case "datev.client":
+            return Int(value).map { (1...99999).contains($0) } == true ? nil : "datev.client '\(value)' must be a Mandantennummer from 1 to 99999"
+        case "datev.chart":
+            return ["SKR03", "SKR04"].contains(value) ? nil : "datev.chart '\(value)' must be SKR03 or SKR04"
+        case "datev.bank", "datev.write_offs":
+            return Int(value).map { (1000...9999).contains($0) } == true ? nil : "\(key) '\(value)' must be a four-digit account"
         case "publish.server":
             return ["nginx", "apache"].contains(value) ? nil : "publish.server '\(value)' must be nginx or apache"
         default:

@@ -36,13 +36,15 @@ struct ProjectConfig: Sendable, Equatable {
         "publish", "payee",
         // The account names of books.journal (docs/exports.md).
         "journal",
+        // The DATEV Buchungsstapel: adviser, client, chart, revenue per rate, debtors (docs/exports.md).
+        "datev",
     ]
     /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
     static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
     /// The keys of the `payee:` mapping (docs/cli.md): who clients pay, on statements' payment codes and pay links.
     static let payeeKeys = ["name", "iban", "bic", "payment_url"]
     /// The mappings of settings, by key: each stored as `SECTION.KEY`.
-    static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys, "journal": JournalAccounts.keys]
+    static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys, "journal": JournalAccounts.keys, "datev": DATEVSettings.keys]
 
     /// The file the settings came from.
     var file: String

@@ -237,7 +237,7 @@ public struct BooksJournal: Sendable {
     public var fileName: String { syntax == .ledger ? Self.fileName : Self.beancountFileName }
 
     /// One transaction to write: what happened to which invoice on which day.
-    private struct Entry {
+    struct Entry {
         enum Kind: UInt8 { case invoice, creditNote, payment, writeOff }
         var day: CalendarDate
         var kind: Kind
@@ -276,8 +276,61 @@ public struct BooksJournal: Sendable {
         let openingDay = min(start, asOf)
         out.line("; Period: \(start) to \(asOf) (the as-of date); accrual basis.")
         out.line("")
+        let currencyCount = max(books.currencies.count, 1)
+        let (opening, entries) = walk(start: start, asOf: asOf)
 
-        // Every balance event of the ledger: before the start into the opening balances, then up to the as-of date.
+        // Declarations: commodities with their decimals, then every account the transactions may name (beancount:
+        // opened on the first day any transaction has).
+        let open = syntax == .ledger ? "account " : "\(openingDay) open "
+        for currency in books.currencies {
+            if syntax == .beancount {
+                out.line("\(openingDay) commodity \(currency.code)")
+                continue
+            }
+            out.line("commodity \(currency.code)")
+            if currency.minorUnitDigits > 0 {
+                out.line("    format 1000.\(String(repeating: "0", count: currency.minorUnitDigits)) \(currency.code)")
+            }
+        }
+        // Each client's names, escaped once: a client has many transactions.
+        var names = Names(
+            receivables: Array(repeating: "", count: books.clients.count),
+            payees: Array(repeating: "", count: books.clients.count))
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            names.receivables[totals.clientIndex] = "\(accounts.receivables):\(component(client.number))"
+            names.payees[totals.clientIndex] = syntax == .ledger ? JournalText.escape(client.name) : quoted(client.name)
+            out.line(open + names.receivables[totals.clientIndex])
+        }
+        for currency in books.currencies { out.line(open + "\(accounts.bank):\(currency.code)") }
+        for tax in books.taxes.indices { out.line(open + "\(accounts.revenue):\(taxComponent(tax))") }
+        out.line(open + "\(accounts.revenue):\(untaxedComponent)")
+        for tax in books.taxes.indices { out.line(open + "\(accounts.tax):\(taxComponent(tax))") }
+        out.line(open + accounts.writeOffs)
+        out.line(open + accounts.opening)
+
+        for key in opening.keys.sorted() {
+            let sum = opening[key]!
+            guard sum.parts.contains(where: { $0 != 0 }) else { continue }
+            let client = Int32(key / currencyCount)
+            let currency = books.currencies[key % currencyCount]
+            out.line("")
+            header(day: openingDay, code: "", payee: names.payees[Int(client)], what: "opening balance", to: &out)
+            for part in sum.parts {
+                out.posting(names.receivables[Int(client)], part, currency)
+                out.posting(accounts.opening, part, currency, negated: true)
+            }
+        }
+        for entry in entries {
+            write(entry, names: names, to: &out)
+            out.flush(into: emit, over: ReportExports.pieceSize)
+        }
+        out.flush(into: emit)
+    }
+
+    /// Every balance event of the ledger: those before `start` summed into the opening balances (keyed by client
+    /// index times the currency count plus the currency index), then the transactions up to `asOf`, sorted.
+    func walk(start: CalendarDate, asOf: CalendarDate) -> (opening: [Int: ExactSum], entries: [Entry]) {
         let currencyCount = max(books.currencies.count, 1)
         var opening: [Int: ExactSum] = [:]
         var entries: [Entry] = []
@@ -329,54 +382,7 @@ public struct BooksJournal: Sendable {
             if $0.invoice != $1.invoice { return $0.invoice < $1.invoice }
             return $0.kind != $1.kind ? $0.kind.rawValue < $1.kind.rawValue : $0.item < $1.item
         }
-
-        // Declarations: commodities with their decimals, then every account the transactions may name (beancount:
-        // opened on the first day any transaction has).
-        let open = syntax == .ledger ? "account " : "\(openingDay) open "
-        for currency in books.currencies {
-            if syntax == .beancount {
-                out.line("\(openingDay) commodity \(currency.code)")
-                continue
-            }
-            out.line("commodity \(currency.code)")
-            if currency.minorUnitDigits > 0 {
-                out.line("    format 1000.\(String(repeating: "0", count: currency.minorUnitDigits)) \(currency.code)")
-            }
-        }
-        // Each client's names, escaped once: a client has many transactions.
-        var names = Names(
-            receivables: Array(repeating: "", count: books.clients.count),
-            payees: Array(repeating: "", count: books.clients.count))
-        for totals in report.clients {
-            let client = books.clients[totals.clientIndex]
-            names.receivables[totals.clientIndex] = "\(accounts.receivables):\(component(client.number))"
-            names.payees[totals.clientIndex] = syntax == .ledger ? JournalText.escape(client.name) : quoted(client.name)
-            out.line(open + names.receivables[totals.clientIndex])
-        }
-        for currency in books.currencies { out.line(open + "\(accounts.bank):\(currency.code)") }
-        for tax in books.taxes.indices { out.line(open + "\(accounts.revenue):\(taxComponent(tax))") }
-        out.line(open + "\(accounts.revenue):\(untaxedComponent)")
-        for tax in books.taxes.indices { out.line(open + "\(accounts.tax):\(taxComponent(tax))") }
-        out.line(open + accounts.writeOffs)
-        out.line(open + accounts.opening)
-
-        for key in opening.keys.sorted() {
-            let sum = opening[key]!
-            guard sum.parts.contains(where: { $0 != 0 }) else { continue }
-            let client = Int32(key / currencyCount)
-            let currency = books.currencies[key % currencyCount]
-            out.line("")
-            header(day: openingDay, code: "", payee: names.payees[Int(client)], what: "opening balance", to: &out)
-            for part in sum.parts {
-                out.posting(names.receivables[Int(client)], part, currency)
-                out.posting(accounts.opening, part, currency, negated: true)
-            }
-        }
-        for entry in entries {
-            write(entry, names: names, to: &out)
-            out.flush(into: emit, over: ReportExports.pieceSize)
-        }
-        out.flush(into: emit)
+        return (opening, entries)
     }
 
     /// A transaction's first lines. hledger/Ledger: the day, the code in parentheses and the payee, then what
@@ -476,7 +482,7 @@ public struct BooksJournal: Sendable {
 
     /// A sum of amounts kept exact without overflow: a part that would overflow starts a new one (the journal writes
     /// one posting per part, and the tools add them in arbitrary precision).
-    private struct ExactSum {
+    struct ExactSum {
         var parts: [Int64] = [0]
 
         mutating func add(_ value: Int64) {

@@ -47,7 +47,7 @@ extension SiteBuilder {
         "AgingBuckets": ["limits"],
         "SiteOptions": [
             "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
-            "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts",
+            "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts", "datev",
         ],
         "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
         "Payee": ["name", "iban", "bic", "paymentURL"],
@@ -182,6 +182,11 @@ extension SiteBuilder {
         fingerprint.add(Int(options.csvDialect.decimalSeparator))
         fingerprint.add(options.csvDialect.byteOrderMark)
         for key in JournalAccounts.keys { fingerprint.add(options.journalAccounts[key: key] ?? "") }
+        fingerprint.add(options.datev) { fingerprint, datev in
+            fingerprint.add("\(datev.adviser) \(datev.client) \(datev.chart) \(datev.bankAccount) \(datev.writeOffAccount)")
+            for (rate, account) in datev.revenue.sorted(by: { $0.key < $1.key }) { fingerprint.add("\(rate)=\(account)") }
+            for (client, account) in datev.debtors.sorted(by: { $0.key < $1.key }) { fingerprint.add("\(client)=\(account)") }
+        }
         fingerprint.add(options.payee) { fingerprint, payee in
             fingerprint.add(payee.name)
             fingerprint.add(payee.iban) { $0.add($1) }

@@ -56,6 +56,8 @@ public struct SiteOptions: Sendable {
 
     /// The account names of `books.journal` (config `journal:`, docs/exports.md).
     public var journalAccounts = JournalAccounts()
+    /// The `datev:` settings: when set, the build writes `datev/EXTF_Buchungsstapel_<year>.csv` (docs/exports.md).
+    public var datev: DATEVSettings?
 
     public init(
         title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),

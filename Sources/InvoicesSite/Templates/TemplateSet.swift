@@ -211,7 +211,7 @@ public struct TemplateSet: Sendable {
     static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
         "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", "collections",
         "clients-index.js", SiteWriter.marker, BooksJournal.fileName,
-        BooksJournal.beancountFileName,
+        BooksJournal.beancountFileName, DATEVExport.folder,
     ])
 
     /// A checker over the Markdown and HTML templates among `texts`.

@@ -1,0 +1,246 @@
+public import InvoicesCore
+import Foundation
+
+/// The `datev:` settings (docs/cli.md): who the Buchungsstapel is for and the accounts it books to.
+public struct DATEVSettings: Sendable, Hashable {
+    /// Beraternummer, 1001 to 9999999.
+    public var adviser: Int
+    /// Mandantennummer, 1 to 99999.
+    public var client: Int
+    /// The chart of accounts: `SKR03` or `SKR04`.
+    public var chart: String
+    /// Revenue account per tax rate, keyed by the rate as ``InvoicesCore/TaxRate/percent`` writes it (`19`, `7`,
+    /// `0`); the `0` account also takes revenue no tax line covers.
+    public var revenue: [String: Int]
+    /// Debtor account per client number, 10000 to 69999.
+    public var debtors: [String: Int] = [:]
+    /// The bank account of payments and refunds (1200 in SKR03, 1800 in SKR04 unless set).
+    public var bank: Int?
+    /// The expense account of write-offs (2400 in SKR03, 6930 in SKR04 unless set).
+    public var writeOffs: Int?
+
+    /// The keys of the `datev:` mapping; `revenue` and `debtors` are mappings themselves.
+    public static let keys = ["adviser", "client", "chart", "revenue", "debtors", "bank", "write_offs"]
+
+    public init(adviser: Int, client: Int, chart: String, revenue: [String: Int]) {
+        self.adviser = adviser
+        self.client = client
+        self.chart = chart
+        self.revenue = revenue
+    }
+
+    /// The bank account used.
+    public var bankAccount: Int { bank ?? (chart == "SKR04" ? 1800 : 1200) }
+    /// The write-off account used.
+    public var writeOffAccount: Int { writeOffs ?? (chart == "SKR04" ? 6930 : 2400) }
+}
+
+/// A problem that keeps the Buchungsstapel from being written (exit 65): it names the client, invoice or rate.
+public struct DATEVError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// `datev/EXTF_Buchungsstapel_<year>.csv`: the journal's transactions (``BooksJournal``, the same walk) as DATEV
+/// Buchungsstapel files, one per fiscal year the period touches (docs/exports.md). EXTF header version 700, format
+/// category 21, format version 13; Windows-1252, `;` separators, decimal commas, CRLF line ends.
+public struct DATEVExport: Sendable {
+    public static let folder = "datev"
+    public let books: Books
+    public let report: Report
+    public let settings: DATEVSettings
+    public let fiscalYearStart: Int
+
+    public init(books: Books, report: Report, settings: DATEVSettings, fiscalYearStart: Int) {
+        self.books = books
+        self.report = report
+        self.settings = settings
+        self.fiscalYearStart = fiscalYearStart
+    }
+
+    /// The 14 columns written, named as in the format description (of its 125; the rest are left out).
+    public static let columns = [
+        "Umsatz (ohne Soll/Haben-Kz)", "Soll/Haben-Kennzeichen", "WKZ Umsatz", "Kurs", "Basis-Umsatz",
+        "WKZ Basis-Umsatz", "Konto", "Gegenkonto (ohne BU-Schlüssel)", "BU-Schlüssel", "Belegdatum", "Belegfeld 1",
+        "Belegfeld 2", "Skonto", "Buchungstext",
+    ]
+
+    /// The debtor account of each client with invoices (index into ``InvoicesCore/Books/clients``): `datev.debtors`,
+    /// else 10000 plus the number the client number's digits form when that is 1 to 59999.
+    /// - Throws: ``DATEVError`` naming a client without an account, or the clients sharing one.
+    public func debtorAccounts() throws(DATEVError) -> [Int: Int] {
+        var accounts: [Int: Int] = [:]
+        var owners: [Int: [Int]] = [:]
+        for totals in report.clients {
+            let client = books.clients[totals.clientIndex]
+            var account = settings.debtors[client.number]
+            if account == nil {
+                let digits = client.number.unicodeScalars.filter { $0.isASCII && $0.properties.numericType != nil }
+                if !digits.isEmpty, digits.count <= 5, let number = Int(String(String.UnicodeScalarView(digits))),
+                    (1...59999).contains(number)
+                {
+                    account = 10000 + number
+                }
+            }
+            guard let account else {
+                throw DATEVError(
+                    message: "client \(client.number) (\(client.name)) has no DATEV debtor account: its number's digits do not form 1 to 59999; set one under datev: debtors: in invoices.yaml")
+            }
+            accounts[totals.clientIndex] = account
+            owners[account, default: []].append(totals.clientIndex)
+        }
+        for (account, clients) in owners.sorted(by: { $0.key < $1.key }) where clients.count > 1 {
+            let names = clients.map { "\(books.clients[$0].number) (\(books.clients[$0].name))" }
+            throw DATEVError(
+                message: "clients \(names.joined(separator: " and ")) share the DATEV debtor account \(account); give each its own under datev: debtors: in invoices.yaml")
+        }
+        return accounts
+    }
+
+    /// The files, by path under the site (`datev/EXTF_Buchungsstapel_2025.csv`), each Windows-1252.
+    /// - Throws: ``DATEVError``: a client without a debtor account or sharing one, a tax rate without a revenue
+    ///   account, an invoice identifier over 36 characters, a text Windows-1252 cannot hold (naming the client).
+    public func files() throws(DATEVError) -> [(path: String, data: [UInt8])] {
+        guard let first = report.months.first, let asOf = report.asOf else { return [] }
+        let start = first.firstDay
+        guard start <= asOf else { return [] }
+        let debtors = try debtorAccounts()
+        let journal = BooksJournal(books: books, report: report)
+        let entries = journal.walk(start: start, asOf: asOf).entries
+        var rows: [Int: [String]] = [:]
+        // Every fiscal year the period touches has a file, with or without rows.
+        var year = start.month.fiscal(startingIn: fiscalYearStart).year
+        let lastYear = asOf.month.fiscal(startingIn: fiscalYearStart).year
+        while year <= lastYear {
+            rows[year] = []
+            year += 1
+        }
+        for entry in entries {
+            let fiscalYear = entry.day.month.fiscal(startingIn: fiscalYearStart).year
+            rows[fiscalYear, default: []] += try lines(entry, debtors: debtors)
+        }
+        var files: [(path: String, data: [UInt8])] = []
+        for (year, lines) in rows.sorted(by: { $0.key < $1.key }) {
+            let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
+            let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
+            let from = max(start, yearStart)
+            let to = min(asOf, yearEnd)
+            let header = [
+                "\"EXTF\"", "700", "21", "\"Buchungsstapel\"", "13",
+                // Erzeugt am: the as-of date, so a rebuild of the same books writes the same bytes.
+                Self.compact(asOf) + "000000000", "", "\"RE\"", "\"invoices\"", "", String(settings.adviser),
+                String(settings.client), Self.compact(yearStart), "4", Self.compact(from), Self.compact(to),
+                "\"Rechnungen \(year)\"", "", "1", "0", "0", "\"EUR\"", "", "", "", "",
+                "\"\(settings.chart == "SKR04" ? "04" : "03")\"", "", "", "", "",
+            ]
+            var text = header.joined(separator: ";") + "\r\n"
+            text += Self.columns.joined(separator: ";") + "\r\n"
+            for line in lines { text += line + "\r\n" }
+            // Every text was checked by `lines`: the header and column names are Windows-1252.
+            guard let data = text.data(using: .windowsCP1252) else {
+                throw DATEVError(message: "the DATEV file of \(year) cannot be written in Windows-1252")
+            }
+            files.append(("\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", Array(data)))
+        }
+        return files
+    }
+
+    /// `YYYYMMDD`.
+    static func compact(_ day: CalendarDate) -> String { day.description.replacingOccurrences(of: "-", with: "") }
+
+    /// The rows of one transaction: an invoice or credit note one per tax line (gross to the rate's revenue account,
+    /// whose automatic tax DATEV splits off) and one for revenue no line covers; a payment, refund or write-off one.
+    private func lines(_ entry: BooksJournal.Entry, debtors: [Int: Int]) throws(DATEVError) -> [String] {
+        let invoice = books.invoices[Int(entry.invoice)]
+        let client = books.clients[Int(invoice.clientIndex)]
+        let currency = books.currencies[Int(invoice.currencyIndex)]
+        let debtor = debtors[Int(invoice.clientIndex)] ?? 0
+        guard invoice.identifier.count <= 36 else {
+            throw DATEVError(
+                message: "invoice \(invoice.identifier) of client \(client.number): its identifier is longer than the 36 characters of DATEV's Belegfeld 1")
+        }
+        // (signed amount: positive debits the debtor, counter account, what)
+        var bookings: [(Int64, Int, String)] = []
+        switch entry.kind {
+        case .invoice, .creditNote:
+            let sign: Int64 = entry.kind == .creditNote ? -1 : 1
+            var rest = invoice.amount
+            var line = Int(entry.item)
+            while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
+                let tax = books.taxLines[line]
+                let rate = books.taxes[Int(tax.taxIndex)]
+                let gross = try checked(tax.net.addingReportingOverflow(tax.amount), invoice.identifier)
+                rest = try checked(rest.subtractingReportingOverflow(gross), invoice.identifier)
+                bookings.append(
+                    (
+                        try checked(gross.multipliedReportingOverflow(by: sign), invoice.identifier),
+                        try revenueAccount(rate.percent, invoice: invoice.identifier), ""
+                    ))
+                line += 1
+            }
+            if rest != 0 {
+                bookings.append(
+                    (
+                        try checked(rest.multipliedReportingOverflow(by: sign), invoice.identifier),
+                        try revenueAccount("0", invoice: invoice.identifier), ""
+                    ))
+            }
+        case .payment:
+            let row = books.payments[Int(entry.item)]
+            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.bankAccount, ""))
+        case .writeOff:
+            let row = books.writeOffs[Int(entry.item)]
+            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.writeOffAccount, ""))
+        }
+        let what: String
+        switch entry.kind {
+        case .invoice: what = "Rechnung"
+        case .creditNote: what = "Gutschrift"
+        case .payment: what = books.payments[Int(entry.item)].amount < 0 ? "Erstattung" : "Zahlung"
+        case .writeOff: what = "Forderungsverlust"
+        }
+        let text = try Self.text(what + " " + client.name, limit: 60, client: client)
+        let identifier = try Self.text(invoice.identifier, limit: 36, client: client)
+        let (_, month, day) = entry.day.components
+        let date = (day < 10 ? "0" : "") + "\(day)" + (month < 10 ? "0" : "") + "\(month)"
+        return bookings.compactMap { amount, counter, _ in
+            guard amount != 0 else { return nil }
+            let magnitude = Money.decimalString(amount, digits: currency.minorUnitDigits)
+            let umsatz = (amount < 0 ? String(magnitude.dropFirst()) : magnitude).replacingOccurrences(of: ".", with: ",")
+            return [
+                umsatz, "\"\(amount < 0 ? "H" : "S")\"", "\"\(currency.code)\"", "", "", "", String(debtor),
+                String(counter), "", date, identifier, "\"\"", "", text,
+            ].joined(separator: ";")
+        }
+    }
+
+    /// An amount, or a refusal naming the invoice when it overflowed.
+    private func checked(_ result: (partialValue: Int64, overflow: Bool), _ invoice: String) throws(DATEVError) -> Int64 {
+        guard !result.overflow else {
+            throw DATEVError(message: "invoice \(invoice): an amount of its DATEV rows is beyond 64-bit minor units")
+        }
+        return result.partialValue
+    }
+
+    private func revenueAccount(_ percent: String, invoice: String) throws(DATEVError) -> Int {
+        guard let account = settings.revenue[percent] else {
+            throw DATEVError(
+                message: "invoice \(invoice) has revenue at \(percent)% but datev: revenue: in invoices.yaml names no account for '\(percent)'")
+        }
+        return account
+    }
+
+    /// A quoted text field: control characters as spaces, `"` doubled, cut to `limit` characters; refused when
+    /// Windows-1252 cannot hold it, naming the client.
+    static func text(_ value: String, limit: Int, client: ClientSnapshot) throws(DATEVError) -> String {
+        var cleaned = String(String.UnicodeScalarView(value.unicodeScalars.map {
+            $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0
+        }))
+        if cleaned.count > limit { cleaned = String(cleaned.prefix(limit)) }
+        guard cleaned.data(using: .windowsCP1252, allowLossyConversion: false) != nil else {
+            throw DATEVError(
+                message: "client \(client.number) ('\(client.name)'): '\(value)' has characters Windows-1252 cannot hold, which DATEV's Buchungsstapel requires; write it in Latin letters in the store")
+        }
+        return "\"" + cleaned.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import InvoicesTesting
+import Testing
+
+/// The DATEV Buchungsstapel (issue 45 item 3): its header fields by position, its columns by name, Windows-1252 with
+/// `;` and decimal commas, and per debtor account and currency the same movements as books.journal's receivables;
+/// refusals name the client.
+struct DATEVExportTests {
+    static let config = """
+        store: books.sqlite
+        output: site
+        datev:
+          adviser: 1001
+          client: 42
+          chart: SKR04
+          revenue:
+            20: 4400
+            7.7: 4300
+            0: 4120
+
+        """
+
+    /// The site-checks books (sample --clients 40 --invoices 1200 --seed 1) in `folder`; with `latin`, each client
+    /// name Windows-1252 cannot hold renamed `Latin <id>` (the others, with ä, é, Ü, stay).
+    static func store(_ folder: TemporaryFolder, latin: Bool) throws {
+        let store = folder.path("books.sqlite")
+        let sample = try CLI.run(["sample", "--clients", "40", "--invoices", "1200", "--seed", "1", "--output", store])
+        #expect(sample.status == 0, "\(sample.stderr)")
+        guard latin else { return }
+        let names = try CLI.shell("sqlite3 -separator '|' '\(store)' 'select id, name from client' </dev/null")
+        for line in names.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1)
+            guard parts.count == 2, String(parts[1]).data(using: .windowsCP1252) == nil else { continue }
+            let update = try CLI.shell("sqlite3 '\(store)' \"update client set name = 'Latin \(parts[0])' where id = \(parts[0])\" </dev/null")
+            #expect(update.status == 0, "\(update.stderr)")
+        }
+    }
+
+    static func build(_ folder: TemporaryFolder, extra: String = "", options: [String] = []) throws -> CLI.Result {
+        try Data((config + extra).utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        return try CLI.run(["build", "--quiet"] + options, in: folder.url)
+    }
+
+    /// A file's records, decoded as Windows-1252, split on CRLF and `;` (no text holds `;` in these books).
+    static func records(_ path: String) throws -> [[String]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let text = try #require(String(data: data, encoding: .windowsCP1252))
+        #expect(text.hasSuffix("\r\n"))
+        return text.split(separator: "\r\n").map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test func buchungsstapelEqualsTheJournalsReceivables() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        let build = try Self.build(folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        let site = try JournalExportTests.Site(folder.path("site"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/datev")).sorted()
+        // Every month of the books: one file per calendar (fiscal) year from the first month to the as-of date.
+        let firstYear = Int(site.start.prefix(4))!, lastYear = Int(site.asOf.prefix(4))!
+        #expect(files == (firstYear...lastYear).map { "EXTF_Buchungsstapel_\($0).csv" })
+        var datev: [String: Int64] = [:]
+        var sawComma = false, sawUmlaut = false
+        for (offset, name) in files.enumerated() {
+            let year = firstYear + offset
+            let records = try Self.records(folder.path("site/datev/\(name)"))
+            let header = records[0]
+            #expect(header.count == 31)
+            #expect(Array(header[0...4]) == ["\"EXTF\"", "700", "21", "\"Buchungsstapel\"", "13"])
+            #expect(header[10] == "1001" && header[11] == "42" && header[12] == "\(year)0101" && header[13] == "4")
+            let from = year == firstYear ? site.start.replacingOccurrences(of: "-", with: "") : "\(year)0101"
+            let to = year == lastYear ? site.asOf.replacingOccurrences(of: "-", with: "") : "\(year)1231"
+            #expect(header[14] == from && header[15] == to, "\(header)")
+            #expect(header[26] == "\"04\"")
+            let columns = records[1]
+            let column = { (name: String) in try #require(columns.firstIndex(of: name), "\(name)") }
+            let umsatz = try column("Umsatz (ohne Soll/Haben-Kz)"), side = try column("Soll/Haben-Kennzeichen")
+            let currency = try column("WKZ Umsatz"), konto = try column("Konto")
+            let gegenkonto = try column("Gegenkonto (ohne BU-Schlüssel)"), date = try column("Belegdatum")
+            let beleg = try column("Belegfeld 1"), text = try column("Buchungstext")
+            for row in records.dropFirst(2) {
+                #expect(row.count == columns.count)
+                #expect(!row[umsatz].contains(".") && !row[umsatz].hasPrefix("-"))
+                if row[umsatz].contains(",") { sawComma = true }
+                if row[text].contains("Ü") || row[text].contains("é") { sawUmlaut = true }
+                #expect(row[date].count == 4 && row[beleg].count <= 38 && row[text].count <= 62)
+                #expect(["1800", "6930", "4400", "4300", "4120"].contains(row[gegenkonto]), "\(row)")
+                let code = row[currency].replacingOccurrences(of: "\"", with: "")
+                let minor = JournalExportTests.minor(
+                    row[umsatz].replacingOccurrences(of: ",", with: "."), digits: site.digits[code] ?? 0)
+                datev[row[konto] + " " + code, default: 0] += row[side] == "\"S\"" ? minor : -minor
+            }
+        }
+        #expect(sawComma && sawUmlaut)
+        // books.journal's receivable postings other than the opening balances (which have no code), per client.
+        var journal: [String: Int64] = [:]
+        for posting in try JournalExportTests.hledgerPostings(site)
+        where posting[3].hasPrefix("assets:receivables:") && !posting[1].isEmpty {
+            let number = Int(posting[3].filter(\.isNumber))!
+            journal["\(10000 + number) \(posting[4])", default: 0] += Int64(posting[5])!
+        }
+        #expect(!journal.isEmpty)
+        #expect(datev.filter { $0.value != 0 } == journal.filter { $0.value != 0 })
+    }
+
+    @Test func refusalsNameTheClients() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        let store = folder.path("books.sqlite")
+        let chineseName = try CLI.shell("sqlite3 '\(store)' \"update client set name = 'Tanaka 株式会社' where id = 5\" </dev/null")
+        #expect(chineseName.status == 0, "\(chineseName.stderr)")
+        let chinese = try Self.build(folder)
+        #expect(chinese.status == 65)
+        #expect(chinese.stderr.contains("client C-00005 ('Tanaka 株式会社')"), "\(chinese.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/datev")))
+
+        let rename = try CLI.shell(
+            "sqlite3 '\(store)' \"update client set name = 'Tanaka KK' where id = 5; update client set number = 'C-42' where id = 1; update client set number = 'K-42' where id = 2; update client set number = 'NONE' where id = 3\" </dev/null")
+        #expect(rename.status == 0, "\(rename.stderr)")
+        let collision = try Self.build(folder)
+        #expect(collision.status == 65)
+        #expect(collision.stderr.contains("has no DATEV debtor account") && collision.stderr.contains("client NONE"), "\(collision.stderr)")
+        // With an account for NONE, the two clients on 10042 are named.
+        let shared = try Self.build(folder, extra: "  debtors:\n    NONE: 10003\n")
+        #expect(shared.status == 65)
+        #expect(shared.stderr.contains("clients C-42 (") && shared.stderr.contains(" and K-42 (") && shared.stderr.contains("10042"), "\(shared.stderr)")
+        // datev.debtors settles it.
+        let settled = try Self.build(folder, extra: "  debtors:\n    NONE: 10003\n    K-42: 20042\n")
+        #expect(settled.status == 0, "\(settled.stderr)")
+        let records = try Self.records(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))
+        #expect(records.contains { $0[6] == "20042" } && records.contains { $0[6] == "10042" })
+    }
+
+    /// A fiscal year from July splits the files at July; a changed `datev:` key rewrites them on the next build (it is
+    /// part of the exports' fingerprint), and leaving `datev:` out writes none.
+    @Test func fiscalYearsAndChangedSettings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        let first = try Self.build(folder, extra: "fiscal_year_start: 07\n", options: ["--year", "2025"])
+        #expect(first.status == 0, "\(first.stderr)")
+        // Fiscal year 2025 runs July 2025 to June 2026.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("site/datev")).sorted() == ["EXTF_Buchungsstapel_2025.csv"])
+        let header = try Self.records(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))[0]
+        #expect(header[12] == "20250701" && header[14] == "20250701", "\(header)")
+        let all = try Self.build(folder, extra: "fiscal_year_start: 07\n")
+        #expect(all.status == 0, "\(all.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("site/datev")).sorted()
+        for name in files {
+            let year = name.dropFirst("EXTF_Buchungsstapel_".count).prefix(4)
+            let records = try Self.records(folder.path("site/datev/\(name)"))
+            #expect(records[0][12] == "\(year)0701")
+            // Datum vom and bis lie within the fiscal year: July of its year to June of the next.
+            #expect(records[0][14] >= "\(year)0701" && records[0][15] <= "\(Int(year)! + 1)0630", "\(records[0])")
+        }
+        #expect(files.count >= 2)
+        let bank = try Self.build(folder, extra: "  bank: 1810\n")
+        #expect(bank.status == 0, "\(bank.stderr)")
+        let text = try String(data: Data(contentsOf: URL(fileURLWithPath: folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))), encoding: .windowsCP1252) ?? ""
+        #expect(text.contains(";1810;") && !text.contains(";1800;"))
+        try Data("store: books.sqlite\noutput: site\n".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        #expect(try CLI.run(["build", "--quiet"], in: folder.url).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/datev")))
+    }
+
+    /// `datev:` needs adviser, client, chart and revenue; values out of range are refused with their key and line.
+    @Test func configurationIsChecked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true)
+        try Data("store: books.sqlite\noutput: site\ndatev:\n  adviser: 12\n  chart: SKR05\n  debtors:\n    C-1: 70000\n".utf8)
+            .write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        let bad = try CLI.run(["build", "--quiet"], in: folder.url)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("invoices.yaml:4:12: datev.adviser '12' must be a Beraternummer"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev.chart 'SKR05' must be SKR03 or SKR04"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev.debtors.C-1 '70000' must be an account from 10000 to 69999"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("datev needs client, revenue"), "\(bad.stderr)")
+    }
+}
