@@ -10,10 +10,12 @@ public struct ClientSnapshot: Sendable, Hashable {
     public var city: String
     public var zip: String
     public var country: String
+    /// The client's language, a BCP 47 tag (`fr`, `de-CH`), or empty for the report's language (schema 3).
+    public var language: String
 
     public init(
         id: Int64, number: String, name: String, email: String = "", street: String = "", city: String = "",
-        zip: String = "", country: String = ""
+        zip: String = "", country: String = "", language: String = ""
     ) {
         self.id = id
         self.number = number
@@ -23,6 +25,7 @@ public struct ClientSnapshot: Sendable, Hashable {
         self.city = city
         self.zip = zip
         self.country = country
+        self.language = language
     }
 }
 
