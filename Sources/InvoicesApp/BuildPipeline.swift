@@ -191,7 +191,7 @@ public struct BuildPipeline: Sendable {
             do {
                 _ = try DATEVExport(
                     books: books.books, report: books.report, settings: datev,
-                    fiscalYearStart: configuration.site.fiscalYearStart
+                    fiscalYearStart: configuration.site.fiscalYearStart, rates: configuration.site.conversion?.rates
                 ).files()
             } catch {
                 throw BuildError(code: .dataError, message: "\(storeName): DATEV: \(error.message)")

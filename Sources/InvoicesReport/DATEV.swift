@@ -50,18 +50,21 @@ public struct DATEVExport: Sendable {
     public let report: Report
     public let settings: DATEVSettings
     public let fiscalYearStart: Int
+    /// The exchange rates (`--rates`) that give a row in another currency than EUR its Kurs and Basisumsatz.
+    public let rates: ExchangeRates?
 
-    public init(books: Books, report: Report, settings: DATEVSettings, fiscalYearStart: Int) {
+    public init(books: Books, report: Report, settings: DATEVSettings, fiscalYearStart: Int, rates: ExchangeRates? = nil) {
         self.books = books
         self.report = report
         self.settings = settings
         self.fiscalYearStart = fiscalYearStart
+        self.rates = rates
     }
 
     /// The 14 columns written, named as in the format description (of its 125; the rest are left out).
     public static let columns = [
-        "Umsatz (ohne Soll/Haben-Kz)", "Soll/Haben-Kennzeichen", "WKZ Umsatz", "Kurs", "Basis-Umsatz",
-        "WKZ Basis-Umsatz", "Konto", "Gegenkonto (ohne BU-Schlüssel)", "BU-Schlüssel", "Belegdatum", "Belegfeld 1",
+        "Umsatz (ohne Soll/Haben-Kz)", "Soll/Haben-Kennzeichen", "WKZ Umsatz", "Kurs", "Basisumsatz",
+        "WKZ Basisumsatz", "Konto", "Gegenkonto (ohne BU-Schlüssel)", "BU-Schlüssel", "Belegdatum", "Belegfeld 1",
         "Belegfeld 2", "Skonto", "Buchungstext",
     ]
 
@@ -200,17 +203,104 @@ public struct DATEVExport: Sendable {
         case .writeOff: what = "Forderungsverlust"
         }
         let text = try Self.text(what + " " + client.name, limit: 60, client: client)
+        try Self.checkBelegfeld(invoice.identifier, client: client)
         let identifier = try Self.text(invoice.identifier, limit: 36, client: client)
         let (_, month, day) = entry.day.components
         let date = (day < 10 ? "0" : "") + "\(day)" + (month < 10 ? "0" : "") + "\(month)"
-        return bookings.compactMap { amount, counter, _ in
-            guard amount != 0 else { return nil }
-            let magnitude = Money.decimalString(amount, digits: currency.minorUnitDigits)
-            let umsatz = (amount < 0 ? String(magnitude.dropFirst()) : magnitude).replacingOccurrences(of: ".", with: ",")
-            return [
-                umsatz, "\"\(amount < 0 ? "H" : "S")\"", "\"\(currency.code)\"", "", "", "", String(debtor),
-                String(counter), "", date, identifier, "\"\"", "", text,
-            ].joined(separator: ";")
+        var rows: [String] = []
+        for (amount, counter, _) in bookings where amount != 0 {
+            let magnitude = amount.magnitude > UInt64(Int64.max) ? Int64.max : Int64(amount.magnitude)
+            let umsatz = try Self.umsatz(magnitude, currency: currency, invoice: invoice.identifier)
+            var kurs = "", basis = "", basisCurrency = ""
+            if currency.code != "EUR" {
+                let converted = try foreign(magnitude, currency: currency, day: entry.day, invoice: invoice.identifier)
+                kurs = converted.kurs
+                basis = converted.basis
+                basisCurrency = "\"EUR\""
+            }
+            rows.append(
+                [
+                    umsatz, "\"\(amount < 0 ? "H" : "S")\"", "\"\(currency.code)\"", kurs, basis, basisCurrency,
+                    String(debtor), String(counter), "", date, identifier, "\"\"", "", text,
+                ].joined(separator: ";"))
+        }
+        return rows
+    }
+
+    /// Umsatz and Basisumsatz are `^\d{1,10},\d{2}$` in the format description: exactly two decimals and at most ten
+    /// digits before them. An amount of a currency with fewer decimals gets trailing zeros (JPY 1234 is `1234,00`);
+    /// one with more (KWD, three) is written only when its extra digits are zeros, and refused otherwise: DATEV
+    /// cannot hold it exactly, and nothing is rounded here.
+    static func umsatz(_ magnitude: Int64, currency: CurrencyCode, invoice: String) throws(DATEVError) -> String {
+        let digits = currency.minorUnitDigits
+        var cents = magnitude
+        if digits > 2 {
+            var divisor: Int64 = 1
+            for _ in 0..<(digits - 2) { divisor *= 10 }
+            guard magnitude % divisor == 0 else {
+                throw DATEVError(
+                    message: "invoice \(invoice): \(Money.decimalString(magnitude, digits: digits)) \(currency.code) has \(digits) decimals, and DATEV's Umsatz holds two; book it in a currency with at most two, or leave datev: out")
+            }
+            cents = magnitude / divisor
+        } else {
+            for _ in digits..<2 {
+                let (product, overflow) = cents.multipliedReportingOverflow(by: 10)
+                guard !overflow else { throw DATEVError(message: "invoice \(invoice): an amount is beyond DATEV's Umsatz of ten digits") }
+                cents = product
+            }
+        }
+        guard cents <= 999_999_999_999 else {
+            throw DATEVError(
+                message: "invoice \(invoice): \(Money.decimalString(magnitude, digits: digits)) \(currency.code) is beyond DATEV's Umsatz of ten digits before the comma")
+        }
+        return Money.decimalString(cents, digits: 2).replacingOccurrences(of: ".", with: ",")
+    }
+
+    /// Kurs and Basisumsatz of an amount in another currency than EUR, which the format requires together
+    /// (fields 4 to 6): from the latest rate of `--rates` from the currency to EUR dated on or before the booking's
+    /// day. Basisumsatz is the amount times that rate, rounded half to even to the cent (as the converted totals
+    /// are); Kurs is the rate as DATEV quotes it, units of the currency per euro (1 / rate), to six decimals.
+    private func foreign(_ magnitude: Int64, currency: CurrencyCode, day: CalendarDate, invoice: String) throws(DATEVError) -> (kurs: String, basis: String) {
+        // EUR is in ISO 4217's table, so this cannot fail.
+        guard let euro = try? CurrencyCode("EUR") else { throw DATEVError(message: "EUR is not in the currency table") }
+        guard let rate = rates?.latest(from: currency, to: euro, onOrBefore: day) else {
+            throw DATEVError(
+                message: "invoice \(invoice) is in \(currency.code): DATEV books another currency with its rate to EUR (Kurs, Basisumsatz), and --rates has no \(currency.code) to EUR rate dated on or before \(day); give one (docs/exports.md)")
+        }
+        guard let basis = ConvertedTotals.convert(magnitude, from: currency, rate: rate.rate, to: euro) else {
+            throw DATEVError(message: "invoice \(invoice): its amount in EUR is beyond 64-bit minor units")
+        }
+        var one = Decimal(1), value = rate.rate, quotient = Decimal(), rounded = Decimal()
+        guard NSDecimalDivide(&quotient, &one, &value, .plain) == .noError else {
+            throw DATEVError(message: "invoice \(invoice): the \(currency.code) to EUR rate \(rate.rate) gives no Kurs")
+        }
+        NSDecimalRound(&rounded, &quotient, 6, .bankers)
+        guard rounded > 0, rounded < 10000 else {
+            throw DATEVError(
+                message: "invoice \(invoice): the \(currency.code) to EUR rate of \(rate.date) gives a Kurs of \(rounded) \(currency.code) per euro, outside DATEV's Kurs (above 0, at most four digits before the comma)")
+        }
+        let kurs = Self.sixDecimals(rounded)
+        return (kurs, try Self.umsatz(basis, currency: euro, invoice: invoice))
+    }
+
+    /// A positive decimal with exactly six decimals and a decimal comma (`1,085187`, `0,853400`).
+    static func sixDecimals(_ value: Decimal) -> String {
+        var scaled = Decimal(), value = value, million = Decimal(1_000_000)
+        _ = NSDecimalMultiply(&scaled, &value, &million, .bankers)
+        let units = Int64(NSDecimalNumber(decimal: scaled).stringValue) ?? 0
+        return Money.decimalString(units, digits: 6).replacingOccurrences(of: ".", with: ",")
+    }
+
+    /// Belegfeld 1 is `^["][\w$%\-\/]{0,36}["]$` in the format description: letters, digits, `_`, `$`, `%`, `-`
+    /// and `/`. DATEV matches open items by it, so an identifier outside that is refused, not rewritten (a rewritten
+    /// one could meet another invoice's).
+    static func checkBelegfeld(_ identifier: String, client: ClientSnapshot) throws(DATEVError) {
+        let allowed = identifier.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType == .decimal || "_$%-/".unicodeScalars.contains($0)
+        }
+        guard allowed else {
+            throw DATEVError(
+                message: "invoice '\(identifier)' of client \(client.number): DATEV's Belegfeld 1 takes letters, digits and _ $ % - / only; rename the invoice in the store, or leave datev: out")
         }
     }
 

@@ -20,12 +20,23 @@ struct DATEVExportTests {
 
         """
 
-    /// The site-checks books (sample --clients 40 --invoices 1200 --seed 1) in `folder`; with `latin`, each client
-    /// name Windows-1252 cannot hold renamed `Latin <id>` (the others, with ä, é, Ü, stay).
-    static func store(_ folder: TemporaryFolder, latin: Bool) throws {
+    /// Rates to EUR for the sample's other currencies but KWD (`--rates`): DATEV books them with Kurs and Basisumsatz.
+    static let rates = "date,from,to,rate\n2023-12-31,USD,EUR,0.9215\n2023-12-31,GBP,EUR,1.165\n2023-12-31,JPY,EUR,0.00612\n"
+
+    /// The site-checks books (sample --clients 40 --invoices 1200 --seed 1) in `folder` without their KWD invoices
+    /// (DATEV's Umsatz has two decimals, KWD three: `kuwaitiFilsAreRefused`), and `rates.csv`; with `latin`, each
+    /// client name Windows-1252 cannot hold renamed `Latin <id>` (the others, with ä, é, Ü, stay).
+    static func store(_ folder: TemporaryFolder, latin: Bool, dinars: Bool = false) throws {
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "40", "--invoices", "1200", "--seed", "1", "--output", store])
         #expect(sample.status == 0, "\(sample.stderr)")
+        try Data(rates.utf8).write(to: folder.url.appendingPathComponent("rates.csv"))
+        if !dinars {
+            let kwd = "(select id from invoice where currency = 'KWD')"
+            let drop = try CLI.shell(
+                "sqlite3 '\(store)' \"delete from payment where invoiceId in \(kwd); delete from taxLine where invoiceId in \(kwd); delete from writeOff where invoiceId in \(kwd); delete from invoice where currency = 'KWD'\" </dev/null")
+            #expect(drop.status == 0, "\(drop.stderr)")
+        }
         guard latin else { return }
         let names = try CLI.shell("sqlite3 -separator '|' '\(store)' 'select id, name from client' </dev/null")
         for line in names.stdout.split(separator: "\n") {
@@ -36,9 +47,9 @@ struct DATEVExportTests {
         }
     }
 
-    static func build(_ folder: TemporaryFolder, extra: String = "", options: [String] = []) throws -> CLI.Result {
+    static func build(_ folder: TemporaryFolder, extra: String = "", options: [String] = [], rates: Bool = true) throws -> CLI.Result {
         try Data((config + extra).utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
-        return try CLI.run(["build", "--quiet"] + options, in: folder.url)
+        return try CLI.run(["build", "--quiet"] + (rates ? ["--rates", "rates.csv", "--base-currency", "EUR"] : []) + options, in: folder.url)
     }
 
     /// A file's records, decoded as Windows-1252, split on CRLF and `;` (no text holds `;` in these books).
@@ -79,14 +90,33 @@ struct DATEVExportTests {
             let currency = try column("WKZ Umsatz"), konto = try column("Konto")
             let gegenkonto = try column("Gegenkonto (ohne BU-Schlüssel)"), date = try column("Belegdatum")
             let beleg = try column("Belegfeld 1"), text = try column("Buchungstext")
+            let kurs = try column("Kurs"), basis = try column("Basisumsatz"), basisCurrency = try column("WKZ Basisumsatz")
             for row in records.dropFirst(2) {
                 #expect(row.count == columns.count)
+                // Umsatz and Basisumsatz: ^\d{1,10},\d{2}$; another currency than EUR has Kurs, Basisumsatz and its
+                // currency, Basisumsatz the amount times the rates file's rate to the cent, and Kurs 1 / rate.
+                #expect(row[umsatz].wholeMatch(of: /\d{1,10},\d{2}/) != nil, "\(row)")
+                let code = row[currency].replacingOccurrences(of: "\"", with: "")
+                if code == "EUR" {
+                    #expect(row[kurs].isEmpty && row[basis].isEmpty && row[basisCurrency].isEmpty, "\(row)")
+                } else {
+                    let rate = ["USD": Decimal(string: "0.9215")!, "GBP": Decimal(string: "1.165")!, "JPY": Decimal(string: "0.00612")!][code]!
+                    #expect(row[basisCurrency] == "\"EUR\"" && row[basis].wholeMatch(of: /\d{1,10},\d{2}/) != nil, "\(row)")
+                    let amount = Decimal(string: row[umsatz].replacingOccurrences(of: ",", with: "."))!
+                    var euros = amount * rate, rounded = Decimal()
+                    NSDecimalRound(&rounded, &euros, 2, .bankers)
+                    #expect(Decimal(string: row[basis].replacingOccurrences(of: ",", with: ".")) == rounded, "\(row)")
+                    var inverse = 1 / rate, kursValue = Decimal()
+                    NSDecimalRound(&kursValue, &inverse, 6, .bankers)
+                    #expect(Decimal(string: row[kurs].replacingOccurrences(of: ",", with: ".")) == kursValue, "\(row)")
+                    #expect(row[kurs].wholeMatch(of: /\d{1,4},\d{6}/) != nil, "\(row)")
+                }
                 #expect(!row[umsatz].contains(".") && !row[umsatz].hasPrefix("-"))
                 if row[umsatz].contains(",") { sawComma = true }
                 if row[text].contains("Ü") || row[text].contains("é") { sawUmlaut = true }
                 #expect(row[date].count == 4 && row[beleg].count <= 38 && row[text].count <= 62)
                 #expect(["1800", "6930", "4400", "4300", "4120"].contains(row[gegenkonto]), "\(row)")
-                let code = row[currency].replacingOccurrences(of: "\"", with: "")
+                // Umsatz has two decimals whatever the currency's (JPY 1234 is 1234,00): cut or padded to its own.
                 let minor = JournalExportTests.minor(
                     row[umsatz].replacingOccurrences(of: ",", with: "."), digits: site.digits[code] ?? 0)
                 datev[row[konto] + " " + code, default: 0] += row[side] == "\"S\"" ? minor : -minor
@@ -117,7 +147,7 @@ struct DATEVExportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site/datev")))
 
         let rename = try CLI.shell(
-            "sqlite3 '\(store)' \"update client set name = 'Tanaka KK' where id = 5; update client set number = 'C-42' where id = 1; update client set number = 'K-42' where id = 2; update client set number = 'NONE' where id = 3\" </dev/null")
+            "sqlite3 '\(store)' \"update client set name = 'Tanaka KK' where id = 5; update client set number = 'C-42' where id = 1; update client set number = 'K-42' where id = 2; update client set number = 'NONE' where id = (select min(clientId) from invoice where clientId > 5)\" </dev/null")
         #expect(rename.status == 0, "\(rename.stderr)")
         let collision = try Self.build(folder)
         #expect(collision.status == 65)
@@ -131,6 +161,29 @@ struct DATEVExportTests {
         #expect(settled.status == 0, "\(settled.stderr)")
         let records = try Self.records(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))
         #expect(records.contains { $0[6] == "20042" } && records.contains { $0[6] == "10042" })
+    }
+
+    /// Another currency than EUR without a rate to EUR, an amount of three decimals (KWD fils DATEV's two cannot
+    /// hold), and an invoice identifier outside Belegfeld 1's characters are refused, naming the invoice.
+    @Test func currenciesAndIdentifiersDATEVCannotHoldAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.store(folder, latin: true, dinars: true)
+        let noRates = try Self.build(folder, rates: false)
+        #expect(noRates.status == 65)
+        #expect(noRates.stderr.contains("is in JPY: DATEV books another currency with its rate to EUR") && noRates.stderr.contains("--rates"), "\(noRates.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("site/datev")))
+        let fils = try Self.build(folder)
+        #expect(fils.status == 65)
+        #expect(fils.stderr.contains(" KWD has 3 decimals, and DATEV's Umsatz holds two"), "\(fils.stderr)")
+        let store = folder.path("books.sqlite")
+        let kwd = "(select id from invoice where currency = 'KWD')"
+        let drop = try CLI.shell(
+            "sqlite3 '\(store)' \"delete from payment where invoiceId in \(kwd); delete from taxLine where invoiceId in \(kwd); delete from writeOff where invoiceId in \(kwd); delete from invoice where currency = 'KWD'; update invoice set identifier = 'RE 2024.7' where id = (select min(id) from invoice)\" </dev/null")
+        #expect(drop.status == 0, "\(drop.stderr)")
+        let spaced = try Self.build(folder)
+        #expect(spaced.status == 65)
+        #expect(spaced.stderr.contains("invoice 'RE 2024.7' of client ") && spaced.stderr.contains("Belegfeld 1 takes letters, digits and _ $ % - / only"), "\(spaced.stderr)")
     }
 
     /// A fiscal year from July splits the files at July; a changed `datev:` key rewrites them on the next build (it is

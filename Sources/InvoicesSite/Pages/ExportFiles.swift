@@ -41,7 +41,9 @@ extension ExportFiles {
     /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md).
     private var datev: DATEVExport? {
         options.datev.map {
-            DATEVExport(books: books, report: report, settings: $0, fiscalYearStart: options.fiscalYearStart)
+            DATEVExport(
+                books: books, report: report, settings: $0, fiscalYearStart: options.fiscalYearStart,
+                rates: options.conversion?.rates)
         }
     }
 
