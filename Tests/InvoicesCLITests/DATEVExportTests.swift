@@ -186,6 +186,55 @@ struct DATEVExportTests {
         #expect(spaced.stderr.contains("invoice 'RE 2024.7' of client ") && spaced.stderr.contains("Belegfeld 1 takes letters, digits and _ $ % - / only"), "\(spaced.stderr)")
     }
 
+    /// Hostile client numbers and names (a newline, a carriage return, `;`, quotes, a tab, a formula start) stay data:
+    /// Python's csv module, reading the file as DATEV's import does (Windows-1252, `;`, `"`), finds one record per
+    /// booking of 14 fields, each name back in its Buchungstext with control characters as spaces, and the accounts
+    /// the numbers' digits give.
+    @Test func hostileValuesStayData() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        try StoreFixture.make(at: store, sql: StoreFixture.v2Cases, version: 2)
+        let numbers = ["C-1\ninclude", "C-2;x", "C-3\"q", "=C-4", "C-5\r\n", "C-6\t", "C-7 \"\";", "Ü-8"]
+        let names = ["Evil\n0,01;\"S\";\"EUR\"", "a ; b", "\"quoted\"", "=HYPERLINK(1)", "cr\rlf", "tab\tx", "Zoë ; \"", "x\u{85}y"]
+        var sql = ""
+        for (index, (number, name)) in zip(numbers, names).enumerated() {
+            sql += "UPDATE client SET number = '\(number.replacingOccurrences(of: "'", with: "''"))', name = '\(name.replacingOccurrences(of: "'", with: "''"))' WHERE id = \(index + 1);\n"
+        }
+        try StoreFixture.execute(store, sql)
+        try Data("date,from,to,rate\n2025-01-01,CHF,EUR,1.05\n".utf8).write(to: folder.url.appendingPathComponent("rates.csv"))
+        try Data("store: books.sqlite\noutput: site\ndatev:\n  adviser: 1001\n  client: 42\n  chart: SKR03\n  revenue:\n    7.7: 8300\n    0: 8120\n".utf8)
+            .write(to: folder.url.appendingPathComponent("invoices.yaml"))
+        let build = try CLI.run(["build", "--quiet", "--rates", "rates.csv", "--base-currency", "EUR"], in: folder.url)
+        #expect(build.status == 0, "\(build.stderr)")
+        let script = """
+            import csv, json, sys
+            with open(sys.argv[1], encoding="cp1252", newline="") as f:
+                print(json.dumps(list(csv.reader(f, delimiter=";", quotechar='"'))))
+            """
+        try Data(script.utf8).write(to: folder.url.appendingPathComponent("read.py"))
+        let read = try CLI.shell("python3 '\(folder.path("read.py"))' '\(folder.path("site/datev/EXTF_Buchungsstapel_2025.csv"))'")
+        #expect(read.status == 0, "\(read.stderr)")
+        let records = try JSONDecoder().decode([[String]].self, from: Data(read.stdout.utf8))
+        #expect(records.count > 2 && records[0].count == 31 && records[1] == DATEVExportTests.columnNames)
+        // The file's own line count: no value added a record (each record one CRLF-ended line).
+        let raw = try Data(contentsOf: URL(fileURLWithPath: folder.path("site/datev/EXTF_Buchungsstapel_2025.csv")))
+        #expect(raw.split(separator: 0x0A).count == records.count)
+        for row in records.dropFirst(2) {
+            #expect(row.count == 14, "\(row)")
+            let client = Int(row[6])! - 10000
+            #expect((1...8).contains(client), "\(row)")
+            let name = names[client - 1].unicodeScalars.map { $0.properties.generalCategory == .control ? " " : String($0) }.joined()
+            #expect(row[13].hasSuffix(" " + name), "\(row[13]) does not end with \(name)")
+        }
+    }
+
+    static let columnNames = [
+        "Umsatz (ohne Soll/Haben-Kz)", "Soll/Haben-Kennzeichen", "WKZ Umsatz", "Kurs", "Basisumsatz", "WKZ Basisumsatz",
+        "Konto", "Gegenkonto (ohne BU-Schlüssel)", "BU-Schlüssel", "Belegdatum", "Belegfeld 1", "Belegfeld 2", "Skonto",
+        "Buchungstext",
+    ]
+
     /// A fiscal year from July splits the files at July; a changed `datev:` key rewrites them on the next build (it is
     /// part of the exports' fingerprint), and leaving `datev:` out writes none.
     @Test func fiscalYearsAndChangedSettings() throws {
