@@ -256,7 +256,7 @@ public struct Books: Sendable {
     public var taxLines: [TaxLineSnapshot]
     /// The taxes the lines refer to, sorted.
     public var taxes: [TaxRate]
-    /// The schema version of the store the books were read from (1 or 2).
+    /// The schema version of the store the books were read from (1, 2 or 3).
     public var schemaVersion: Int
 
     /// Books from tables; without `payments`, each invoice with a paid date has one payment of its whole amount on

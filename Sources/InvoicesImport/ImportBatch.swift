@@ -35,12 +35,15 @@ public struct ImportedClient: Sendable, Hashable {
     public var city: String?
     public var zip: String?
     public var country: String?
+    /// The client's language, a well-formed BCP 47 tag (checked by the reader), stored from schema 3.
+    public var language: String?
     public var source: SourceLocation
 
     public init(
         number: String?, name: String, email: String? = nil, street: String? = nil, city: String? = nil,
-        zip: String? = nil, country: String? = nil, source: SourceLocation
+        zip: String? = nil, country: String? = nil, language: String? = nil, source: SourceLocation
     ) {
+        self.language = language
         self.number = number
         self.name = name
         self.email = email

@@ -66,8 +66,9 @@ extension ImportReader {
                     continue
                 }
                 if kind == "client" {
+                    let language = context.language(strings["language"], location, "language")
                     guard let number = context.required(strings["number"] ?? "", location, "number", what: "client"),
-                        let name = context.required(strings["name"] ?? "", location, "name", what: "client")
+                        let name = context.required(strings["name"] ?? "", location, "name", what: "client"), let language
                     else {
                         context.rejectedClient(strings["number"].map(ClientReference.number))
                         continue
@@ -75,7 +76,8 @@ extension ImportReader {
                     batch.clients.append(
                         ImportedClient(
                             number: number, name: name, email: strings["email"], street: strings["street"],
-                            city: strings["city"], zip: strings["zip"], country: strings["country"], source: location))
+                            city: strings["city"], zip: strings["zip"], country: strings["country"], language: language,
+                            source: location))
                 } else if kind == "payment" {
                     if let payment = context.nativePayment(location: location, value: { strings[$0] ?? "" }) { batch.payments.append(payment) }
                 } else {

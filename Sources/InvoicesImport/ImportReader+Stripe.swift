@@ -221,7 +221,17 @@ extension RowContext {
             invoices.append(invoice)
             // The customer as its latest invoice (the list's first, Stripe lists newest first) names it.
             if customers.insert(customer).inserted {
-                clients.append(stripeCustomer(element, customer, file: file, path: path))
+                var client = stripeCustomer(element, customer, file: file, path: path)
+                // An expanded customer (`expand[]=data.customer`) names its languages: the first preferred one.
+                if case .array(let locales)? = element["customer"]?["preferred_locales"], case .string(let first)? = locales.first {
+                    let at = SourceLocation(file: file, element: path + ".customer.preferred_locales[0]")
+                    guard let language = language(first.trimmingCharacters(in: .whitespaces), at, "preferred_locales") else {
+                        rejectedClient(.number(customer))
+                        continue
+                    }
+                    client.language = language
+                }
+                clients.append(client)
             }
         }
         if paidOnIssue > 0 {

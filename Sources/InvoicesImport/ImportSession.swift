@@ -109,6 +109,16 @@ struct ImportSession {
     mutating func apply(_ batch: ImportBatch, in context: isolated PrivateContext) throws -> ImportSummary {
         rejectedClients = batch.rejectedClients
         for client in batch.clients { try apply(client, in: context) }
+        // A v1 or v2 store has no language column: its clients keep the report's language (docs/store.md says how
+        // to migrate it to version 3 first).
+        let languages = batch.clients.filter { $0.language != nil }
+        if schemaVersion < 3, let first = languages.first {
+            summary.warnings.append(
+                ImportProblem(
+                    location: first.source,
+                    message: "\(languages.count) client language(s) not stored: the store is schema version \(schemaVersion), which has no "
+                        + "language column; migrate it to version 3 (docs/store.md, \"Migrating a version 2 store\") and import again"))
+        }
         var invoices: [String: Invoice] = [:]
         for invoice in try context.fetch(Invoice.self) { invoices[invoice.identifier] = invoice }
         // The payments the batch names, per invoice: all of that invoice's payments.
@@ -252,7 +262,7 @@ struct ImportSession {
         let fields: [(String, String?)] = [
             ("email", client.email), ("street", client.street), ("city", client.city), ("zip", client.zip),
             ("country", client.country),
-        ]
+        ] + (schemaVersion >= 3 ? [("language", client.language)] : [])
         if let index = existing {
             let stored = clients[index]
             let oldName = stored.name

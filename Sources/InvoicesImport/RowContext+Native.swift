@@ -4,15 +4,17 @@ internal import InvoicesCore
 extension RowContext {
     mutating func nativeClient(_ row: CSVTable.Row) -> ImportedClient? {
         let location = row.location
+        let language = language(row.optional("language"), location, "language")
         guard let number = required(row["number"], location, "number", what: "client"),
-            let name = required(row["name"], location, "name", what: "client")
+            let name = required(row["name"], location, "name", what: "client"), let language
         else {
             rejectedClient(.number(row["number"]))
             return nil
         }
         return ImportedClient(
             number: number, name: name, email: row.optional("email"), street: row.optional("street"),
-            city: row.optional("city"), zip: row.optional("zip"), country: row.optional("country"), source: location)
+            city: row.optional("city"), zip: row.optional("zip"), country: row.optional("country"), language: language,
+            source: location)
     }
 
     mutating func nativeInvoice(_ row: CSVTable.Row) -> ImportedInvoice? {

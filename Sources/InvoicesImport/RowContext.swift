@@ -30,6 +30,17 @@ struct RowContext {
         rejectedClients.insert(client)
     }
 
+    /// A client's language: nil when `value` is nil or empty, the tag when it is well-formed BCP 47 (RFC 5646), else
+    /// `.some(nil)` with a problem naming the row and column (the client row is then left out).
+    mutating func language(_ value: String?, _ location: SourceLocation, _ column: String) -> String?? {
+        guard let value, !value.isEmpty else { return .some(nil) }
+        if let problem = LanguageTag.problem(with: value) {
+            self.problem(location, column, problem)
+            return nil
+        }
+        return .some(value)
+    }
+
     /// A non-empty value, or nil with a problem.
     mutating func required(_ value: String, _ location: SourceLocation, _ column: String, what: String) -> String? {
         if value.isEmpty {

@@ -41,13 +41,13 @@ public enum PostgresBooks {
     /// (`ORDER BY number COLLATE "C", id`: SQLite's byte order, so both stores list clients the same way), then the
     /// invoices, payments, write-offs and tax lines (`ORDER BY id`).
     static func read(_ connection: PostgresConnection, issueLimit: Int) throws -> Books {
-        try checkVersion(connection)
+        let version = try checkVersion(connection)
         var tables = BooksTables(
-            path: connection.address.description, version: Schema.version, storeName: Schema.snakeCase, issueLimit: issueLimit)
+            path: connection.address.description, version: version, storeName: Schema.snakeCase, issueLimit: issueLimit)
         tables.checkClientNumbers = try !hasUniqueIndex(connection, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(connection, table: "invoice", column: "identifier")
         func copy(_ table: String, orderBy: String = "id", _ add: (BinaryColumns) -> Void) throws {
-            let select = "SELECT \(PostgresSchema.selection(table)) FROM \(Schema.snakeCase(table)) ORDER BY \(orderBy)"
+            let select = "SELECT \(PostgresSchema.selection(table, version: version)) FROM \(Schema.snakeCase(table)) ORDER BY \(orderBy)"
             // The columns' types, so that each cell's bytes are read as what they are (a text amount is reported, not
             // read as a number).
             var columns = BinaryColumns(types: try connection.columnTypes(of: select))
@@ -67,17 +67,23 @@ public enum PostgresBooks {
         return try tables.books()
     }
 
-    static func checkVersion(_ connection: PostgresConnection) throws {
+    /// The store's schema version: one of ``PostgresSchema/readableVersions`` (a v2 store reads with every client
+    /// in the report's language; `PostgresSchema.migrationFromV2` makes it a v3 store).
+    @discardableResult
+    static func checkVersion(_ connection: PostgresConnection) throws -> Int {
         let versions = try connection.execute("SELECT version FROM \(PostgresSchema.versionTable)").values.compactMap { $0.first ?? nil }
-        guard versions == [String(Schema.version)] else {
+        guard versions.count == 1, let version = Int(versions[0]), PostgresSchema.readableVersions.contains(version) else {
             let found = versions.isEmpty ? "no version row" : "version \(versions.joined(separator: ", "))"
+            let all = PostgresSchema.readableVersions.map(String.init)
+            let readable = all.dropLast().joined(separator: ", ") + " or " + (all.last ?? "")
             throw StoreIssues([
                 StoreIssue(
                     kind: .wrongSchema, path: connection.address.description,
-                    message: "schema \(found) in \(PostgresSchema.versionTable), expected \(Schema.version); "
-                        + "this build of invoices reads version \(Schema.version) stores")
+                    message: "schema \(found) in \(PostgresSchema.versionTable), expected \(readable); "
+                        + "this build of invoices reads version \(readable) stores")
             ])
         }
+        return version
     }
 
     /// Whether `table` has a UNIQUE index on exactly `column`.

@@ -32,6 +32,16 @@ public enum PostgresCopy {
     }
 
     static func copy(_ dump: StoreDump, on connection: PostgresConnection) throws -> Summary {
+        // The dump has the current schema's columns: an older server store is migrated first (docs/store.md).
+        let version = try PostgresBooks.checkVersion(connection)
+        guard version == Schema.version else {
+            throw StoreIssues([
+                StoreIssue(
+                    kind: .wrongSchema, path: connection.address.description,
+                    message: "the store is schema version \(version) and a copy writes version \(Schema.version) rows; "
+                        + "migrate it first (`invoices schema --postgres --migrate-from \(version) | psql -1 ADDRESS`, docs/store.md)")
+            ])
+        }
         var summary = Summary()
         for rows in dump.tables {
             let table = Schema.snakeCase(rows.table.name)

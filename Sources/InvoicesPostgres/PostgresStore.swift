@@ -54,7 +54,7 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
         }
         if !stale.isEmpty { throw StoreConflictError(objectIDs: stale) }
         let rewrites = try detailRewrites(changes)
-        let permanent = try Self.write(changes, rewrites, on: connection)
+        let permanent = try Self.write(changes, rewrites, on: connection, version: schemaVersion)
         lock.withLock { saved = true }
         return permanent
     }
@@ -95,7 +95,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
     }
 
     private static func write(
-        _ changes: StoreChanges, _ rewrites: [(table: String, invoice: ObjectID, rows: [[Value]])], on connection: PostgresConnection
+        _ changes: StoreChanges, _ rewrites: [(table: String, invoice: ObjectID, rows: [[Value]])], on connection: PostgresConnection,
+        version: Int
     ) throws -> [ObjectID: ObjectID] {
         var permanent: [ObjectID: ObjectID] = [:]
         func clientKey(_ values: RowValues) throws -> Value {
@@ -110,7 +111,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             let key: Int64
             switch write.objectID.entityName {
             case "Client":
-                key = try insert(connection, "client", StoreWrites.clientColumns, write.values.attributes)
+                let client = StoreWrites.client(write.values.attributes, version: version)
+                key = try insert(connection, "client", client.columns, client.values)
             case "Invoice":
                 key = try insert(
                     connection, "invoice", StoreWrites.invoiceColumns + ["clientId"],
@@ -124,7 +126,8 @@ public final class PostgresStore: PersistentStore, @unchecked Sendable {
             guard let key = write.objectID.primaryKey else { continue }
             switch write.objectID.entityName {
             case "Client":
-                try update(connection, "client", key, StoreWrites.clientColumns, write.values.attributes)
+                let client = StoreWrites.client(write.values.attributes, version: version)
+                try update(connection, "client", key, client.columns, client.values)
             case "Invoice":
                 try update(
                     connection, "invoice", key, StoreWrites.invoiceColumns + ["clientId"],

@@ -20,7 +20,7 @@ extension MainContext {
     }
 }
 
-/// A store that knows the schema version its rows follow (1 or 2): what a context's rows are read as.
+/// A store that knows the schema version its rows follow (1, 2 or 3): what a context's rows are read as.
 protocol SchemaVersioned {
     var schemaVersion: Int { get }
 }

@@ -158,6 +158,7 @@ final class ClientRows: RowCollection, Sendable {
         case .city: return .text(client.city)
         case .zip: return .text(client.zip)
         case .country: return .text(client.country)
+        case .language: return .text(client.language)
         case nil: return .null
         }
     }

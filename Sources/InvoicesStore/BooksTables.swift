@@ -65,7 +65,7 @@ public struct BooksTables {
     /// column the version lacks (select NULL).
     public static func columns(of table: String, version: Int) -> [String?] {
         switch table {
-        case "client": clientColumns
+        case "client": version >= 3 ? clientColumns : Array(clientColumns.dropLast()) + [nil]
         case "invoice":
             version >= 2
                 ? ["id", "identifier", "clientId", "amount", "currency", "notes", "issuedOn", "dueOn", nil, "net", "status", "kind", "correctsId", "appliedOn"]
@@ -77,7 +77,7 @@ public struct BooksTables {
         }
     }
 
-    static let clientColumns = ["id", "number", "name", "email", "street", "city", "zip", "country"]
+    static let clientColumns = ["id", "number", "name", "email", "street", "city", "zip", "country", "language"]
 
     /// - Parameters:
     ///   - path: The store as messages name it (a file, or a server address without its password).
@@ -111,7 +111,7 @@ public struct BooksTables {
         let rowName = row.isNull(1) ? "id \(id)" : "'\(row.text(1) ?? "id \(id)")'"
         var fields: [String] = []
         var valid = true
-        for column in 1...7 {
+        for column in 1...8 {
             if row.isNull(Int32(column)) {
                 if column <= 2 {
                     add(table: "client", row: rowName, column: names[column], "is NULL; every client needs a \(storeName(names[column]))")
@@ -131,6 +131,10 @@ public struct BooksTables {
             add(table: "client", row: rowName, violations)
             valid = violations.isEmpty
         }
+        if valid, !fields[7].isEmpty, let problem = LanguageTag.problem(with: fields[7]) {
+            add(table: "client", row: rowName, column: "language", problem)
+            valid = false
+        }
         if valid, checkClientNumbers, !numbers.insert(fields[0]).inserted {
             add(table: "client", row: rowName, column: "number", "is used by more than one client")
             valid = false
@@ -140,7 +144,7 @@ public struct BooksTables {
         clients.append(
             ClientSnapshot(
                 id: id, number: fields[0], name: fields[1], email: fields[2], street: fields[3], city: fields[4],
-                zip: fields[5], country: fields[6]))
+                zip: fields[5], country: fields[6], language: fields[7]))
     }
 
     /// Checks one `invoice` row and keeps it when valid. A credit note's `correctsId` is resolved to an index once
@@ -417,7 +421,7 @@ public struct BooksTables {
             ? Books(clients: clients, invoices: invoices, currencies: sorted)
             : Books(
                 clients: clients, invoices: invoices, currencies: sorted, payments: payments, paymentDetails: details,
-                writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: 2)
+                writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: version)
         (clients, invoices, payments, details, writeOffs, taxLines) = ([], [], [], [], [], [])
         if version >= 2 { books.settle() }
         return books

@@ -35,7 +35,7 @@ public struct CoreDataMapping: Sendable, Equatable {
     /// Every name ``names`` may map: the entities and the attributes the tool reads. A `Payment` entity is
     /// optional: when the model has one (under its mapped name), its rows are the payments.
     public static let mappableNames = ["Client", "Invoice", "Payment"]
-        + ["number", "name", "email", "street", "city", "zip", "country"].map { "Client." + $0 }
+        + ["number", "name", "email", "street", "city", "zip", "country", "language"].map { "Client." + $0 }
         + ["identifier", "client", "amount", "currency", "notes"].map { "Invoice." + $0 }
         + ["invoice", "amount", "date", "method", "reference"].map { "Payment." + $0 }
 

@@ -3,11 +3,13 @@ internal import GRDB
 internal import InvoicesCore
 
 extension CoreDataReader {
-    /// Reads the Client entity and its sub-entities. A client without a number gets `Z-<Z_PK>`.
+    /// Reads the Client entity and its sub-entities. A client without a number gets `Z-<Z_PK>`. The `language`
+    /// attribute (`ZLANGUAGE`) is optional: without it, or NULL, the client has the report's language; a value must
+    /// be a well-formed BCP 47 tag.
     mutating func loadClients(
         _ db: Database, table: CoreDataTable, loader: StoreLoader
     ) throws -> ([ClientSnapshot], [Int64: Int32]) {
-        let attributes = ["number", "name", "email", "street", "city", "zip", "country"]
+        let attributes = ["number", "name", "email", "street", "city", "zip", "country", "language"]
         let stored = attributes.map { mapping.storeName("Client." + $0) }
         let statement = try db.makeStatement(
             sql: "SELECT Z_PK, " + stored.map(table.select).joined(separator: ", ")
@@ -45,6 +47,10 @@ extension CoreDataReader {
                     valid = false
                 }
             }
+            if valid, !fields[7].isEmpty, let problem = LanguageTag.problem(with: fields[7]) {
+                problems.add(table: table.name, row: rowName, column: "Z" + stored[7].uppercased(), problem)
+                valid = false
+            }
             if valid, !numbers.insert(fields[0]).inserted {
                 problems.add(table: table.name, row: rowName, column: "Z" + stored[0].uppercased(), "is used by more than one client")
                 valid = false
@@ -54,7 +60,7 @@ extension CoreDataReader {
             clients.append(
                 ClientSnapshot(
                     id: pk, number: fields[0], name: fields[1], email: fields[2], street: fields[3], city: fields[4],
-                    zip: fields[5], country: fields[6]))
+                    zip: fields[5], country: fields[6], language: fields[7]))
         }
         return (clients, indexByPK)
     }

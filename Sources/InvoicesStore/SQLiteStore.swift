@@ -47,7 +47,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.detailRows = detailRows
     }
 
-    /// The store's schema version (1 or 2): what its rows can hold.
+    /// The store's schema version (1, 2 or 3): what its rows can hold.
     public var schemaVersion: Int { rowsStore.books.schemaVersion }
 
     public func rows(of entity: String) throws -> any RowCollection {
@@ -86,7 +86,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         configuration.label = "store-save"
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
-        let v2 = rowsStore.books.schemaVersion >= 2
+        let version = rowsStore.books.schemaVersion
+        let v2 = version >= 2
         let tables = Dictionary(uniqueKeysWithValues: InvoicesModel.details.map { ($0.entity, $0.table) })
         let permanent = try queue.write { db -> [ObjectID: ObjectID] in
             var permanent: [ObjectID: ObjectID] = [:]
@@ -103,8 +104,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 let (sql, arguments): (String, [(any DatabaseValueConvertible)?])
                 switch entity {
                 case "Client":
-                    sql = "client (" + StoreWrites.clientColumns.joined(separator: ", ") + ")"
-                    arguments = a.map(Self.databaseValue)
+                    let client = StoreWrites.client(a, version: version)
+                    sql = "client (" + client.columns.joined(separator: ", ") + ")"
+                    arguments = client.values.map(Self.databaseValue)
                 case "Invoice" where v2:
                     // correctsId after every insert (a credit note may come before the invoice it corrects).
                     sql = "invoice (" + (StoreWrites.invoiceColumns + ["clientId"]).joined(separator: ", ") + ")"

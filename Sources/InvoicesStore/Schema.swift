@@ -2,10 +2,10 @@
 /// so can another store's (PostgreSQL maps ``ColumnType`` to its own types). docs/store.md describes it for users.
 public enum Schema {
     /// The schema version this build writes (`PRAGMA user_version`).
-    public static let version = 2
+    public static let version = 3
     /// The schema versions this build reads: a v1 store reads as before (every invoice sent, one payment of its
-    /// whole amount on its paid date).
-    public static let readableVersions = 1...2
+    /// whole amount on its paid date), a v2 store as before (every client in the report's language).
+    public static let readableVersions = 1...3
 
     /// How a column stores its value; each store maps it to its own SQL type.
     public enum ColumnType: Sendable, Equatable {
@@ -68,6 +68,9 @@ public enum Schema {
         Column("country", .text, "NOT NULL DEFAULT ''"),
     ])
 
+    /// Version 3: the client's language, a well-formed BCP 47 tag; NULL (or empty) for the report's language.
+    static let clientV3 = Table("client", client.columns + [Column("language", .text)])
+
     static let invoiceV1 = Table("invoice", [
         Column("id", .key),
         Column("identifier", .text, "NOT NULL UNIQUE"),
@@ -125,7 +128,11 @@ public enum Schema {
 
     /// The tables of a schema version, in creation order (a table after those it refers to).
     public static func tables(version: Int) -> [Table] {
-        version == 1 ? [client, invoiceV1] : [client, invoiceV2, payment, writeOff, taxLine]
+        switch version {
+        case 1: [client, invoiceV1]
+        case 2: [client, invoiceV2, payment, writeOff, taxLine]
+        default: [clientV3, invoiceV2, payment, writeOff, taxLine]
+        }
     }
 
     /// The SQLite statements that create an empty store of `version`.
@@ -137,13 +144,16 @@ public enum Schema {
     static func createStatements(_ tables: [Table]) -> String {
         var sql = ""
         for table in tables {
-            let columns = table.columns.map { column in
-                "    " + [column.name, column.type.sqlite, column.constraints].filter { !$0.isEmpty }.joined(separator: " ")
-            }
+            let columns = table.columns.map { "    " + definition($0) }
             sql += "CREATE TABLE \(table.name) (\n" + columns.joined(separator: ",\n") + "\n);\n"
             for column in table.indexed { sql += "CREATE INDEX \(table.name)_\(column) ON \(table.name)(\(column));\n" }
         }
         return sql
+    }
+
+    /// A column's SQLite definition: `name TYPE constraints`.
+    static func definition(_ column: Column) -> String {
+        [column.name, column.type.sqlite, column.constraints].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The statements that create an empty store of ``version``.
@@ -165,6 +175,21 @@ public enum Schema {
         PRAGMA user_version = 2;
         COMMIT;
         """
+
+    /// Turns a v2 store into a v3 store in place, in one transaction: the client table gains `language`, NULL for
+    /// every client (the report's language). Every row is kept as it is. docs/store.md quotes it.
+    public static let migrationFromV2 = """
+        BEGIN;
+        ALTER TABLE client ADD COLUMN \(definition(clientV3.columns[client.columns.count]));
+        PRAGMA user_version = 3;
+        COMMIT;
+        """
+
+    /// The migrations from `version` to the current one, in order (each a transaction of its own): a v1 store runs
+    /// ``migrationFromV1`` then ``migrationFromV2``.
+    public static func migrations(from version: Int) -> [String] {
+        [(1, migrationFromV1), (2, migrationFromV2)].filter { $0.0 >= version }.map(\.1)
+    }
 
     /// `name` in snake_case: `writeOff` is `write_off`, `clientId` is `client_id`.
     public static func snakeCase(_ name: String) -> String {

@@ -5,7 +5,7 @@ public import ObjectContexts
 /// Every row of a native SQLite store in the shape of the current schema (``Schema/version``): what copying a store
 /// to another one (`invoices import --store postgres://… books.sqlite`) moves, ids kept. A version 1 store is read as
 /// ``Schema/migrationFromV1`` would turn it into version 2 (every invoice sent, each paid date one payment of the
-/// whole amount), without changing the file.
+/// whole amount), and a version 1 or 2 store's clients have no language (NULL), without changing the file.
 public struct StoreDump: Sendable {
     /// One table's rows, in id order; each row's values follow ``table``'s columns.
     public struct Rows: Sendable {
@@ -49,7 +49,9 @@ public struct StoreDump: Sendable {
 
     /// The SELECT that reads `table` (of the current schema) from a store of `version`.
     static func select(_ table: Schema.Table, version: Int) -> String {
-        let columns = table.columns.map(\.name).joined(separator: ", ")
+        // The columns `version` lacks (a v1 or v2 client's language) read as NULL.
+        let present = Set(Schema.tables(version: version).first { $0.name == table.name }?.columns.map(\.name) ?? [])
+        let columns = table.columns.map { present.contains($0.name) ? $0.name : "NULL" }.joined(separator: ", ")
         guard version == 1 else { return "SELECT \(columns) FROM \(table.name) ORDER BY id" }
         switch table.name {
         case "invoice":

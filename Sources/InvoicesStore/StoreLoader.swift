@@ -56,7 +56,8 @@ struct StoreLoader: Sendable {
     func checkSchema(_ db: Database) throws -> Int {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         guard Schema.readableVersions.contains(version) else {
-            let versions = Schema.readableVersions.map(String.init).joined(separator: " or ")
+            let all = Schema.readableVersions.map(String.init)
+            let versions = all.dropLast().joined(separator: ", ") + " or " + (all.last ?? "")
             throw StoreIssues([
                 StoreIssue(
                     kind: .wrongSchema, path: path,

@@ -5,8 +5,18 @@ public import ObjectContexts
 /// SQLite names) and the values of each row, days as `YYYY-MM-DD` text. ``SQLiteStore`` and the PostgreSQL store
 /// both write these, so the two stores hold the same rows for the same import.
 public enum StoreWrites {
-    /// The `client` columns a client's attributes fill, in attribute order.
-    public static let clientColumns = ["number", "name", "email", "street", "city", "zip", "country"]
+    /// The `client` columns a client's attributes fill, in attribute order (`language` from schema 3).
+    public static let clientColumns = ["number", "name", "email", "street", "city", "zip", "country", "language"]
+
+    /// The `client` columns of a store of `version`, and the client's values for them: a v1 or v2 store has no
+    /// `language` (the client keeps the report's language); an empty language is NULL.
+    public static func client(_ attributes: [Value], version: Int) -> (columns: [String], values: [Value]) {
+        var values = Array(attributes.prefix(clientColumns.count))
+        let language = InvoicesModel.ClientAttribute.language.rawValue
+        guard version >= 3 else { return (Array(clientColumns.prefix(language)), Array(values.prefix(language))) }
+        if language < values.count, values[language] == .text("") { values[language] = .null }
+        return (clientColumns, values)
+    }
 
     /// The `invoice` columns ``invoice(_:)`` fills (the store adds `clientId`, and `correctsId` once every invoice
     /// of the save has its row id).

@@ -57,6 +57,17 @@ public enum StoreFixture {
         try queue.close()
     }
 
+    /// Migrates a v1 or v2 store to the current version with ``InvoicesStore/Schema/migrations(from:)`` (each its own
+    /// transaction), as docs/store.md tells users to.
+    public static func migrate(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            for migration in Schema.migrations(from: version) { try db.execute(sql: migration) }
+        }
+        try queue.close()
+    }
+
     /// Runs `sql` against an existing store and returns the rows as dictionaries (for independent checks).
     public static func query(_ path: String, _ sql: String) throws -> [[String: String]] {
         var configuration = Configuration()

@@ -107,7 +107,10 @@ enum BooksSQL {
         try queue.read { db in
             for table in Schema.tables(version: Schema.version) {
                 let name = Schema.snakeCase(table.name)
-                let rows = try Row.fetchAll(db, sql: "SELECT \(table.columns.map(\.name).joined(separator: ", ")) FROM \(table.name) ORDER BY id")
+                // A column the file's schema lacks (a v2 file's client language) is NULL.
+                let present = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('\(table.name)')"))
+                let columns = table.columns.map { present.contains($0.name) ? $0.name : "NULL" }
+                let rows = try Row.fetchAll(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY id")
                 for chunk in stride(from: 0, to: rows.count, by: 1000) {
                     let values = rows[chunk..<min(chunk + 1000, rows.count)].map { row in
                         "(" + row.databaseValues.map { value -> String in

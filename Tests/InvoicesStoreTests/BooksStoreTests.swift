@@ -11,7 +11,7 @@ struct BooksStoreTests {
         let path = folder.path("old.sqlite")
         try StoreFixture.make(at: path, sql: "PRAGMA user_version = 7;")
         let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
-        #expect(error.description.contains("schema version 7, expected 1 or 2"))
+        #expect(error.description.contains("schema version 7, expected 1, 2 or 3"))
         #expect(error.description.hasPrefix(path))
     }
 

@@ -14,7 +14,7 @@ struct ContextBooksTests {
         let path = folder.path("books.sqlite")
         try SampleGenerator(clients: 10, invoices: 1_000, seed: 3).write(to: path)
         let books = try BooksStore(path: path).books
-        #expect(books.schemaVersion == 2)
+        #expect(books.schemaVersion == 3)
         #expect(!books.writeOffs.isEmpty && !books.taxLines.isEmpty && !books.paymentDetails.isEmpty)
         #expect(books.invoices.contains { $0.status == .draft } && books.invoices.contains { $0.status == .void })
         #expect(books.invoices.contains { $0.kind == .creditNote && $0.corrects >= 0 && $0.applied != nil })

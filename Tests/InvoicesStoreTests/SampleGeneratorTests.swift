@@ -24,7 +24,7 @@ struct SampleGeneratorTests {
         let books = try BooksStore(path: path).books
         #expect(books.clients.count == 50)
         #expect(books.invoices.filter { $0.kind == .invoice }.count == 2000)
-        #expect(books.schemaVersion == 2)
+        #expect(books.schemaVersion == 3)
         // Schema v2: partial payments, refunds, credit notes, voids, drafts, write-offs, taxes at several rates.
         let paymentsPerInvoice = Dictionary(grouping: books.payments, by: \.invoiceIndex)
         #expect(paymentsPerInvoice.values.contains { $0.count == 2 })

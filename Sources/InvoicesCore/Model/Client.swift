@@ -20,6 +20,8 @@ public final class Client: ManagedObject {
     public var city: String { text(.city) }
     public var zip: String { text(.zip) }
     public var country: String { text(.country) }
+    /// The client's language (schema 3), a BCP 47 tag; empty for the report's language.
+    public var language: String { text(.language) }
 
     /// The client's invoices.
     public var invoices: [Invoice] { objects(forKey: "invoices").compactMap { $0 as? Invoice } }
@@ -33,6 +35,7 @@ public final class Client: ManagedObject {
         try set(.city, snapshot.city)
         try set(.zip, snapshot.zip)
         try set(.country, snapshot.country)
+        try set(.language, snapshot.language)
     }
 
     func domainFailures() -> [ValidationFailure] {

@@ -10,6 +10,8 @@ public enum InvoicesModel {
     /// Attribute indices of the `Client` entity, in ``client`` order.
     public enum ClientAttribute: Int, CaseIterable, Sendable {
         case number, name, email, street, city, zip, country
+        /// Schema v3: the client's language, a BCP 47 tag, empty for the report's language.
+        case language
     }
 
     /// Attribute indices of the `Invoice` entity, in ``invoice`` order.
@@ -61,6 +63,7 @@ public enum InvoicesModel {
             AttributeDescription(name: "city", type: .text, defaultValue: .text("")),
             AttributeDescription(name: "zip", type: .text, defaultValue: .text("")),
             AttributeDescription(name: "country", type: .text, defaultValue: .text("")),
+            AttributeDescription(name: "language", type: .text, defaultValue: .text("")),
         ],
         relationships: [RelationshipDescription(name: "invoices", destination: "Invoice", isToMany: true, inverse: "client")],
         objectClass: Client.self,

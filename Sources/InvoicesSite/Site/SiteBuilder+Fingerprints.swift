@@ -25,7 +25,7 @@ extension SiteBuilder {
     /// property added to one of them without being fingerprinted fails the tests instead of leaving stale pages.
     static let fingerprintedFields: [String: [String]] = [
         "Books": ["clients", "invoices", "currencies", "payments", "paymentDetails", "writeOffs", "taxLines", "taxes", "schemaVersion"],
-        "ClientSnapshot": ["id", "number", "name", "email", "street", "city", "zip", "country"],
+        "ClientSnapshot": ["id", "number", "name", "email", "street", "city", "zip", "country", "language"],
         "InvoiceSnapshot": [
             "id", "identifier", "clientIndex", "currencyIndex", "amount", "issued", "due", "paid", "notes", "status", "kind", "net",
             "corrects", "applied",
@@ -74,7 +74,7 @@ extension SiteBuilder {
         for index in books.clients.indices {
             var client = Fingerprint(seed: baseValue)
             let snapshot = books.clients[index]
-            for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country] {
+            for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country, snapshot.language] {
                 client.add(text)
             }
             client.add(snapshot.id)
