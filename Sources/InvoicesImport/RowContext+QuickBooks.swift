@@ -61,7 +61,7 @@ extension RowContext {
             return ([], [], [], [])
         }
         let reading = QuickBooksColumns(amount: multicurrency ? "Foreign Amount" : "Amount", open: openColumn, home: homeCurrency, spelled: report.spelled)
-        let (entries, leftOut) = quickBooksEntries(report, table, reading)
+        let (entries, leftOut, rejected) = quickBooksEntries(report, table, reading)
         var warnings: [ImportProblem] = []
         if leftOut > 0 {
             warnings.append(
@@ -94,14 +94,16 @@ extension RowContext {
                             + "to each customer's oldest open invoices, as QuickBooks applies them, without checking QuickBooks' balances; add the column "
                             + "(Customize › Rows/Columns) to check them"))
             }
-            let (invoices, payments) = quickBooksLedger(entries, reading)
+            let (invoices, payments) = quickBooksLedger(entries.filter { !rejected.contains($0.customer) }, reading)
             return (clients, invoices, payments, warnings)
         }
     }
 
     /// The transaction rows of the report, with their customer; title, group, total and footer rows are passed over,
     /// and non-posting transactions counted (`leftOut`).
-    mutating func quickBooksEntries(_ report: QuickBooksReport, _ table: CSVTable, _ reading: QuickBooksColumns) -> (entries: [QuickBooksEntry], leftOut: Int) {
+    mutating func quickBooksEntries(
+        _ report: QuickBooksReport, _ table: CSVTable, _ reading: QuickBooksColumns
+    ) -> (entries: [QuickBooksEntry], leftOut: Int, rejected: Set<String>) {
         let grouped = report.kind == .transactionsByCustomer
         let reader = XeroDates(rows: table.rows, columns: ["Date", "Due Date"], fallback: dates)
         if let found = reader.problem { problem(found.0, reading.spelled["Date"], found.1) }
@@ -109,6 +111,8 @@ extension RowContext {
         var ended = false
         var leftOut = 0
         var entries: [QuickBooksEntry] = []
+        // Customers with a transaction left out for its problems: their balances cannot be checked (nothing is written).
+        var rejected: Set<String> = []
         for row in table.rows {
             let fields = row.record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
             guard let first = fields.first(where: { !$0.isEmpty }) else { continue }
@@ -180,9 +184,9 @@ extension RowContext {
                     "'\(type)' in an Invoice List; it lists invoices only: import the Transaction List by Customer for payments and credits")
                 continue
             }
-            if let entry = quickBooksEntry(row, name, kind, reader, reading) { entries.append(entry) }
+            if let entry = quickBooksEntry(row, name, kind, reader, reading) { entries.append(entry) } else { rejected.insert(name) }
         }
-        return (entries, leftOut)
+        return (entries, leftOut, rejected)
     }
 
     /// One transaction row read; nil after a problem (reported).
