@@ -41,6 +41,9 @@ extension InvoicesCommand {
         @Option(help: "Days from issue date to due date for invoices without one (FreshBooks exports without Date Due).")
         var defaultTerms: Int = 30
 
+        @Option(help: "The currency (ISO 4217) of files that name none: a QuickBooks Online report without multicurrency.")
+        var currency: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -63,7 +66,7 @@ extension InvoicesCommand {
 
         func run() throws {
             let name = PostgresAddress.isAddress(store) ? PostgresAddress.redacted(store) : store
-            let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms)
+            let options = ImportReader.Options(format: format, dateFormat: dateFormat, defaultTerms: defaultTerms, currency: currency)
             if PostgresAddress.isAddress(store), files.count == 1, ImportWriter.isSQLiteFile(files[0]) {
                 do {
                     let summary = try ImportWriter.copy(storeAt: files[0], to: store)

@@ -18,6 +18,10 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case zohoInvoices = "zoho-invoices"
     /// Xero's invoices export, one row per line item, credit notes among them.
     case xeroInvoices = "xero-invoices"
+    /// QuickBooks Online's Invoice List report, title rows and totals included (RowContext+QuickBooks.swift).
+    case quickBooksInvoiceList = "quickbooks-invoice-list"
+    /// QuickBooks Online's Transaction List by Customer report (RowContext+QuickBooks.swift).
+    case quickBooksTransactions = "quickbooks-transactions"
 
     public var description: String { rawValue }
 
@@ -38,6 +42,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .xeroInvoices:
             ["ContactName", "InvoiceNumber", "InvoiceDate", "DueDate", "Total", "TaxTotal", "InvoiceAmountPaid", "InvoiceAmountDue",
              "LineAmount", "TaxType", "TaxAmount", "Currency", "Type", "Status"]
+        case .quickBooksInvoiceList, .quickBooksTransactions: QuickBooksReport.Kind(self).required
         }
     }
 

@@ -20,11 +20,14 @@ public struct ImportReader: Sendable {
         public var dateFormat: String?
         /// Days from issue to due date for sources without a due date (FreshBooks).
         public var defaultTerms: Int
+        /// The currency of amounts in files that do not name one (a QuickBooks Online report without multicurrency).
+        public var currency: String?
 
-        public init(format: ImportFormat? = nil, dateFormat: String? = nil, defaultTerms: Int = 30) {
+        public init(format: ImportFormat? = nil, dateFormat: String? = nil, defaultTerms: Int = 30, currency: String? = nil) {
             self.format = format
             self.dateFormat = dateFormat
             self.defaultTerms = defaultTerms
+            self.currency = currency
         }
     }
 
@@ -128,6 +131,11 @@ public struct ImportReader: Sendable {
             return
         }
         let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        // QuickBooks Online reports: the header row comes after the title rows (RowContext+QuickBooks.swift).
+        if let report = QuickBooksReport(document: document, format: options.format, otherFormat: ImportFormat.detect(header: header) != nil) {
+            readQuickBooks(file: file, report: report, dates: dates, into: &batch, problems: &problems)
+            return
+        }
         let foreign = ForeignExport.recognize(header: header)
         guard let format = options.format ?? ImportFormat.detect(header: header) else {
             let message: String
@@ -177,7 +185,7 @@ public struct ImportReader: Sendable {
             batch.clients += clients
             batch.invoices += invoices
             batch.warnings += warnings
-        case .json: break
+        case .json, .quickBooksInvoiceList, .quickBooksTransactions: break
         }
         batch.skippedInvoices += context.skipped
         batch.skippedPayments += context.skippedPayments

@@ -67,6 +67,7 @@ import Testing
         #expect(error.problems.map(\.description) == [
             "\(path):1: the header row ('Ref', 'Customer', 'Sum', 'Cur', ...) matches no import format; a file needs the "
                 + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, "
+                + "quickbooks-invoice-list, quickbooks-transactions, "
                 + "or is JSON (see docs/import.md for each format's columns)"
         ])
     }
