@@ -18,6 +18,14 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case zohoInvoices = "zoho-invoices"
     /// Xero's invoices export, one row per line item, credit notes among them.
     case xeroInvoices = "xero-invoices"
+    /// Invoice Ninja v5's clients export (Reports › Clients › Export).
+    case invoiceNinjaClients = "invoiceninja-clients"
+    /// Invoice Ninja v5's invoices export, one row per invoice.
+    case invoiceNinjaInvoices = "invoiceninja-invoices"
+    /// Invoice Ninja v5's credits export, one row per credit.
+    case invoiceNinjaCredits = "invoiceninja-credits"
+    /// Invoice Ninja v5's payments export, one row per payment, with the invoice number column added.
+    case invoiceNinjaPayments = "invoiceninja-payments"
 
     public var description: String { rawValue }
 
@@ -38,13 +46,14 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .xeroInvoices:
             ["ContactName", "InvoiceNumber", "InvoiceDate", "DueDate", "Total", "TaxTotal", "InvoiceAmountPaid", "InvoiceAmountDue",
              "LineAmount", "TaxType", "TaxAmount", "Currency", "Type", "Status"]
+        case .invoiceNinjaClients, .invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments: invoiceNinjaColumns
         }
     }
 
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
+        for format in [ImportFormat.invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments, .invoiceNinjaClients, .xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

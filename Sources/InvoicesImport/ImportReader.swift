@@ -83,6 +83,7 @@ public struct ImportReader: Sendable {
             }
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
         }
+        link(&batch, problems: &problems)
         checkDuplicates(&batch, problems: &problems)
         checkTextBounds(batch, problems: &problems)
         if !missing.isEmpty {
@@ -177,6 +178,10 @@ public struct ImportReader: Sendable {
             batch.clients += clients
             batch.invoices += invoices
             batch.warnings += warnings
+        case .invoiceNinjaClients: batch.clients += rows.compactMap { context.invoiceNinjaClient($0) }
+        case .invoiceNinjaInvoices: batch.invoices += context.invoiceNinjaInvoices(rows, links: &batch.links)
+        case .invoiceNinjaCredits: batch.invoices += context.invoiceNinjaCredits(rows, links: &batch.links)
+        case .invoiceNinjaPayments: batch.payments += context.invoiceNinjaPayments(rows, links: &batch.links)
         case .json: break
         }
         batch.skippedInvoices += context.skipped

@@ -66,7 +66,8 @@ import Testing
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
         #expect(error.problems.map(\.description) == [
             "\(path):1: the header row ('Ref', 'Customer', 'Sum', 'Cur', ...) matches no import format; a file needs the "
-                + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, "
+                + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, invoiceninja-clients, "
+                + "invoiceninja-invoices, invoiceninja-credits, invoiceninja-payments, "
                 + "or is JSON (see docs/import.md for each format's columns)"
         ])
     }
