@@ -182,6 +182,8 @@ public struct ImportReader: Sendable {
         case .invoiceNinjaInvoices: batch.invoices += context.invoiceNinjaInvoices(rows, links: &batch.links)
         case .invoiceNinjaCredits: batch.invoices += context.invoiceNinjaCredits(rows, links: &batch.links)
         case .invoiceNinjaPayments: batch.payments += context.invoiceNinjaPayments(rows, links: &batch.links)
+        case .waveCustomers: batch.clients += rows.compactMap { context.waveCustomer($0, links: &batch.links) }
+        case .waveTransactions: context.waveTransactions(rows, links: &batch.links)
         case .json: break
         }
         batch.skippedInvoices += context.skipped

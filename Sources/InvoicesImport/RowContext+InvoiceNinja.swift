@@ -37,6 +37,8 @@ struct ServiceLinks: Sendable, Hashable {
     var ninjaPaidInvoices: Set<String> = []
     /// Invoice Ninja invoices and credits whose paid or applied amount was dated on their own date, per file.
     var ninjaDatedOnIssue: [String: Int] = [:]
+    /// Wave's ledger and customers, joined once every file is read (RowContext+Wave.swift).
+    var wave = WaveLedger()
 }
 
 extension RowContext {
@@ -291,6 +293,7 @@ extension ImportReader {
     /// customers' currencies.
     func link(_ batch: inout ImportBatch, problems: inout ProblemList) {
         linkInvoiceNinja(&batch, problems: &problems)
+        linkWave(&batch, problems: &problems)
     }
 
     func linkInvoiceNinja(_ batch: inout ImportBatch, problems: inout ProblemList) {
