@@ -46,12 +46,6 @@ struct ForeignExport: Sendable {
             advice: "Zoho's clients are read from its invoices export, which names each customer with the billing "
                 + "address: import the invoices export instead (zoho-invoices)"),
         ForeignExport(
-            "a Wave transactions (accounting) export", signature: ["Transaction ID", "Transaction Date", "Account Name"],
-            advice: "it holds ledger lines, not invoices, and invoices import does not read Wave; " + convertInvoices),
-        ForeignExport(
-            "a Wave customers export", signature: ["customer_name", "customer_currency"],
-            advice: "invoices import does not read Wave; " + convertClients),
-        ForeignExport(
             "a Wave vendors export", signature: ["vendor_name", "vendor_currency"],
             advice: "vendors are suppliers, not clients, so there is nothing in it to import; leave the file out"),
         ForeignExport(

@@ -269,6 +269,8 @@ public struct ImportBatch: Sendable, Hashable {
     public var rejectedReferences: [ImportedReference]
     /// Clients of client rows left out for problems: references to them are not reported a second time.
     public var rejectedClients: Set<ClientReference>
+    /// What one file of a service leaves for another to complete (Invoice Ninja's payments, Wave's currencies).
+    var links = ServiceLinks()
 
     public init(
         clients: [ImportedClient] = [], invoices: [ImportedInvoice] = [], skippedInvoices: Int = 0,

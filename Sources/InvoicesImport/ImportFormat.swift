@@ -22,6 +22,18 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case quickBooksInvoiceList = "quickbooks-invoice-list"
     /// QuickBooks Online's Transaction List by Customer report (RowContext+QuickBooks.swift).
     case quickBooksTransactions = "quickbooks-transactions"
+    /// Invoice Ninja v5's clients export (Reports › Clients › Export).
+    case invoiceNinjaClients = "invoiceninja-clients"
+    /// Invoice Ninja v5's invoices export, one row per invoice.
+    case invoiceNinjaInvoices = "invoiceninja-invoices"
+    /// Invoice Ninja v5's credits export, one row per credit.
+    case invoiceNinjaCredits = "invoiceninja-credits"
+    /// Invoice Ninja v5's payments export, one row per payment, with the invoice number column added.
+    case invoiceNinjaPayments = "invoiceninja-payments"
+    /// Wave's customers export: the customers and their currencies.
+    case waveCustomers = "wave-customers"
+    /// Wave's accounting transactions export: the ledger, invoices and payments among its lines.
+    case waveTransactions = "wave-transactions"
 
     public var description: String { rawValue }
 
@@ -43,13 +55,16 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
             ["ContactName", "InvoiceNumber", "InvoiceDate", "DueDate", "Total", "TaxTotal", "InvoiceAmountPaid", "InvoiceAmountDue",
              "LineAmount", "TaxType", "TaxAmount", "Currency", "Type", "Status"]
         case .quickBooksInvoiceList, .quickBooksTransactions: QuickBooksReport.Kind(self).required
+        case .invoiceNinjaClients, .invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments: invoiceNinjaColumns
+        case .waveCustomers: Self.waveCustomerColumns
+        case .waveTransactions: Self.waveTransactionColumns
         }
     }
 
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
+        for format in [ImportFormat.invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments, .invoiceNinjaClients, .waveTransactions, .waveCustomers, .xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

@@ -86,6 +86,7 @@ public struct ImportReader: Sendable {
             }
             read(file: file, bytes: [UInt8](data), dates: dates, into: &batch, problems: &problems)
         }
+        link(&batch, problems: &problems)
         checkDuplicates(&batch, problems: &problems)
         checkTextBounds(batch, problems: &problems)
         if !missing.isEmpty {
@@ -185,6 +186,12 @@ public struct ImportReader: Sendable {
             batch.clients += clients
             batch.invoices += invoices
             batch.warnings += warnings
+        case .invoiceNinjaClients: batch.clients += rows.compactMap { context.invoiceNinjaClient($0) }
+        case .invoiceNinjaInvoices: batch.invoices += context.invoiceNinjaInvoices(rows, links: &batch.links)
+        case .invoiceNinjaCredits: batch.invoices += context.invoiceNinjaCredits(rows, links: &batch.links)
+        case .invoiceNinjaPayments: batch.payments += context.invoiceNinjaPayments(rows, links: &batch.links)
+        case .waveCustomers: batch.clients += rows.compactMap { context.waveCustomer($0, links: &batch.links) }
+        case .waveTransactions: context.waveTransactions(rows, links: &batch.links)
         case .json, .quickBooksInvoiceList, .quickBooksTransactions: break
         }
         batch.skippedInvoices += context.skipped

@@ -8,8 +8,6 @@ import Testing
 /// services' real exports and rows of our own.
 @Suite struct UnreadFilesTests {
     static let exports: [(String, String)] = [
-        ("wave-transactions.csv", "looks like a Wave transactions (accounting) export; it holds ledger lines, not invoices"),
-        ("wave-customers.csv", "looks like a Wave customers export; invoices import does not read Wave; convert it to the clients CSV format"),
         ("wave-vendors.csv", "looks like a Wave vendors export; vendors are suppliers, not clients"),
         ("invoicely-invoices.csv", "looks like an Invoicely invoices export; it has no invoice numbers and no currency"),
         ("invoicely-clients.csv", "looks like an Invoicely or Invoice2go clients export; invoices import does not read them; convert it"),
@@ -67,7 +65,8 @@ import Testing
         #expect(error.problems.map(\.description) == [
             "\(path):1: the header row ('Ref', 'Customer', 'Sum', 'Cur', ...) matches no import format; a file needs the "
                 + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, "
-                + "quickbooks-invoice-list, quickbooks-transactions, "
+                + "quickbooks-invoice-list, quickbooks-transactions, invoiceninja-clients, "
+                + "invoiceninja-invoices, invoiceninja-credits, invoiceninja-payments, wave-customers, wave-transactions, "
                 + "or is JSON (see docs/import.md for each format's columns)"
         ])
     }
@@ -78,12 +77,12 @@ import Testing
         let store = folder.path("books.sqlite")
         let empty = folder.path("empty.csv")
         try Data().write(to: URL(fileURLWithPath: empty))
-        let wave = Support.fixture("foreign/wave-transactions.csv")
+        let wave = Support.fixture("foreign/wave-vendors.csv")
         let result = try CLI.run(["import", "--store", store, wave, empty])
         #expect(result.status == 65)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(result.stderr)")
-        #expect(lines.first?.hasPrefix("Error: \(wave):1: looks like a Wave transactions (accounting) export") == true)
+        #expect(lines.first?.hasPrefix("Error: \(wave):1: looks like a Wave vendors export") == true)
         #expect(lines.dropFirst().first == "Error: \(empty): is empty (0 bytes); export the data again, or leave the file out")
         #expect(!FileManager.default.fileExists(atPath: store))
     }

@@ -1,0 +1,190 @@
+import Foundation
+import InvoicesCore
+import InvoicesImport
+import InvoicesReport
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// Invoice Ninja v5's clients, invoices, credits and payments exports, laid out as its English export writes them
+/// (BaseExport's default columns in order, `Invoice Invoice Number` and the like, plain decimals, ISO dates, empty cells),
+/// imported together: every invoice, credit and payment status, a partial payment, a partial and a full refund, credits
+/// applied, a cancelled invoice with and without payments, a reversed one, a draft, two currencies (issue 44).
+struct InvoiceNinjaBooksTests {
+    static let files = ["clients", "invoices", "credits", "payments"].map { "invoiceninja/invoiceninja-\($0).csv" }
+
+    /// Invoice Ninja's own balances per (client, currency), from the clients export: `Balance` (what the client owes,
+    /// the sum of its invoices' balances) and `Credit Balance` (the credit it has left).
+    static func ninjaBalances() throws -> [String: (owed: Int64, credit: Int64)] {
+        let csv = try CSVDocument(bytes: [UInt8](try #require(Support.bytes(Support.fixture(files[0])))))
+        let column = { (name: String) in try #require(csv.header.firstIndex(of: name)) }
+        let (name, currency, balance, credit) = (try column("Name"), try column("Client Currency"), try column("Balance"), try column("Credit Balance"))
+        var result: [String: (owed: Int64, credit: Int64)] = [:]
+        for record in csv.records {
+            let code = try CurrencyCode(record.fields[currency])
+            result[record.fields[name] + " " + code.code] = (
+                try Money(parsing: record.fields[balance], currency: code).minorUnits, try Money(parsing: record.fields[credit], currency: code).minorUnits)
+        }
+        return result
+    }
+
+    /// The export `name` with `edit` applied to its text, written to `folder`; the other files copied beside it.
+    static func variant(_ folder: TemporaryFolder, _ name: String, _ edit: (String) -> String) throws -> [String] {
+        try files.map { file in
+            let text = String(decoding: try #require(Support.bytes(Support.fixture(file))), as: UTF8.self)
+            let path = folder.path((file as NSString).lastPathComponent)
+            try Data((file.hasSuffix(name) ? edit(text) : text).utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    @Test func theFourExportsImportTogetherWithInvoiceNinjasOwnBalances() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let batch = try ImportReader().read(files: Self.files.map(Support.fixture))
+        // A voided and a failed payment move no money; one of no invoice and one of 0 (paid from a credit) are skipped.
+        #expect(batch.skippedPayments == 2)
+        let summary = try ImportWriter.apply(batch, to: store)
+        #expect(summary.clients.added == 2 && summary.invoices.added == 16 && summary.payments?.added == 11)
+        let books = try BooksStore(path: store).books
+        func index(_ identifier: String) throws -> Int { try #require(books.invoices.firstIndex { $0.identifier == identifier }) }
+        func invoice(_ identifier: String) throws -> InvoiceSnapshot { books.invoices[try index(identifier)] }
+
+        // Statuses: Draft a draft; Cancelled without payments and Reversed void; Cancelled with a payment sent, the rest written off.
+        #expect(try invoice("0001").status == .draft && invoice("CR-0003").status == .draft)
+        #expect(try invoice("0007").status == .void && invoice("0009").status == .void)
+        for sent in ["0002", "0003", "0004", "0005", "0006", "0008", "0010", "0011", "0012", "CR-0001", "CR-0002", "CR-0004"] {
+            #expect(try invoice(sent).status == .sent, "\(sent)")
+        }
+        let inv8 = Int32(try index("0008"))
+        #expect(books.writeOffs.filter { $0.invoiceIndex == inv8 }.map { "\($0.amount) \($0.date) \($0.reason)" } == ["25700 2025-02-14 cancelled in Invoice Ninja"])
+        // Credits are credit notes, the client's credit; what was applied to invoices left it as a negative payment.
+        #expect(try invoice("CR-0001").kind == .creditNote && invoice("CR-0001").corrects == -1 && invoice("0002").kind == .invoice)
+
+        // Payments: the listed ones, refunds negative on their day, and the part paid from a credit on the invoice's date.
+        let payments = books.payments.map { "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date)" }.sorted()
+        #expect(payments == [
+            "0003 20000 2025-01-20", "0004 119000 2025-02-10", "0005 -10000 2025-02-20", "0005 50000 2025-02-20", "0006 -30000 2025-02-15",
+            "0006 30000 2025-02-15", "0008 10000 2025-02-25", "0010 10000 2025-02-20", "0010 13800 2025-03-01", "0012 100000 2025-03-10",
+            "0012 8000 2025-03-05", "CR-0001 -10000 2025-02-15", "CR-0004 -8000 2025-03-03",
+        ])
+        // Each invoice's balance is Invoice Ninja's `Invoice Balance`.
+        let balances = RealExportsTests.balances(books)
+        for (identifier, balance) in ["0002": 119_000, "0003": 39_500, "0004": 0, "0005": 10_000, "0006": 30_000, "0008": 0, "0010": 0, "0011": 100_000, "0012": 108_000] as [String: Int64] {
+            #expect(balances[identifier] == balance, "\(identifier): \(String(describing: balances[identifier]))")
+        }
+
+        // Taxes: the invoice-level rate; two rates on one invoice, each on the net; the due date from --default-terms.
+        let inv12 = Int32(try index("0012"))
+        #expect(books.taxLines.filter { $0.invoiceIndex == inv12 }.map { "\(books.taxes[Int($0.taxIndex)].name) \(books.taxes[Int($0.taxIndex)].percent) \($0.amount)" }.sorted()
+            == ["County 2 4000", "State 6 12000"])
+        #expect(try invoice("0012").net == 200_000 && invoice("0005").net == 42_017)
+        #expect(try invoice("0011").due.description == "2025-03-31")
+
+        // The client with a comma and non-ASCII letters, its number and address.
+        let client = try #require(books.clients.first { $0.name == "Müller, Schäfer & Co. KG" })
+        #expect(client.number == "0001" && client.street == "Hohe Straße 12\n2. OG" && client.city == "Köln" && client.country == "Germany")
+
+        // The report's totals per client and currency are Invoice Ninja's own client balances.
+        let report = try Report(books: books)
+        var built: [String: (owed: Int64, credit: Int64)] = [:]
+        for totals in report.clients {
+            for currency in totals.currencies {
+                built[books.clients[totals.clientIndex].name + " " + currency.currency.code] = (currency.period.outstanding, currency.period.credit)
+            }
+        }
+        let ninja = try Self.ninjaBalances()
+        #expect(ninja.count == 2 && built.count == 2)
+        for (key, value) in ninja {
+            #expect(built[key]?.owed == value.owed && built[key]?.credit == value.credit, "\(key): \(String(describing: built[key])) vs \(value)")
+        }
+
+        // The same exports again change nothing.
+        let before = try Support.dump(store)
+        let again = try Support.importFixtures(Self.files, into: store)
+        #expect(again.invoices == .init(unchanged: 16) && again.clients == .init(unchanged: 2))
+        #expect(try Support.dump(store) == before)
+    }
+
+    /// The built site's totals.csv, at each client's and currency's last month, are Invoice Ninja's client balances.
+    @Test func theBuiltSitesTotalsPerClientAndCurrencyAreInvoiceNinjasBalances() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let imported = try CLI.run(["import", "--store", store] + Self.files.map(Support.fixture))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let csv = try CSVDocument(bytes: [UInt8](try #require(Support.bytes(folder.path("site/totals.csv")))))
+        let column = { (name: String) in try #require(csv.header.firstIndex(of: name)) }
+        let (name, currency, month, outstanding, credit) = (
+            try column("client_name"), try column("currency"), try column("month"), try column("outstanding"), try column("credit"))
+        var last: [String: (month: String, owed: Int64, credit: Int64)] = [:]
+        for record in csv.records {
+            let fields = record.fields
+            let key = fields[name] + " " + fields[currency]
+            guard last[key].map({ $0.month < fields[month] }) ?? true else { continue }
+            let code = try CurrencyCode(fields[currency])
+            last[key] = (fields[month], try Money(parsing: fields[outstanding], currency: code).minorUnits,
+                         try Money(parsing: fields[credit], currency: code).minorUnits)
+        }
+        let ninja = try Self.ninjaBalances()
+        #expect(Set(last.keys) == Set(ninja.keys))
+        for (key, value) in ninja {
+            #expect(last[key]?.owed == value.owed && last[key]?.credit == value.credit, "\(key): \(String(describing: last[key])) vs \(value)")
+        }
+    }
+
+    @Test func theExportsAreDetectedByTheirHeaders() throws {
+        let batch = try ImportReader().batch(from: Self.files.map(Support.fixture))
+        #expect(batch.problems.isEmpty)
+        #expect(batch.clients.map(\.number) == ["0001", "0002"])
+        // Without the payments export, each paid amount is one payment on the invoice's date, with a warning.
+        let alone = try ImportReader().read(files: Self.files.dropLast().map(Support.fixture))
+        #expect(alone.payments.isEmpty)
+        #expect(alone.invoices.first { $0.identifier == "0012" }?.receipts == ImportedReceipts(received: 108_000, receivedOn: CalendarDate(iso: "2025-03-05")))
+        #expect(alone.warnings.count == 2)
+    }
+
+    @Test func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("books.sqlite")
+        let paths = try Self.variant(folder, "invoices.csv") { $0.replacingOccurrences(of: ",0003,595,395,200,", with: ",0003,595,39S,200,") }
+        let result = try CLI.run(["import", "--store", store] + paths)
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("Error: \(paths[1]):4: column 'Invoice Balance': '39S'"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test func aBalanceThatDisagreesIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 0003 owes 595 less the 200 paid: Invoice Ninja's 390 is not that.
+        let paths = try Self.variant(folder, "invoices.csv") { $0.replacingOccurrences(of: ",0003,595,395,200,", with: ",0003,595,390,200,") }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: paths) }
+        #expect(error.problems.map(\.description) == [
+            "\(paths[1]):4: column 'Invoice Balance': Invoice Ninja's balance 390.00 is not Invoice Amount less Invoice Paid to Date (395.00); "
+                + "the file does not say what else settled it, so it is not imported"
+        ])
+        // Payments listing more than the invoice's paid to date are reported at the invoice.
+        let more = try Self.variant(folder, "payments.csv") { $0.replacingOccurrences(of: "2025-01-20,200,0,200,", with: "2025-01-20,250,0,250,") }
+        let moreError = try #require(throws: ImportError.self) { try ImportReader().read(files: more) }
+        #expect(moreError.problems.map(\.description) == [
+            "\(more[1]):4: column 'Invoice Paid to Date': Invoice Ninja's paid to date 200.00 is less than the payments the payments export lists "
+                + "for invoice '0003' (250.00); a payment may name one invoice only"
+        ])
+    }
+
+    @Test func aPaymentsExportWithoutTheInvoiceColumnSaysWhatToAdd() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let paths = try Self.variant(folder, "payments.csv") { text in
+            text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
+                .joined(separator: "\n") + "\n"
+        }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: paths) }
+        #expect(error.problems.first?.description.hasPrefix("\(paths[3]):1: has no 'Invoice Invoice Number' column") == true, "\(error.problems)")
+    }
+}
