@@ -57,13 +57,13 @@ struct FiscalPeriodTests {
         let april = try site(fiscalYearStart: 4).fiscalPeriods()
         let years = april.filter { $0.quarter == 0 }
         #expect(years.map(\.label) == ["FY 2023/24", "FY 2024/25", "FY 2025/26"])
-        #expect(years.map(\.path) == ["years/2023.html", "years/2024.html", "years/2025.html"])
+        #expect(years.map(SitePaths.period) == ["years/2023.html", "years/2024.html", "years/2025.html"])
         #expect(years.map(\.offsets.count) == [3, 12, 9])
         #expect(years.map(\.complete) == [false, true, false])
         let quarters = april.filter { $0.quarter != 0 }
         #expect(quarters.count == 8)
         // January to March 2024 is the last quarter of the fiscal year that started in April 2023.
-        #expect(quarters[0].label == "Q4 FY 2023/24" && quarters[0].path == "quarters/2023-Q4.html" && quarters[0].offsets == 0..<3)
+        #expect(quarters[0].label == "Q4 FY 2023/24" && SitePaths.period(quarters[0]) == "quarters/2023-Q4.html" && quarters[0].offsets == 0..<3)
         #expect(quarters[1].label == "Q1 FY 2024/25" && quarters[1].offsets == 3..<6)
         // Every reported month is in exactly one year and one quarter.
         for offset in months.indices {
@@ -113,16 +113,16 @@ struct FiscalPeriodTests {
             let general = site.templates.render("period", PeriodPage(site: site, period: period, periods: periods).context())
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
             #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
-            pages[period.path] = fast.html
+            pages[SitePaths.period(period)] = fast.html
         }
         // Every link from a year's tax row lands on a quarter of that year, at a table of invoices.
         var links = 0
         for year in periods where year.quarter == 0 {
-            let html = try #require(pages[year.path])
+            let html = try #require(pages[SitePaths.period(year)])
             for match in html.matches(of: /href="\.\.\/(quarters\/[0-9]{4}-Q[1-4]\.html)#(tax-[A-Z]{3}-[0-9]+)"/) {
-                let quarter = try #require(periods.first { $0.path == String(match.1) }, "\(match.1)")
+                let quarter = try #require(periods.first { SitePaths.period($0) == String(match.1) }, "\(match.1)")
                 #expect(quarter.year == year.year)
-                #expect(try #require(pages[quarter.path]).contains("<table class=\"figures tax-invoices\" id=\"\(match.2)\">"))
+                #expect(try #require(pages[SitePaths.period(quarter)]).contains("<table class=\"figures tax-invoices\" id=\"\(match.2)\">"))
                 links += 1
             }
         }

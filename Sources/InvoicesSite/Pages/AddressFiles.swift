@@ -26,14 +26,14 @@ extension AddressFiles {
             <feed xmlns="http://www.w3.org/2005/Atom">
             <title>\(title)</title>
             <id>\(SiteBuilder.xml(baseURL))</id>
-            <link rel="self" href="\(SiteBuilder.xml(baseURL))feed.xml"/>
+            <link rel="self" href="\(SiteBuilder.xml(baseURL + SitePaths.feed))"/>
             <link rel="alternate" type="text/html" href="\(SiteBuilder.xml(baseURL))"/>
             <updated>\(Self.atomDate(latest))</updated>
             <author><name>\(title)</name></author>
 
             """
         for (offset, month) in report.months.enumerated().reversed() {
-            let address = SiteBuilder.xml(baseURL + site.monthPath(month))
+            let address = SiteBuilder.xml(baseURL + SitePaths.month(month))
             let summary = report.currencies.filter { $0.months[offset].isActive }.map {
                 "\($0.currency.code): invoiced \(site.money($0.months[offset].invoiced, $0.currency)), paid \(site.money($0.months[offset].paid, $0.currency))"
             }
@@ -49,7 +49,7 @@ extension AddressFiles {
                 """
         }
         feed += "</feed>\n"
-        return [File(path: "feed.xml", data: Data(feed.utf8)), sitemap]
+        return [File(path: SitePaths.feed, data: Data(feed.utf8)), sitemap]
     }
 
     /// `sitemap.xml`: the overview, the clients and collections pages, every month, fiscal year and quarter, every client page and statement.
@@ -58,20 +58,20 @@ extension AddressFiles {
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
             <url><loc>\(SiteBuilder.xml(baseURL))</loc></url>
-            <url><loc>\(SiteBuilder.xml(baseURL))clients.html</loc></url>
-            <url><loc>\(SiteBuilder.xml(baseURL))collections.html</loc></url>
+            <url><loc>\(SiteBuilder.xml(baseURL + SitePaths.clients))</loc></url>
+            <url><loc>\(SiteBuilder.xml(baseURL + SitePaths.collections))</loc></url>
 
             """
         for (offset, month) in report.months.enumerated() {
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + SitePaths.month(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
         }
-        for period in site.fiscalPeriods() { sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + period.path))</loc></url>\n" }
+        for period in site.fiscalPeriods() { sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + SitePaths.period(period)))</loc></url>\n" }
         for totals in report.clients {
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.clientPath(totals.clientIndex)))</loc></url>\n"
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.statementPath(totals.clientIndex)))</loc></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.paths.client(totals.clientIndex)))</loc></url>\n"
+            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.paths.statement(totals.clientIndex)))</loc></url>\n"
         }
         sitemap += "</urlset>\n"
-        return File(path: "sitemap.xml", data: Data(sitemap.utf8))
+        return File(path: SitePaths.sitemap, data: Data(sitemap.utf8))
     }
 
     /// For each reported month, the latest day in it on which an invoice was issued or paid, or its first day.

@@ -33,8 +33,8 @@ extension ChangesPage {
         ]
         if let closed = log.closedThrough { context["closedThrough"] = closed.description }
         return [
-            site.page("changes.html", template: "changes", title: "Changes since the previous report", context),
-            File(path: "changes.csv", data: Data(log.csv(dialect: options.csvDialect).utf8)),
+            site.page(SitePaths.changes, template: "changes", title: "Changes since the previous report", context),
+            File(path: SitePaths.changesCSV, data: Data(log.csv(dialect: options.csvDialect).utf8)),
         ]
     }
 

@@ -21,11 +21,13 @@ extension MonthPage {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let context = context(registry: registry)
         let month = report.months[offset]
-        return site.page(site.monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
+        return site.page(SitePaths.month(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
     }
 
     func context(registry: RowListRegistry? = nil) -> [String: Any] {
         let month = report.months[offset]
+        let path = SitePaths.month(month)
+        let links = SitePaths.Links(from: path)
         var totals: [[String: Any]] = []
         var sections: [[String: Any]] = []
         let monthLists = lists()
@@ -38,10 +40,10 @@ extension MonthPage {
             totals.append(total)
             var section: [String: Any] = ["currency": currency.currency.code, "total": total]
             if paged, let list = lists[currency.currency.code] {
-                section.merge(site.pageLinks(of: list, from: "months/")) { _, links in links }
+                section.merge(site.pageLinks(of: list, from: path)) { _, links in links }
             } else {
                 let members = members(currency.currency)
-                section["rows"] = rows(members, 0..<members.count, root: "../", registry: registry)
+                section["rows"] = rows(members, 0..<members.count, links: links, registry: registry)
             }
             sections.append(section)
         }
@@ -50,10 +52,10 @@ extension MonthPage {
             "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": SiteBuilder.monthLabel(month.previous),
         ]
         if offset > 0 {
-            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": "\(report.months[offset - 1]).html"]
+            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": links(SitePaths.month(report.months[offset - 1]))]
         }
         if offset + 1 < report.months.count {
-            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": "\(report.months[offset + 1]).html"]
+            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": links(SitePaths.month(report.months[offset + 1]))]
         }
         return context
     }
@@ -69,9 +71,9 @@ extension MonthPage {
         return members
     }
 
-    /// The rows of `range` of a month's clients in one currency; client links start with `root`.
+    /// The rows of `range` of a month's clients in one currency; client links made by `links`.
     func rows(
-        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, root: String, registry: RowListRegistry?
+        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, links: SitePaths.Links, registry: RowListRegistry?
     ) -> RowList {
         let columns = TemplateSet.monthRowColumns
         return RowList(columns: columns, count: range.count, registry: registry) { row, column in
@@ -80,7 +82,7 @@ extension MonthPage {
             switch columns[column] {
             case "name": return books.clients[clientIndex].name
             case "number": return books.clients[clientIndex].number
-            case "href": return root + site.clientPath(clientIndex)
+            case "href": return links(site.paths.client(clientIndex))
             case "change":
                 let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
                 return change(figures.invoiced, from: previous.invoiced, entry.currency)
@@ -97,11 +99,12 @@ extension MonthPage {
         return report.currencies.filter { $0.months[offset].isActive }.map { currency in
             let members = members(currency.currency)
             let code = currency.currency.code
+            let folder = SitePaths.monthList(month, code)
             return PagedList(
-                folder: "months/\(month)/\(code)/", count: members.count, key: { books.clients[members[$0].client].number },
+                folder: folder, count: members.count, key: { books.clients[members[$0].client].number },
                 template: "month-list", title: "\(SiteBuilder.monthLabel(month)) · \(code) clients",
-                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)"],
-                rows: { range, root, registry in ["rows": self.rows(members, range, root: root, registry: registry)] })
+                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")],
+                rows: { range, links, registry in ["rows": self.rows(members, range, links: links, registry: registry)] })
         }
     }
 

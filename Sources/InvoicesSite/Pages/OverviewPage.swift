@@ -9,7 +9,7 @@ struct OverviewPage: PageKind {
     var key: String { "overview" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["overview"]) }
     func files() -> [File] {
-        [site.page("index.html", template: "overview", title: "Overview", context().merging(conversionContext()) { a, _ in a })]
+        [site.page(SitePaths.overview, template: "overview", title: "Overview", context().merging(conversionContext()) { a, _ in a })]
     }
 }
 
@@ -20,7 +20,7 @@ extension OverviewPage {
             var rows = report.currencies.filter { $0.months[offset].isActive }.map { site.figuresRow($0.months[offset], $0.currency) }
             if rows.isEmpty { rows = [["currency": "—", "invoiced": "", "paid": "", "outstanding": "", "overdue": "", "invoices": ""]] }
             rows[0]["first"] = true
-            return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": site.monthPath(month), "totals": rows]
+            return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": SitePaths.month(month), "totals": rows]
         }
         let charts: [[String: Any]] = report.currencies.map { currency in
             [
@@ -66,7 +66,7 @@ extension OverviewPage {
             let rows: [[String: Any]] = entries.prefix(limit).enumerated().map { rank, entry in
                 let client = books.clients[entry.clientIndex]
                 return [
-                    "rank": String(rank + 1), "name": client.name, "number": client.number, "href": site.clientPath(entry.clientIndex),
+                    "rank": String(rank + 1), "name": client.name, "number": client.number, "href": site.paths.client(entry.clientIndex),
                     "invoiced": site.money(entry.figures.invoiced, currency.currency), "paid": site.money(entry.figures.paid, currency.currency),
                     "outstanding": site.money(entry.figures.outstanding, currency.currency),
                 ]
@@ -93,7 +93,7 @@ extension OverviewPage {
     /// first.
     func periodsContext() -> [String: Any] {
         let periods = site.fiscalPeriods()
-        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
+        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": SitePaths.period($0)] } }
         var context: [String: Any] = [
             "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
             "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),

@@ -10,7 +10,6 @@ struct FiscalPeriod: Sendable {
     var quarter: Int
     /// Indices into ``Report/months``.
     var offsets: Range<Int>
-    var path: String
     var label: String
     /// Whether every month of the period is reported.
     var complete: Bool
@@ -28,15 +27,14 @@ extension SiteBuilder {
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
-                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), path: "years/\(year).html", label: yearLabel, complete: false))
+                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), label: yearLabel, complete: false))
             }
             if let last = quarters.last, last.year == year, last.quarter == quarter {
                 quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
                 quarters.append(
                     FiscalPeriod(
-                        year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
-                        label: "Q\(quarter) \(yearLabel)", complete: false))
+                        year: year, quarter: quarter, offsets: offset..<(offset + 1), label: "Q\(quarter) \(yearLabel)", complete: false))
             }
         }
         for index in years.indices { years[index].complete = years[index].offsets.count == 12 }

@@ -15,7 +15,8 @@ public struct SiteBuilder: Sendable {
     public let templates: TemplateSet
     public let options: SiteOptions
     let formatter: MoneyFormatter
-    let slugs: [String]
+    /// Where every page is, and the links between them.
+    public let paths: SitePaths
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
     /// What changed since the previous report: `changes.html` and `changes.csv`.
     public var changeLog = ChangeLog()
@@ -30,8 +31,7 @@ public struct SiteBuilder: Sendable {
         self.templates = templates
         self.options = options
         self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
-        var slugger = Slugger()
-        self.slugs = books.clients.map { slugger.slug(for: $0.number, $0.name) }
+        self.paths = SitePaths(books: books, options: options)
         self.invoicesByClient = Self.groupedInvoices(books)
         self.inputs = makeInputs()
     }
@@ -58,21 +58,6 @@ public struct SiteBuilder: Sendable {
             get { pieces.count == 1 ? Data(pieces[0]) : Data(pieces.joined()) }
             set { pieces = [Array(newValue)] }
         }
-    }
-
-    /// The relative path of a client's page.
-    public func clientPath(_ clientIndex: Int) -> String { "clients/\(slugs[clientIndex]).html" }
-
-    /// The relative path of a month's page.
-    public func monthPath(_ month: YearMonth) -> String { "months/\(month).html" }
-
-    /// The relative path of a client's statement of account.
-    public func statementPath(_ clientIndex: Int) -> String { "statements/\(slugs[clientIndex]).html" }
-
-    /// The path of a client's private statement (`c/<token>/index.html`), or nil without client links. The client
-    /// page is beside it, at `c/<token>/client.html`.
-    public func clientLinkPath(_ clientIndex: Int) -> String? {
-        options.clientLinkToken.map { "c/\($0(books.clients[clientIndex].number))/index.html" }
     }
 
     /// The grand totals converted into ``SiteOptions/conversion``'s base currency, or nil without rates.
@@ -184,12 +169,11 @@ public struct SiteBuilder: Sendable {
     /// Links are relative to the page (`root` is `../` on pages one folder down); with a base URL the page also
     /// gets a canonical link and the feed's address.
     func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil) -> File {
-        let depth = path.split(separator: "/").count - 1
-        let root = String(repeating: "../", count: depth)
+        let root = SitePaths.root(of: path)
         var layout: [String: Any] = ["root": root, "nav": true]
         if let baseURL = options.baseURL {
-            layout["canonical"] = path == "index.html" ? baseURL : baseURL + path
-            if !report.months.isEmpty { layout["feed"] = root + "feed.xml" }
+            layout["canonical"] = path == SitePaths.overview ? baseURL : baseURL + path
+            if !report.months.isEmpty { layout["feed"] = root + SitePaths.feed }
         }
         return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
     }
