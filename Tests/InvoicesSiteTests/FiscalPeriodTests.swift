@@ -28,20 +28,20 @@ struct FiscalPeriodTests {
     @Test func theOverviewNamesTheFiscalYearsItCovers() throws {
         func span(_ start: Int, _ first: (Int, Int), _ last: (Int, Int)) throws -> String {
             let months = YearMonth(year: first.0, month: first.1)...YearMonth(year: last.0, month: last.1)
-            return try site(fiscalYearStart: start, period: ReportPeriod(months: months)).fiscalSpan()
+            return try site(fiscalYearStart: start, period: ReportPeriod(months: months)).view.fiscalSpan()
         }
-        #expect(try site(fiscalYearStart: 4).fiscalSpan() == "Q4 FY 2023/24 to Q3 FY 2025/26")
-        #expect(try site(fiscalYearStart: 1).fiscalSpan() == "")
+        #expect(try site(fiscalYearStart: 4).view.fiscalSpan() == "Q4 FY 2023/24 to Q3 FY 2025/26")
+        #expect(try site(fiscalYearStart: 1).view.fiscalSpan() == "")
         #expect(try span(4, (2024, 4), (2025, 3)) == "FY 2024/25")
         #expect(try span(7, (2024, 7), (2026, 6)) == "FY 2024/25 to FY 2025/26")
         #expect(try span(4, (2025, 4), (2025, 6)) == "Q1 FY 2025/26")
         #expect(try span(4, (2025, 5), (2025, 5)) == "Q1 FY 2025/26")
         #expect(try span(4, (2024, 4), (2025, 6)) == "Q1 FY 2024/25 to Q1 FY 2025/26")
         #expect(try span(10, (2024, 10), (2025, 9)) == "FY 2024/25")
-        let page = OverviewPage(site: try site(fiscalYearStart: 4)).files().first
+        let page = OverviewPage(site: (try site(fiscalYearStart: 4)).view).files().first
         let html = String(decoding: try #require(page).data, as: UTF8.self)
         #expect(html.contains("Fiscal years start in April: these months fall in <strong>Q4 FY 2023/24 to Q3 FY 2025/26</strong>."))
-        let calendar = OverviewPage(site: try site(fiscalYearStart: 1)).files().first
+        let calendar = OverviewPage(site: (try site(fiscalYearStart: 1)).view).files().first
         #expect(!String(decoding: try #require(calendar).data, as: UTF8.self).contains("Fiscal years start in January:"))
     }
 
@@ -49,12 +49,12 @@ struct FiscalPeriodTests {
         let calendar = try site(fiscalYearStart: 1)
         let months = calendar.report.months
         #expect(months.first == YearMonth(year: 2024, month: 1) && months.count == 24)
-        let periods = calendar.fiscalPeriods()
+        let periods = calendar.view.fiscalPeriods()
         #expect(periods.filter { $0.quarter == 0 }.map(\.label) == ["2024", "2025"])
         #expect(periods.filter { $0.quarter != 0 }.map(\.label).prefix(2) == ["Q1 2024", "Q2 2024"])
         #expect(periods.allSatisfy { $0.complete })
 
-        let april = try site(fiscalYearStart: 4).fiscalPeriods()
+        let april = try site(fiscalYearStart: 4).view.fiscalPeriods()
         let years = april.filter { $0.quarter == 0 }
         #expect(years.map(\.label) == ["FY 2023/24", "FY 2024/25", "FY 2025/26"])
         #expect(years.map(SitePaths.period) == ["years/2023.html", "years/2024.html", "years/2025.html"])
@@ -77,7 +77,7 @@ struct FiscalPeriodTests {
         let site = try site(fiscalYearStart: fiscalYearStart)
         let books = site.books
         var rows = 0
-        for period in site.fiscalPeriods() {
+        for period in site.view.fiscalPeriods() {
             let from = site.report.months[period.offsets.lowerBound].firstDay
             let to = site.report.months[period.offsets.upperBound - 1].lastDay
             let sources = Report.taxSources(in: books, from: from, to: to)
@@ -103,14 +103,14 @@ struct FiscalPeriodTests {
     /// page lists no invoices: each tax row links to the same tax's list on the year's quarter pages.
     @Test func periodPagesRenderTheSameOnBothPaths() throws {
         let site = try site(fiscalYearStart: 4)
-        let periods = site.fiscalPeriods()
+        let periods = site.view.fiscalPeriods()
         var pages: [String: String] = [:]
         for period in periods {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let fast = site.templates.page(
-                "period", PeriodPage(site: site, period: period, periods: periods).context(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+                "period", PeriodPage(site: site.view, period: period, periods: periods).context(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
             #expect(fast.compiled == (period.quarter != 0), "\(period.label)")
-            let general = site.templates.render("period", PeriodPage(site: site, period: period, periods: periods).context())
+            let general = site.templates.render("period", PeriodPage(site: site.view, period: period, periods: periods).context())
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
             #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
             pages[SitePaths.period(period)] = fast.html

@@ -12,13 +12,38 @@ internal import InvoicesReport
 /// (`statements/<slug>/print.html`). The client page and the statement keep the totals and link the pages. The
 /// private copies stay whole: they are the client's own documents.
 struct ClientPages: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     let totals: Report.ClientTotals
     /// The client's invoices (indices into the books), by issue date.
     let invoices: [Int]
     var key: String { "client:\(books.clients[totals.clientIndex].number)" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         fingerprint(inputs.clients[totals.clientIndex], templates: ["client", "statement", "client-list", "statement-list"])
+    }
+}
+
+extension ClientPages {
+    /// The clients with figures, in batches of 64 per job.
+    static func jobs(in site: SiteView) -> [[any PageKind]] {
+        let clients = site.report.clients
+        return stride(from: 0, to: clients.count, by: 64).map { start in
+            clients[start..<min(start + 64, clients.count)].map {
+                ClientPages(site: site, totals: $0, invoices: site.invoicesByClient[$0.clientIndex])
+            }
+        }
+    }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientPagesScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "client": [(["invoices"], TemplateSet.invoiceColumns), (["monthly", "months"], TemplateSet.monthlyColumns)],
+        "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
+        "statement-list": [(["lines"], TemplateVariables.statementLineColumns)],
+        "client-list": [(["invoices"], TemplateSet.invoiceColumns)],
+    ]
+    static let rootNames = ["clients", "statements", "c"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] {
+        site.report.clients.flatMap {
+            [SitemapEntry(path: site.paths.client($0.clientIndex)), SitemapEntry(path: site.paths.statement($0.clientIndex))]
+        }
     }
 }
 
@@ -435,4 +460,50 @@ extension ClientPages {
             return ["identifier": invoice.identifier, "due": invoice.due.description, "pay": pay]
         }
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``ClientPages``'s templates, by template name.
+    static let clientPagesScopes: [String: TemplateScope] = [
+        "client": page([
+            "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
+            "country": nil, "hasAddress": nil, "statementHref": nil,
+            "totals": TemplateScope(values: figures),
+            "aging": aging, "agingColumns": agingColumns,
+            "monthly": TemplateScope([
+                "currency": nil,
+                "months": TemplateScope(values: figures + ["label", "href"]),
+            ]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            // When the invoices are more than a page: the links to their pages instead of `invoices`.
+            "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
+            // Schema v2 stores: shown only when there is something to show.
+            "hasCredits": nil, "credits": credits,
+            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
+            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+            // With a payee (config `payee:`): each invoice still owed, with how to pay it.
+            "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
+        ]),
+        "statement": page([
+            "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil, "agingColumns": agingColumns,
+            "currencies": TemplateScope([
+                "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
+                "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+                "amounts": TemplateScope(values: ["amount"]),
+                "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+                "rowCount": nil, "pages": link,
+                "pay": pay,
+            ]),
+        ]),
+        "client-list": page([
+            "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+        ]),
+        "statement-list": page([
+            "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,
+            "page": nil, "rowCount": nil, "previous": link, "next": link, "broughtForward": nil, "carriedForward": nil,
+            "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+        ]),
+    ]
 }

@@ -4,12 +4,18 @@ internal import InvoicesReport
 
 /// clients.html: every client, or when they are more than a page, the pages of the list (`clients/pages/1.html`
 /// and on) and `clients-index.js`, which its search box searches.
-struct ClientsPage: PageKind {
-    let site: SiteBuilder
+struct ClientsPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "clients" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
     func files() -> [File] { [site.page(SitePaths.clients, template: "clients", title: "Clients", context())] + searchIndexFiles() }
     func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
+}
+
+extension ClientsPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientsPageScopes }
+    static let rootNames = ["clients", SitePaths.clientsIndex]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.clients)] }
 }
 
 extension ClientsPage {
@@ -62,4 +68,18 @@ extension ClientsPage {
         index.append(Data(";\n".utf8))
         return [File(path: SitePaths.clientsIndex, data: index)]
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``ClientsPage``'s templates, by template name.
+    static let clientsPageScopes: [String: TemplateScope] = [
+        "clients": page([
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+            "rowCount": nil, "pages": link,
+        ]),
+        "clients-list": page([
+            "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+        ]),
+    ]
 }

@@ -4,12 +4,22 @@ internal import InvoicesReport
 
 /// collections.html: the overdue clients per currency, the days to pay per client and the DSO per month; its long
 /// lists go to pages of their own (`collections/overdue-EUR/1.html`) when they are more than a page together.
-struct CollectionsPage: PageKind {
-    let site: SiteBuilder
+struct CollectionsPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "collections" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
     func files() -> [File] { [page()] }
     func pagedLists() -> [PagedList] { site.paged(lists(Collections(books: books, report: report)).map(pagedList)) }
+}
+
+extension CollectionsPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.collectionsPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],
+        "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
+    ]
+    static let rootNames = ["collections"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.collections)] }
 }
 
 extension CollectionsPage {
@@ -159,4 +169,25 @@ extension CollectionsPage {
         default: return ""
         }
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``CollectionsPage``'s templates, by template name.
+    static let collectionsPageScopes: [String: TemplateScope] = [
+        "collections": page([
+            "hasOverdue": nil, "hasDaysToPay": nil,
+            "overdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns),
+                "rowCount": nil, "anchor": nil, "pages": link,
+            ]),
+            "daysToPay": TemplateScope(values: TemplateVariables.daysToPayColumns),
+            "daysToPayPages": TemplateScope(["rowCount": nil, "anchor": nil, "pages": link]),
+            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
+        ]),
+        "collections-list": page([
+            "heading": nil, "page": nil, "rowCount": nil, "collectionsHref": nil, "previous": link, "next": link,
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
+            "daysToPay": TemplateScope(["clients": TemplateScope(values: TemplateVariables.daysToPayColumns)]),
+        ]),
+    ]
 }

@@ -6,13 +6,28 @@ internal import InvoicesReport
 /// active in it per currency, which go to pages of their own (`months/2025-06/EUR/1.html`) when they are more than
 /// a page together.
 struct MonthPage: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     /// The month's position in ``Report/months``.
     let offset: Int
     var key: String { "month:\(report.months[offset])" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.months[offset], templates: ["month", "month-list"]) }
     func files() -> [File] { [page()] }
     func pagedLists() -> [PagedList] { site.paged(lists()) }
+}
+
+extension MonthPage {
+    static func jobs(in site: SiteView) -> [[any PageKind]] { site.report.months.indices.map { [MonthPage(site: site, offset: $0)] } }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.monthPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "month": [(["currencies", "rows"], TemplateSet.monthRowColumns)],
+        "month-list": [(["rows"], TemplateSet.monthRowColumns)],
+    ]
+    static let rootNames = ["months"]
+    /// Each month, with the latest day in it on which an invoice was issued or paid.
+    static func sitemap(in site: SiteView) -> [SitemapEntry] {
+        let updated = AddressFiles(site: site).monthUpdates()
+        return site.report.months.enumerated().map { SitemapEntry(path: SitePaths.month($1), lastModified: updated[$0]) }
+    }
 }
 
 extension MonthPage {
@@ -115,4 +130,25 @@ extension MonthPage {
         if difference == 0 { return "no change" }
         return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``MonthPage``'s templates, by template name.
+    static let monthPageScopes: [String: TemplateScope] = [
+        "month": page([
+            "label": nil, "month": nil, "hasTotals": nil, "previousLabel": nil,
+            "totals": TemplateScope(values: figures + ["change"]),
+            "currencies": TemplateScope([
+                "currency": nil,
+                "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+                "total": TemplateScope(values: figures + ["change"]),
+                "rowCount": nil, "pages": link,
+            ]),
+            "previous": link, "next": link,
+        ]),
+        "month-list": page([
+            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
+            "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+        ]),
+    ]
 }

@@ -6,7 +6,7 @@ internal import InvoicesReport
 /// taxes on both bases with the invoices behind each figure; a quarter's invoices also as CSV beside it, and on pages
 /// of their own (`quarters/2024-Q3/tax-EUR-1/1.html`) when they are more than a page together.
 struct PeriodPage: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     let period: FiscalPeriod
     /// Every fiscal period of the report (``SiteBuilder/fiscalPeriods()``), for the links to the previous and next.
     let periods: [FiscalPeriod]
@@ -14,6 +14,20 @@ struct PeriodPage: PageKind {
     /// and payment, which both its inputs and its files need).
     var sources: [TaxKey: [TaxSource]]? = nil
     var key: String { "period:\(SitePaths.period(period))" }
+}
+
+extension PeriodPage {
+    static func jobs(in site: SiteView) -> [[any PageKind]] {
+        let periods = site.fiscalPeriods()
+        return periods.map { [PeriodPage(site: site, period: $0, periods: periods)] }
+    }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.periodPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
+        "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
+    ]
+    static let rootNames = ["years", "quarters"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { site.fiscalPeriods().map { SitemapEntry(path: SitePaths.period($0)) } }
 }
 
 extension PeriodPage {
@@ -226,4 +240,27 @@ extension PeriodPage {
             "cashNet": site.money(figures.cashNet, currency), "cashTax": site.money(figures.cashTax, currency),
         ]
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``PeriodPage``'s templates, by template name.
+    static let periodPageScopes: [String: TemplateScope] = [
+        "period": page([
+            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
+            "totals": TemplateScope(values: figures),
+            "months": link,
+            "taxes": TemplateScope(
+                values: ["currency", "tax", "rate", "anchor"] + taxBases
+            ).adding([
+                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
+                "rowCount": nil, "pages": link,
+                "quarters": TemplateScope(values: ["label", "href", "first"]),
+            ]),
+            "previous": link, "next": link,
+        ]),
+        "period-list": page([
+            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "rowCount": nil, "previous": link,
+            "next": link, "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns),
+        ]),
+    ]
 }

@@ -80,8 +80,8 @@ extension SiteBuilder {
             client.add(snapshot.id)
             client.add(paths.slugs[index])
             client.add(paths.clientLink(index)) { $0.add($1) }
-            client.add(invoicesByClient[index].count)
-            for invoiceIndex in invoicesByClient[index] {
+            client.add(view.invoicesByClient[index].count)
+            for invoiceIndex in view.invoicesByClient[index] {
                 let invoice = books.invoices[invoiceIndex]
                 client.add(invoice.id)
                 client.add(invoice.identifier)

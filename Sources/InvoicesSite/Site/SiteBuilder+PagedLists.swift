@@ -18,7 +18,7 @@ struct PagedList {
     var rows: (_ range: Range<Int>, _ links: SitePaths.Links, _ registry: RowListRegistry) -> [String: Any]
 }
 
-extension SiteBuilder {
+extension SiteView {
     /// The rows of each page of `list`.
     func ranges(of list: PagedList) -> [Range<Int>] { Pagination.pages(count: list.count, pageSize: options.pageSize, key: list.key) }
 
