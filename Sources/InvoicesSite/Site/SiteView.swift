@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import InvoicesCore
 public import InvoicesReport
 
@@ -21,6 +21,10 @@ public struct SiteView: Sendable {
     let invoicesByClient: [[Int]]
     /// What changed since the previous report: `changes.html` and `changes.csv`.
     var changeLog = ChangeLog()
+
+    /// Called with each page's template and its whole context as the page is rendered; nil but in tests, which
+    /// hold every context of every kind to its template's scope (``PageKind/templateScopes``).
+    @TaskLocal static var contextAudit: (@Sendable (_ template: String, _ context: [String: Any]) -> Void)?
 
     init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
         self.books = books
@@ -66,6 +70,7 @@ extension SiteView {
     ) -> File {
         var context = context
         context["root"] = root
+        defer { Self.contextAudit?(template, context) }
         context["siteTitle"] = options.title
         if let asOf = report.asOf { context["asOf"] = asOf.description }
         if let baseURL = options.baseURL { context["baseURL"] = baseURL }
