@@ -10,8 +10,11 @@ public import InvoicesReport
 /// let summary = try SiteWriter(output: "Output").write(site.files())
 /// ```
 public struct SiteBuilder: Sendable {
-    /// What the page kinds see of the site; the builder only schedules them (``jobs(changes:)``) and keeps the
-    /// build incremental (``inputs``, ``IncrementalUnits``).
+    /// What the page kinds see of the site, and what renders their pages (``SiteView``). The builder schedules the
+    /// kinds (``jobs(changes:)``, ``write(to:previous:changes:progress:)``); what keeps builds incremental is apart:
+    /// the fingerprints of what each kind shows (``inputs``, `SiteBuilder+Fingerprints.swift`), the reuse of a unit
+    /// whose inputs are unchanged (``IncrementalUnits``), the manifest (``SiteManifest``), the staging folder
+    /// (``SiteStaging``) and the trail (``SiteWriter``).
     public private(set) var view: SiteView
     public var books: Books { view.books }
     public var report: Report { view.report }
@@ -85,7 +88,7 @@ public struct SiteBuilder: Sendable {
         to staging: SiteStaging, previous: SiteManifest? = nil, changes: Bool = true,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
-        let inputs = self.inputs
+        let units = IncrementalUnits(inputs: inputs, previous: previous)
         let jobs = self.jobs(changes: changes)
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var manifest = SiteManifest()
@@ -98,14 +101,14 @@ public struct SiteBuilder: Sendable {
                     let job = jobs[next]
                     next += 1
                     group.addTask {
-                        var units: [(String, SiteManifest.Unit)] = []
-                        for kind in job { units.append((kind.key, try Self.write(kind, to: staging, inputs: inputs, previous: previous))) }
-                        return units
+                        var written: [(String, SiteManifest.Unit)] = []
+                        for kind in job { written.append((kind.key, try units.unit(of: kind, into: staging))) }
+                        return written
                     }
                 }
                 for _ in 0..<width { start() }
-                while let units = try await group.next() {
-                    for (key, unit) in units { manifest.units[key] = unit }
+                while let written = try await group.next() {
+                    for (key, unit) in written { manifest.units[key] = unit }
                     done += 1
                     progress?(done, jobs.count)
                     start()
@@ -122,22 +125,8 @@ public struct SiteBuilder: Sendable {
     /// Writes the changes page (`changes.html`, `changes.csv`, from ``changeLog``) into `staging` and its unit into
     /// `manifest`: the last unit of a site ``write(to:previous:changes:progress:)`` wrote without it.
     public func writeChanges(to staging: SiteStaging, previous: SiteManifest?, into manifest: inout SiteManifest) throws(SiteWriteError) {
-        for page in view.kinds.lastUnits(in: view) {
-            manifest.units[page.key] = try Self.write(page, to: staging, inputs: inputs, previous: previous)
-        }
-    }
-
-    /// A page kind's unit: the previous build's files, when its inputs are unchanged and its files intact (they are
-    /// hard-linked into the new site); else its files, rendered.
-    private static func write(
-        _ kind: any PageKind, to staging: SiteStaging, inputs: Inputs, previous: SiteManifest?
-    ) throws(SiteWriteError) -> SiteManifest.Unit {
-        let kind = kind.prepared()
-        let fingerprint = kind.inputs(inputs)
-        if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, let files = staging.reuse(recorded.files, from: previous) {
-            return SiteManifest.Unit(inputs: fingerprint, files: files)
-        }
-        return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
+        let units = IncrementalUnits(inputs: inputs, previous: previous)
+        for page in view.kinds.lastUnits(in: view) { manifest.units[page.key] = try units.unit(of: page, into: staging) }
     }
 
     /// Invoice indices per client, each list ordered by issue date, then identifier.
