@@ -180,6 +180,9 @@ public struct TemplateSet: Sendable {
             problems.append(TemplateError(code: code, path: path, line: 0, column: 0, message: message))
         }
         let root = realPath(directory) ?? directory
+        // The files and folders at the site's root the build writes itself (``PageKinds/rootNames``): a stylesheet
+        // or script of the folder is copied into the site as it is (`style.css`, `clients.js`), so none may have
+        // one of their names.
         let reservedNames = pageKinds.rootNames
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = url.appendingPathComponent(name).path
@@ -211,11 +214,6 @@ public struct TemplateSet: Sendable {
         }
         return (texts, problems)
     }
-
-    /// Names a file of the templates folder may not have: the files and folders at the site's root that the build
-    /// writes itself (``PageKinds/rootNames``). A stylesheet or script there is copied into the site as it is
-    /// (`style.css`, `clients.js`).
-    static var reservedNames: Set<String> { PageKinds.builtIn.rootNames }
 
     /// A checker over the Markdown and HTML templates among `texts`, each page template against its kind's scope.
     static func checker(for texts: [String: (text: String, source: String)], kinds: PageKinds = .builtIn) -> TemplateChecker {
