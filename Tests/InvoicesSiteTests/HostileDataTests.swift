@@ -84,7 +84,7 @@ struct HostileDataTests {
         try SiteWriter(output: output).write(site.files())
         return Dictionary(
             uniqueKeysWithValues: books.clients.indices.flatMap {
-                [(site.clientPath($0), books.clients[$0].name), (site.statementPath($0), "Statement for " + books.clients[$0].name)]
+                [(site.paths.client($0), books.clients[$0].name), (site.paths.statement($0), "Statement for " + books.clients[$0].name)]
             })
     }
 

@@ -106,9 +106,9 @@ struct RowDifferentialTests {
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
         #expect(site.templates.rowTemplates.count == 13, "one per list of TemplateSet.fastLists (invoice-list, a partial, once for client and client-list)")
-        let invoices = site.invoicesByClient
+        let invoices = site.view.invoicesByClient
         for totals in site.report.clients {
-            let pages = ClientPages(site: site, totals: totals, invoices: invoices[totals.clientIndex])
+            let pages = ClientPages(site: site.view, totals: totals, invoices: invoices[totals.clientIndex])
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             var context = pages.clientContext(registry: registry)
             context["root"] = "../"
@@ -129,15 +129,15 @@ struct RowDifferentialTests {
             #expect(fastStatement.html.contains("<tr class=\"invoice\">"))
         }
         let collectionsRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        let collections = site.templates.page("collections", CollectionsPage(site: site).context(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
+        let collections = site.templates.page("collections", CollectionsPage(site: site.view).context(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
         #expect(collections.compiled)
-        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", CollectionsPage(site: site).context()))))
+        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", CollectionsPage(site: site.view).context()))))
         for offset in site.report.months.indices {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = MonthPage(site: site, offset: offset).context(registry: registry)
+            let context = MonthPage(site: site.view, offset: offset).context(registry: registry)
             let fast = site.templates.page("month", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled || registry.isEmpty)
-            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", MonthPage(site: site, offset: offset).context()))))
+            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", MonthPage(site: site.view, offset: offset).context()))))
         }
     }
 
@@ -150,7 +150,7 @@ struct RowDifferentialTests {
         weak var weakList: RowList?
         do {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = ClientPages(site: site, totals: totals, invoices: site.invoicesByClient[totals.clientIndex]).clientContext(registry: registry)
+            let context = ClientPages(site: site.view, totals: totals, invoices: site.view.invoicesByClient[totals.clientIndex]).clientContext(registry: registry)
             let page = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(page.compiled && !registry.isEmpty)
             weakRegistry = registry

@@ -19,7 +19,7 @@ struct SiteTests {
 
     @Test func aClientPageIsRenderedEndToEnd() throws {
         let (site, files) = try smallSite()
-        let page = try #require(files.first { $0.path == site.clientPath(0) })
+        let page = try #require(files.first { $0.path == site.paths.client(0) })
         let html = String(decoding: page.data, as: UTF8.self)
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         #expect(html.contains("<title>Acme *Corp* · Invoices report</title>"))
@@ -27,7 +27,7 @@ struct SiteTests {
         #expect(!html.contains("<em>Corp</em>"))
         #expect(html.contains("<th scope=\"row\">EUR</th><td class=\"num\">EUR\u{A0}1,734.50</td><td class=\"num\">EUR\u{A0}1,234.50</td><td class=\"num\">EUR\u{A0}500.00</td>"))
         #expect(html.contains("href=\"../style.css\""))
-        #expect(site.clientPath(0) == "clients/c-001-acme-corp.html")
+        #expect(site.paths.client(0) == "clients/c-001-acme-corp.html")
     }
 
     /// The page body goes into the layout's bytes where `{{{content}}}` came out (issue 20). A layout that shows
@@ -43,7 +43,7 @@ struct SiteTests {
             try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
             try Data(layout.utf8).write(to: URL(fileURLWithPath: templates + "/layout.html"))
             let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(directory: templates), options: SiteOptions())
-            return String(decoding: try #require(site.files().first { $0.path == site.clientPath(0) }).data, as: UTF8.self)
+            return String(decoding: try #require(site.files().first { $0.path == site.paths.client(0) }).data, as: UTF8.self)
         }
         let once = try page(layout: "<title>{{pageTitle}}</title>\n{{{content}}}\nend\n")
         #expect(once.hasPrefix("<title>Acme *Corp*</title>\n<h1>Acme *Corp*</h1>\n"))
@@ -66,7 +66,7 @@ struct SiteTests {
         let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
         let files = site.files()
         let page = { (index: Int) throws -> String in
-            String(decoding: try #require(files.first { $0.path == site.clientPath(index) }).data, as: UTF8.self)
+            String(decoding: try #require(files.first { $0.path == site.paths.client(index) }).data, as: UTF8.self)
         }
         #expect(try page(0).contains("<a href=\"mailto:ap@acme.example\">ap@acme.example</a>"))
         let other = try page(1)

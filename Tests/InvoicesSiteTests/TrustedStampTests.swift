@@ -62,7 +62,7 @@ struct TrustedStampTests {
         let built = try await Built()
         defer { built.folder.remove() }
         let manifest = try built.manifest
-        let page = built.site.clientPath(0)
+        let page = built.site.paths.client(0)
         let recorded = try #require(manifest.units.values.flatMap(\.files).first { $0.path == page })
         let stamp = try #require(recorded.stamp)
         let path = built.writer.output.path + "/" + page

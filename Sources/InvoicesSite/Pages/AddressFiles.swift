@@ -3,10 +3,14 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// With a base URL: the Atom feed (`feed.xml`) and `sitemap.xml`, which list the pages by their addresses.
-struct AddressFiles: PageKind {
-    let site: SiteBuilder
+struct AddressFiles: SiteWidePageKind {
+    let site: SiteView
     var key: String { "addresses" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+}
+
+extension AddressFiles {
+    static let rootNames = [SitePaths.feed, SitePaths.sitemap]
 }
 
 extension AddressFiles {
@@ -18,7 +22,7 @@ extension AddressFiles {
     func files() -> [File] {
         guard let baseURL = options.baseURL else { return [] }
         let updated = monthUpdates()
-        let sitemap = sitemapFile(baseURL: baseURL, updated: updated)
+        let sitemap = sitemapFile(baseURL: baseURL)
         guard let latest = updated.max() else { return [sitemap] }
         let title = SiteBuilder.xml(options.title)
         var feed = """
@@ -26,14 +30,14 @@ extension AddressFiles {
             <feed xmlns="http://www.w3.org/2005/Atom">
             <title>\(title)</title>
             <id>\(SiteBuilder.xml(baseURL))</id>
-            <link rel="self" href="\(SiteBuilder.xml(baseURL))feed.xml"/>
+            <link rel="self" href="\(SiteBuilder.xml(baseURL + SitePaths.feed))"/>
             <link rel="alternate" type="text/html" href="\(SiteBuilder.xml(baseURL))"/>
             <updated>\(Self.atomDate(latest))</updated>
             <author><name>\(title)</name></author>
 
             """
         for (offset, month) in report.months.enumerated().reversed() {
-            let address = SiteBuilder.xml(baseURL + site.monthPath(month))
+            let address = SiteBuilder.xml(baseURL + SitePaths.month(month))
             let summary = report.currencies.filter { $0.months[offset].isActive }.map {
                 "\($0.currency.code): invoiced \(site.money($0.months[offset].invoiced, $0.currency)), paid \(site.money($0.months[offset].paid, $0.currency))"
             }
@@ -49,29 +53,22 @@ extension AddressFiles {
                 """
         }
         feed += "</feed>\n"
-        return [File(path: "feed.xml", data: Data(feed.utf8)), sitemap]
+        return [File(path: SitePaths.feed, data: Data(feed.utf8)), sitemap]
     }
 
-    /// `sitemap.xml`: the overview, the clients and collections pages, every month, fiscal year and quarter, every client page and statement.
-    func sitemapFile(baseURL: String, updated: [CalendarDate]) -> File {
+    /// `sitemap.xml`: the pages each kind lists (``PageKind/sitemap(in:)``), kind by kind (``PageKinds``).
+    func sitemapFile(baseURL: String) -> File {
         var sitemap = """
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-            <url><loc>\(SiteBuilder.xml(baseURL))</loc></url>
-            <url><loc>\(SiteBuilder.xml(baseURL))clients.html</loc></url>
-            <url><loc>\(SiteBuilder.xml(baseURL))collections.html</loc></url>
 
             """
-        for (offset, month) in report.months.enumerated() {
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.monthPath(month)))</loc><lastmod>\(updated[offset])</lastmod></url>\n"
-        }
-        for period in site.fiscalPeriods() { sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + period.path))</loc></url>\n" }
-        for totals in report.clients {
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.clientPath(totals.clientIndex)))</loc></url>\n"
-            sitemap += "<url><loc>\(SiteBuilder.xml(baseURL + site.statementPath(totals.clientIndex)))</loc></url>\n"
+        for entry in site.kinds.sitemap(in: site) {
+            let address = entry.path == SitePaths.overview ? baseURL : baseURL + entry.path
+            sitemap += "<url><loc>\(SiteBuilder.xml(address))</loc>" + (entry.lastModified.map { "<lastmod>\($0)</lastmod>" } ?? "") + "</url>\n"
         }
         sitemap += "</urlset>\n"
-        return File(path: "sitemap.xml", data: Data(sitemap.utf8))
+        return File(path: SitePaths.sitemap, data: Data(sitemap.utf8))
     }
 
     /// For each reported month, the latest day in it on which an invoice was issued or paid, or its first day.

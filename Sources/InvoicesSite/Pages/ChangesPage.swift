@@ -3,9 +3,16 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// `changes.html` and `changes.csv`: what changed in the books since the previous report (``ChangeLog``).
-struct ChangesPage: PageKind {
-    let site: SiteBuilder
+struct ChangesPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "changes" }
+}
+
+extension ChangesPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.changesPageScopes }
+    static let rootNames = [SitePaths.changesCSV]
+    /// Written once the build has compared the books with the previous trail (``SiteBuilder/writeChanges(to:previous:into:)``).
+    static var writtenLast: Bool { true }
 }
 
 extension ChangesPage {
@@ -33,8 +40,8 @@ extension ChangesPage {
         ]
         if let closed = log.closedThrough { context["closedThrough"] = closed.description }
         return [
-            site.page("changes.html", template: "changes", title: "Changes since the previous report", context),
-            File(path: "changes.csv", data: Data(log.csv(dialect: options.csvDialect).utf8)),
+            site.page(SitePaths.changes, template: "changes", title: "Changes since the previous report", context),
+            File(path: SitePaths.changesCSV, data: Data(log.csv(dialect: options.csvDialect).utf8)),
         ]
     }
 
@@ -46,4 +53,15 @@ extension ChangesPage {
         fingerprint.add(site.changeLog.csv)
         return self.fingerprint(fingerprint.value, templates: ["changes"])
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``ChangesPage``'s templates, by template name.
+    static let changesPageScopes: [String: TemplateScope] = [
+        "changes": page([
+            "hasPrevious": nil, "hasChanges": nil, "closedThrough": nil, "documentCount": nil, "figureCount": nil, "more": nil,
+            "documents": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
+            "figures": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
+        ]),
+    ]
 }

@@ -12,13 +12,38 @@ internal import InvoicesReport
 /// (`statements/<slug>/print.html`). The client page and the statement keep the totals and link the pages. The
 /// private copies stay whole: they are the client's own documents.
 struct ClientPages: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     let totals: Report.ClientTotals
     /// The client's invoices (indices into the books), by issue date.
     let invoices: [Int]
     var key: String { "client:\(books.clients[totals.clientIndex].number)" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         fingerprint(inputs.clients[totals.clientIndex], templates: ["client", "statement", "client-list", "statement-list"])
+    }
+}
+
+extension ClientPages {
+    /// The clients with figures, in batches of 64 per job.
+    static func jobs(in site: SiteView) -> [[any PageKind]] {
+        let clients = site.report.clients
+        return stride(from: 0, to: clients.count, by: 64).map { start in
+            clients[start..<min(start + 64, clients.count)].map {
+                ClientPages(site: site, totals: $0, invoices: site.invoicesByClient[$0.clientIndex])
+            }
+        }
+    }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientPagesScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "client": [(["invoices"], TemplateSet.invoiceColumns), (["monthly", "months"], TemplateSet.monthlyColumns)],
+        "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
+        "statement-list": [(["lines"], TemplateVariables.statementLineColumns)],
+        "client-list": [(["invoices"], TemplateSet.invoiceColumns)],
+    ]
+    static let rootNames = ["clients", "statements", "c"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] {
+        site.report.clients.flatMap {
+            [SitemapEntry(path: site.paths.client($0.clientIndex)), SitemapEntry(path: site.paths.statement($0.clientIndex))]
+        }
     }
 }
 
@@ -39,8 +64,7 @@ extension ClientPages {
     func files(statements: Statements) -> [File] {
         var pages = [clientPage(), statementPage(statements)]
         if site.isPaged(statementLists(statements)) { pages.append(statementPrintPage(statements)) }
-        guard let path = site.clientLinkPath(totals.clientIndex) else { return pages }
-        let folder = String(path.dropLast("index.html".count))
+        guard let folder = site.paths.privateFolder(totals.clientIndex) else { return pages }
         return pages + privatePages(folder: folder, statements: statements)
     }
 
@@ -58,18 +82,16 @@ extension ClientPages {
     /// The client's sent invoices, by issue date: the page's list (drafts and void invoices are listed apart).
     func sentInvoices() -> [Int] { invoices.filter { books.invoices[$0].status == .sent } }
 
-    /// The folder of a client's or a statement's pages: `clients/<slug>/` for `clients/<slug>.html`.
-    static func folder(of path: String) -> String { String(path.dropLast(".html".count)) + "/" }
-
     /// The client's sent invoices (`sent`, ``sentInvoices()``) as a list that goes to pages of its own
     /// (`clients/<slug>/invoices/1.html` and on) when they are more than a page, keyed by invoice identifier.
     func invoiceList(_ sent: [Int]) -> PagedList {
         let client = books.clients[totals.clientIndex]
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
+        let folder = site.paths.clientInvoices(totals.clientIndex)
         return PagedList(
-            folder: Self.folder(of: site.clientPath(totals.clientIndex)) + "invoices/", count: sent.count,
+            folder: folder, count: sent.count,
             key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: "\(client.name) · invoices",
-            fields: ["name": client.name, "number": client.number, "clientHref": "../../" + site.clientPath(totals.clientIndex).dropFirst("clients/".count)],
+            fields: ["name": client.name, "number": client.number, "clientHref": SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex))],
             rows: { range, _, registry in ["invoices": self.invoiceRows(sent, range, asOf: asOf, registry: registry)] })
     }
 
@@ -79,20 +101,21 @@ extension ClientPages {
     func statementLists(_ statements: Statements) -> [PagedList] {
         guard case .success(let statements) = statements else { return [] }
         let client = books.clients[totals.clientIndex]
-        let path = site.statementPath(totals.clientIndex)
-        let name = String(path.dropFirst("statements/".count))
+        let path = site.paths.statement(totals.clientIndex)
         return statements.map { statement in
             let currency = statement.currency
             let lines = statement.lines
             func balance(_ value: Int64?) -> String { value.map { site.money($0, currency) } ?? "does not fit in 64 bits" }
+            let folder = site.paths.statementLines(totals.clientIndex, currency.code)
             return PagedList(
-                folder: Self.folder(of: path) + currency.code + "/", count: lines.count,
+                folder: folder, count: lines.count,
                 key: { "\(books.invoices[lines[$0].invoiceIndex].identifier) \(lines[$0].kind.rawValue) \(lines[$0].day)" },
                 template: "statement-list", title: "Statement · \(client.name) · \(currency.code)",
                 fields: [
                     "name": client.name, "number": client.number, "currency": currency.code,
                     "from": statement.from.description, "to": statement.to.description,
-                    "statementHref": "../../\(name)#balance-\(currency.code)", "printHref": "../print.html",
+                    "statementHref": SitePaths.link(from: folder, to: path + "#balance-\(currency.code)"),
+                    "printHref": SitePaths.link(from: folder, to: site.paths.statementPrint(totals.clientIndex)),
                 ],
                 rows: { range, _, registry in
                     [
@@ -147,7 +170,7 @@ extension ClientPages {
     func clientPage() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let context = clientContext(registry: registry, paged: true)
-        return site.page(site.clientPath(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
+        return site.page(site.paths.client(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
     }
 
     /// The client's statement and page as the client sees them at its private address (the statement first, as
@@ -214,8 +237,9 @@ extension ClientPages {
         }
         // A client with totals means the report has invoices, and so a period and an as-of date.
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
+        let links = SitePaths.Links(from: site.paths.client(totals.clientIndex))
         var context = addressContext(totals.clientIndex).merging([
-            "statementHref": "../" + site.statementPath(totals.clientIndex),
+            "statementHref": links(site.paths.statement(totals.clientIndex)),
             "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) },
             "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) }, "agingColumns": site.agingColumns,
             "monthly": totals.currencies.map { entry -> [String: Any] in
@@ -226,7 +250,7 @@ extension ClientPages {
                     let figures = entry.months[offset]
                     switch columns[column] {
                     case "label": return SiteBuilder.monthLabel(report.months[offset])
-                    case "href": return "../" + site.monthPath(report.months[offset])
+                    case "href": return links(SitePaths.month(report.months[offset]))
                     default: return site.figuresCell(figures, entry.currency, columns[column])
                     }
                 }
@@ -245,7 +269,7 @@ extension ClientPages {
         }
         let list = invoiceList(invoices)
         if paged, site.isPaged([list]) {
-            context["invoicePages"] = site.pageLinks(of: list, from: "clients/")
+            context["invoicePages"] = site.pageLinks(of: list, from: site.paths.client(totals.clientIndex))
         } else {
             context["invoices"] = invoiceRows(invoices, 0..<invoices.count, asOf: asOf, registry: registry)
         }
@@ -274,7 +298,7 @@ extension ClientPages {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let context = statementContext(statements, registry: registry, paged: true)
         let name = books.clients[totals.clientIndex].name
-        return site.page(site.statementPath(totals.clientIndex), template: "statement", title: "Statement · \(name)", context, rows: registry)
+        return site.page(site.paths.statement(totals.clientIndex), template: "statement", title: "Statement · \(name)", context, rows: registry)
     }
 
     /// The whole statement in one page, to print (`statements/<slug>/print.html`), when its lines have pages of
@@ -282,9 +306,9 @@ extension ClientPages {
     func statementPrintPage(_ statements: Statements) -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         var context = statementContext(statements, registry: registry, paged: false)
-        context["clientHref"] = "../../" + site.clientPath(totals.clientIndex)
+        let path = site.paths.statementPrint(totals.clientIndex)
+        context["clientHref"] = SitePaths.link(from: path, to: site.paths.client(totals.clientIndex))
         let name = books.clients[totals.clientIndex].name
-        let path = Self.folder(of: site.statementPath(totals.clientIndex)) + "print.html"
         return site.page(path, template: "statement", title: "Statement · \(name)", context, rows: registry)
     }
 
@@ -292,7 +316,7 @@ extension ClientPages {
     /// pages of their own (`rowCount` and `pages`), and `printHref`, the print view.
     func statementContext(_ result: Statements, registry: RowListRegistry? = nil, paged: Bool = false) -> [String: Any] {
         var context = addressContext(totals.clientIndex)
-        context["clientHref"] = "../" + site.clientPath(totals.clientIndex)
+        context["clientHref"] = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.client(totals.clientIndex))
         if let (from, to) = report.statementPeriod {
             context["from"] = from.description
             context["to"] = to.description
@@ -300,7 +324,7 @@ extension ClientPages {
         let lists = statementLists(result)
         let pages = paged && site.isPaged(lists) ? lists : []
         if !pages.isEmpty {
-            context["printHref"] = String(Self.folder(of: site.statementPath(totals.clientIndex)).dropFirst("statements/".count)) + "print.html"
+            context["printHref"] = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.statementPrint(totals.clientIndex))
         }
         let statements: [ClientStatement]
         switch result {
@@ -321,7 +345,7 @@ extension ClientPages {
             if pages.isEmpty {
                 entry["lines"] = statementLines(statement, 0..<statement.lines.count, registry: registry)
             } else {
-                entry.merge(site.pageLinks(of: pages[position], from: "statements/")) { _, links in links }
+                entry.merge(site.pageLinks(of: pages[position], from: site.paths.statement(totals.clientIndex))) { _, links in links }
             }
             if let pay = payContext(clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency) {
                 entry["pay"] = pay
@@ -436,4 +460,50 @@ extension ClientPages {
             return ["identifier": invoice.identifier, "due": invoice.due.description, "pay": pay]
         }
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``ClientPages``'s templates, by template name.
+    static let clientPagesScopes: [String: TemplateScope] = [
+        "client": page([
+            "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
+            "country": nil, "hasAddress": nil, "statementHref": nil,
+            "totals": TemplateScope(values: figures),
+            "aging": aging, "agingColumns": agingColumns,
+            "monthly": TemplateScope([
+                "currency": nil,
+                "months": TemplateScope(values: figures + ["label", "href"]),
+            ]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            // When the invoices are more than a page: the links to their pages instead of `invoices`.
+            "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
+            // Schema v2 stores: shown only when there is something to show.
+            "hasCredits": nil, "credits": credits,
+            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
+            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+            // With a payee (config `payee:`): each invoice still owed, with how to pay it.
+            "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
+        ]),
+        "statement": page([
+            "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
+            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil, "agingColumns": agingColumns,
+            "currencies": TemplateScope([
+                "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
+                "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
+                "amounts": TemplateScope(values: ["amount"]),
+                "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+                "rowCount": nil, "pages": link,
+                "pay": pay,
+            ]),
+        ]),
+        "client-list": page([
+            "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+        ]),
+        "statement-list": page([
+            "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,
+            "page": nil, "rowCount": nil, "previous": link, "next": link, "broughtForward": nil, "carriedForward": nil,
+            "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
+        ]),
+    ]
 }

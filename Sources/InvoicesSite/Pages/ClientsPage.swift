@@ -4,12 +4,18 @@ internal import InvoicesReport
 
 /// clients.html: every client, or when they are more than a page, the pages of the list (`clients/pages/1.html`
 /// and on) and `clients-index.js`, which its search box searches.
-struct ClientsPage: PageKind {
-    let site: SiteBuilder
+struct ClientsPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "clients" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
-    func files() -> [File] { [site.page("clients.html", template: "clients", title: "Clients", context())] + searchIndexFiles() }
+    func files() -> [File] { [site.page(SitePaths.clients, template: "clients", title: "Clients", context())] + searchIndexFiles() }
     func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
+}
+
+extension ClientsPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientsPageScopes }
+    static let rootNames = ["clients", SitePaths.clientsIndex]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.clients)] }
 }
 
 extension ClientsPage {
@@ -17,20 +23,20 @@ extension ClientsPage {
     /// (`clients/pages/1.html` and on) and the search over `clients-index.js`.
     func context() -> [String: Any] {
         let list = clientsList()
-        return site.isPaged([list]) ? site.pageLinks(of: list, from: "") : ["clients": clientsRows(0..<books.clients.count, root: "")]
+        return site.isPaged([list]) ? site.pageLinks(of: list, from: SitePaths.clients) : ["clients": clientsRows(0..<books.clients.count, link: SitePaths.Links(from: SitePaths.clients).callAsFunction)]
     }
 
     /// The client list, in store order, keyed by client number.
     func clientsList() -> PagedList {
         PagedList(
-            folder: "clients/pages/", count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
-            title: "Clients", fields: [:], rows: { range, root, _ in ["clients": self.clientsRows(range, root: root)] })
+            folder: SitePaths.clientListFolder, count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
+            title: "Clients", fields: [:], rows: { range, links, _ in ["clients": self.clientsRows(range, link: links.throughRoot)] })
     }
 
-    /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses start with `root`.
-    func clientsRows(_ range: Range<Int>, root: String) -> [[String: Any]] {
+    /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses made by `link`.
+    func clientsRows(_ range: Range<Int>, link: (String) -> String) -> [[String: Any]] {
         clientsEntries(range).map { entry in
-            ["number": entry[0], "name": entry[1], "city": entry[2], "href": entry[3].isEmpty ? "" : root + entry[3], "currencies": entry[4], "invoices": entry[5]]
+            ["number": entry[0], "name": entry[1], "city": entry[2], "href": entry[3].isEmpty ? "" : link(entry[3]), "currencies": entry[4], "invoices": entry[5]]
         }
     }
 
@@ -43,7 +49,7 @@ extension ClientsPage {
         return range.map { index in
             let client = books.clients[index]
             return [
-                client.number, client.name, client.city, currenciesByClient[index] == nil ? "" : site.clientPath(index),
+                client.number, client.name, client.city, currenciesByClient[index] == nil ? "" : site.paths.client(index),
                 (currenciesByClient[index] ?? []).joined(separator: ", "), String(invoiceCounts[index]),
             ]
         }
@@ -60,6 +66,20 @@ extension ClientsPage {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         index.append((try? encoder.encode(clientsEntries(0..<books.clients.count))) ?? Data("[]".utf8))
         index.append(Data(";\n".utf8))
-        return [File(path: "clients-index.js", data: index)]
+        return [File(path: SitePaths.clientsIndex, data: index)]
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``ClientsPage``'s templates, by template name.
+    static let clientsPageScopes: [String: TemplateScope] = [
+        "clients": page([
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+            "rowCount": nil, "pages": link,
+        ]),
+        "clients-list": page([
+            "page": nil, "rowCount": nil, "previous": link, "next": link,
+            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
+        ]),
+    ]
 }

@@ -4,8 +4,8 @@ internal import InvoicesReport
 
 /// collections.html: the overdue clients per currency, the days to pay per client and the DSO per month; its long
 /// lists go to pages of their own (`collections/overdue-EUR/1.html`) when they are more than a page together.
-struct CollectionsPage: PageKind {
-    let site: SiteBuilder
+struct CollectionsPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "collections" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
     func files() -> [File] { [page()] }
@@ -13,10 +13,20 @@ struct CollectionsPage: PageKind {
 }
 
 extension CollectionsPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.collectionsPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],
+        "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
+    ]
+    static let rootNames = ["collections"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.collections)] }
+}
+
+extension CollectionsPage {
     /// The collections page: overdue clients per currency, days to pay per client, DSO per month.
     func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        return site.page("collections.html", template: "collections", title: "Collections", context(registry: registry), rows: registry)
+        return site.page(SitePaths.collections, template: "collections", title: "Collections", context(registry: registry), rows: registry)
     }
 
     /// The long lists of collections.html: the overdue clients per currency (`overdue-EUR`) and the days to pay
@@ -50,14 +60,14 @@ extension CollectionsPage {
     }
 
     /// The rows of `range` of a list, as the template's list object (`currency` and `clients`, or `clients`);
-    /// addresses start with `root`.
-    func rows(_ list: CollectionsList, _ range: Range<Int>, root: String, registry: RowListRegistry?) -> [String: Any] {
+    /// addresses made by `links`.
+    func rows(_ list: CollectionsList, _ range: Range<Int>, links: SitePaths.Links, registry: RowListRegistry?) -> [String: Any] {
         switch list {
         case .overdue(let rows):
             let columns = TemplateVariables.overdueColumns
             let clients = RowList(columns: columns, count: range.count, registry: registry) { row, column in
                 let cell = overdueCell(rows[range.lowerBound + row], columns[column])
-                return columns[column].hasSuffix("ref") ? root + cell : cell
+                return columns[column].hasSuffix("ref") ? links(cell) : cell
             }
             return ["currency": rows[0].currency.code, "clients": clients]
         case .daysToPay(let days):
@@ -68,7 +78,7 @@ extension CollectionsPage {
                 switch columns[column] {
                 case "name": return client.name
                 case "number": return client.number
-                case "href": return root + site.clientPath(entry.clientIndex)
+                case "href": return links(site.paths.client(entry.clientIndex))
                 case "settled": return String(entry.settled)
                 case "median": return String(entry.median)
                 case "p90": return String(entry.percentile90)
@@ -85,12 +95,13 @@ extension CollectionsPage {
     func pagedList(_ list: CollectionsList) -> PagedList {
         var heading = "Days to pay"
         if case .overdue(let rows) = list { heading = "Overdue in \(rows[0].currency.code)" }
+        let folder = SitePaths.collectionsList(list.name)
         return PagedList(
-            folder: "collections/\(list.name)/", count: list.count, key: { books.clients[list.clientIndex($0)].number },
+            folder: folder, count: list.count, key: { books.clients[list.clientIndex($0)].number },
             template: "collections-list", title: heading,
-            fields: ["heading": heading, "collectionsHref": "../../collections.html#\(list.name)"],
-            rows: { range, root, registry in
-                let rows = self.rows(list, range, root: root, registry: registry)
+            fields: ["heading": heading, "collectionsHref": SitePaths.link(from: folder, to: SitePaths.collections + "#\(list.name)")],
+            rows: { range, links, registry in
+                let rows = self.rows(list, range, links: links, registry: registry)
                 switch list {
                 case .overdue: return ["overdue": [rows]]
                 case .daysToPay: return ["daysToPay": [rows]]
@@ -107,11 +118,11 @@ extension CollectionsPage {
         for list in lists {
             var entry: [String: Any]
             if paged {
-                entry = site.pageLinks(of: pagedList(list), from: "")
+                entry = site.pageLinks(of: pagedList(list), from: SitePaths.collections)
                 entry["anchor"] = list.name
                 if case .overdue(let rows) = list { entry["currency"] = rows[0].currency.code }
             } else {
-                entry = rows(list, 0..<list.count, root: "", registry: registry)
+                entry = rows(list, 0..<list.count, links: SitePaths.Links(from: SitePaths.collections), registry: registry)
             }
             switch list {
             case .overdue: overdue.append(entry)
@@ -127,7 +138,7 @@ extension CollectionsPage {
                 let figures = totals?.months[offset] ?? Figures()
                 switch columns[column] {
                 case "label": return SiteBuilder.monthLabel(report.months[offset])
-                case "href": return site.monthPath(report.months[offset])
+                case "href": return SitePaths.month(report.months[offset])
                 case "invoiced": return site.money(figures.invoiced, entry.currency)
                 case "outstanding": return site.money(figures.outstanding, entry.currency)
                 case "dso": return entry.months[offset].map { String(format: "%.1f", $0) } ?? "—"
@@ -149,8 +160,8 @@ extension CollectionsPage {
         switch name {
         case "name": return client.name
         case "number": return client.number
-        case "href": return site.clientPath(entry.clientIndex)
-        case "statementHref": return site.statementPath(entry.clientIndex)
+        case "href": return site.paths.client(entry.clientIndex)
+        case "statementHref": return site.paths.statement(entry.clientIndex)
         case "overdue": return site.money(entry.overdue, entry.currency)
         case "outstanding": return site.money(entry.outstanding, entry.currency)
         case "invoices": return String(entry.invoices)
@@ -158,4 +169,25 @@ extension CollectionsPage {
         default: return ""
         }
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``CollectionsPage``'s templates, by template name.
+    static let collectionsPageScopes: [String: TemplateScope] = [
+        "collections": page([
+            "hasOverdue": nil, "hasDaysToPay": nil,
+            "overdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns),
+                "rowCount": nil, "anchor": nil, "pages": link,
+            ]),
+            "daysToPay": TemplateScope(values: TemplateVariables.daysToPayColumns),
+            "daysToPayPages": TemplateScope(["rowCount": nil, "anchor": nil, "pages": link]),
+            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
+        ]),
+        "collections-list": page([
+            "heading": nil, "page": nil, "rowCount": nil, "collectionsHref": nil, "previous": link, "next": link,
+            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
+            "daysToPay": TemplateScope(["clients": TemplateScope(values: TemplateVariables.daysToPayColumns)]),
+        ]),
+    ]
 }

@@ -5,10 +5,14 @@ internal import InvoicesReport
 /// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
 /// `taxes.csv`, `books.journal`, `books.beancount` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
 /// they are 670 MB together.
-struct ExportFiles: PageKind {
-    let site: SiteBuilder
+struct ExportFiles: SiteWidePageKind {
+    let site: SiteView
     var key: String { "exports" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+}
+
+extension ExportFiles {
+    static let rootNames = ReportExports.File.allCases.map(\.rawValue) + [BooksJournal.fileName, BooksJournal.beancountFileName, DATEVExport.folder]
 }
 
 extension ExportFiles {

@@ -6,7 +6,7 @@ internal import InvoicesReport
 /// active in it per currency, which go to pages of their own (`months/2025-06/EUR/1.html`) when they are more than
 /// a page together.
 struct MonthPage: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     /// The month's position in ``Report/months``.
     let offset: Int
     var key: String { "month:\(report.months[offset])" }
@@ -16,16 +16,33 @@ struct MonthPage: PageKind {
 }
 
 extension MonthPage {
+    static func jobs(in site: SiteView) -> [[any PageKind]] { site.report.months.indices.map { [MonthPage(site: site, offset: $0)] } }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.monthPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "month": [(["currencies", "rows"], TemplateSet.monthRowColumns)],
+        "month-list": [(["rows"], TemplateSet.monthRowColumns)],
+    ]
+    static let rootNames = ["months"]
+    /// Each month, with the latest day in it on which an invoice was issued or paid.
+    static func sitemap(in site: SiteView) -> [SitemapEntry] {
+        let updated = AddressFiles(site: site).monthUpdates()
+        return site.report.months.enumerated().map { SitemapEntry(path: SitePaths.month($1), lastModified: updated[$0]) }
+    }
+}
+
+extension MonthPage {
     /// The month's page.
     func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let context = context(registry: registry)
         let month = report.months[offset]
-        return site.page(site.monthPath(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
+        return site.page(SitePaths.month(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
     }
 
     func context(registry: RowListRegistry? = nil) -> [String: Any] {
         let month = report.months[offset]
+        let path = SitePaths.month(month)
+        let links = SitePaths.Links(from: path)
         var totals: [[String: Any]] = []
         var sections: [[String: Any]] = []
         let monthLists = lists()
@@ -38,10 +55,10 @@ extension MonthPage {
             totals.append(total)
             var section: [String: Any] = ["currency": currency.currency.code, "total": total]
             if paged, let list = lists[currency.currency.code] {
-                section.merge(site.pageLinks(of: list, from: "months/")) { _, links in links }
+                section.merge(site.pageLinks(of: list, from: path)) { _, links in links }
             } else {
                 let members = members(currency.currency)
-                section["rows"] = rows(members, 0..<members.count, root: "../", registry: registry)
+                section["rows"] = rows(members, 0..<members.count, links: links, registry: registry)
             }
             sections.append(section)
         }
@@ -50,10 +67,10 @@ extension MonthPage {
             "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": SiteBuilder.monthLabel(month.previous),
         ]
         if offset > 0 {
-            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": "\(report.months[offset - 1]).html"]
+            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": links(SitePaths.month(report.months[offset - 1]))]
         }
         if offset + 1 < report.months.count {
-            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": "\(report.months[offset + 1]).html"]
+            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": links(SitePaths.month(report.months[offset + 1]))]
         }
         return context
     }
@@ -69,9 +86,9 @@ extension MonthPage {
         return members
     }
 
-    /// The rows of `range` of a month's clients in one currency; client links start with `root`.
+    /// The rows of `range` of a month's clients in one currency; client links made by `links`.
     func rows(
-        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, root: String, registry: RowListRegistry?
+        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, links: SitePaths.Links, registry: RowListRegistry?
     ) -> RowList {
         let columns = TemplateSet.monthRowColumns
         return RowList(columns: columns, count: range.count, registry: registry) { row, column in
@@ -80,7 +97,7 @@ extension MonthPage {
             switch columns[column] {
             case "name": return books.clients[clientIndex].name
             case "number": return books.clients[clientIndex].number
-            case "href": return root + site.clientPath(clientIndex)
+            case "href": return links(site.paths.client(clientIndex))
             case "change":
                 let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
                 return change(figures.invoiced, from: previous.invoiced, entry.currency)
@@ -97,11 +114,12 @@ extension MonthPage {
         return report.currencies.filter { $0.months[offset].isActive }.map { currency in
             let members = members(currency.currency)
             let code = currency.currency.code
+            let folder = SitePaths.monthList(month, code)
             return PagedList(
-                folder: "months/\(month)/\(code)/", count: members.count, key: { books.clients[members[$0].client].number },
+                folder: folder, count: members.count, key: { books.clients[members[$0].client].number },
                 template: "month-list", title: "\(SiteBuilder.monthLabel(month)) · \(code) clients",
-                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": "../../\(month).html#clients-\(code)"],
-                rows: { range, root, registry in ["rows": self.rows(members, range, root: root, registry: registry)] })
+                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")],
+                rows: { range, links, registry in ["rows": self.rows(members, range, links: links, registry: registry)] })
         }
     }
 
@@ -112,4 +130,25 @@ extension MonthPage {
         if difference == 0 { return "no change" }
         return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``MonthPage``'s templates, by template name.
+    static let monthPageScopes: [String: TemplateScope] = [
+        "month": page([
+            "label": nil, "month": nil, "hasTotals": nil, "previousLabel": nil,
+            "totals": TemplateScope(values: figures + ["change"]),
+            "currencies": TemplateScope([
+                "currency": nil,
+                "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+                "total": TemplateScope(values: figures + ["change"]),
+                "rowCount": nil, "pages": link,
+            ]),
+            "previous": link, "next": link,
+        ]),
+        "month-list": page([
+            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
+            "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
+        ]),
+    ]
 }

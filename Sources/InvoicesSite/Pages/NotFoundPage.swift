@@ -3,11 +3,15 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// `404.html`, served for unknown addresses at any depth.
-struct NotFoundPage: PageKind {
-    let site: SiteBuilder
+struct NotFoundPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "404" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.base, templates: ["404"]) }
     func files() -> [File] { [page()] }
+}
+
+extension NotFoundPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.notFoundPageScopes }
 }
 
 extension NotFoundPage {
@@ -26,6 +30,13 @@ extension NotFoundPage {
             layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
         }
         layout["root"] = root
-        return site.render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
+        return site.render(SitePaths.notFound, template: "404", title: "Page not found", context, root: root, layout: layout)
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``NotFoundPage``'s templates, by template name.
+    static let notFoundPageScopes: [String: TemplateScope] = [
+        "404": page(["home": nil]),
+    ]
 }

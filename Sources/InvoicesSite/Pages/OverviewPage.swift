@@ -4,13 +4,18 @@ internal import InvoicesReport
 
 /// The overview, `index.html`: the totals per currency, the months, charts, top clients, overdue clients, taxes,
 /// the fiscal periods and the converted totals. It shows the whole books.
-struct OverviewPage: PageKind {
-    let site: SiteBuilder
+struct OverviewPage: SiteWidePageKind {
+    let site: SiteView
     var key: String { "overview" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["overview"]) }
     func files() -> [File] {
-        [site.page("index.html", template: "overview", title: "Overview", context().merging(conversionContext()) { a, _ in a })]
+        [site.page(SitePaths.overview, template: "overview", title: "Overview", context().merging(conversionContext()) { a, _ in a })]
     }
+}
+
+extension OverviewPage {
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.overviewPageScopes }
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.overview)] }
 }
 
 extension OverviewPage {
@@ -20,7 +25,7 @@ extension OverviewPage {
             var rows = report.currencies.filter { $0.months[offset].isActive }.map { site.figuresRow($0.months[offset], $0.currency) }
             if rows.isEmpty { rows = [["currency": "—", "invoiced": "", "paid": "", "outstanding": "", "overdue": "", "invoices": ""]] }
             rows[0]["first"] = true
-            return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": site.monthPath(month), "totals": rows]
+            return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": SitePaths.month(month), "totals": rows]
         }
         let charts: [[String: Any]] = report.currencies.map { currency in
             [
@@ -66,7 +71,7 @@ extension OverviewPage {
             let rows: [[String: Any]] = entries.prefix(limit).enumerated().map { rank, entry in
                 let client = books.clients[entry.clientIndex]
                 return [
-                    "rank": String(rank + 1), "name": client.name, "number": client.number, "href": site.clientPath(entry.clientIndex),
+                    "rank": String(rank + 1), "name": client.name, "number": client.number, "href": site.paths.client(entry.clientIndex),
                     "invoiced": site.money(entry.figures.invoiced, currency.currency), "paid": site.money(entry.figures.paid, currency.currency),
                     "outstanding": site.money(entry.figures.outstanding, currency.currency),
                 ]
@@ -93,7 +98,7 @@ extension OverviewPage {
     /// first.
     func periodsContext() -> [String: Any] {
         let periods = site.fiscalPeriods()
-        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": $0.path] } }
+        func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": SitePaths.period($0)] } }
         var context: [String: Any] = [
             "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
             "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
@@ -127,4 +132,40 @@ extension OverviewPage {
             ] as [String: Any]
         ]
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``OverviewPage``'s templates, by template name.
+    static let overviewPageScopes: [String: TemplateScope] = [
+        "overview": page([
+            "firstMonth": nil, "lastMonth": nil, "monthCount": nil, "hasMonths": nil, "clientCount": nil, "hasTotals": nil,
+            "totals": TemplateScope(values: figures),
+            "aging": aging, "agingColumns": agingColumns,
+            "charts": TemplateScope(values: ["currency", "svg", "caption"]),
+            "months": TemplateScope([
+                "label": nil, "month": nil, "href": nil,
+                "totals": TemplateScope(values: figures + ["first"]),
+            ]),
+            "fiscalYearStart": nil, "fiscalSpan": nil, "years": link, "quarters": link,
+            "hasOverdue": nil,
+            "topOverdue": TemplateScope([
+                "currency": nil, "clients": TemplateScope(values: ["rank"] + TemplateVariables.overdueColumns),
+            ]),
+            "topClients": TemplateScope([
+                "currency": nil,
+                "clients": TemplateScope(values: ["rank", "name", "number", "href", "invoiced", "paid", "outstanding"]),
+            ]),
+            // Schema v2 stores: shown only when there is something to show.
+            "hasCredits": nil, "credits": credits,
+            "hasTaxes": nil, "taxBasis": nil,
+            "taxes": TemplateScope(values: ["currency", "tax", "rate", "net", "amount"]),
+            // Only with --rates and --base-currency: the grand totals converted into one currency.
+            "conversion": TemplateScope([
+                "base": nil, "asOf": nil, "totalInvoiced": nil, "totalOutstanding": nil,
+                "lines": TemplateScope(values: [
+                    "currency", "invoiced", "outstanding", "rate", "rateDate", "convertedInvoiced", "convertedOutstanding",
+                ]),
+            ]),
+        ]),
+    ]
 }

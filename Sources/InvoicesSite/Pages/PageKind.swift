@@ -13,10 +13,15 @@ internal import InvoicesReport
 ///   lists (``PagedList``), and any file beside them.
 ///
 /// What every page shares (the layout, money, the addresses of the other pages, the pages of a long list) is the
-/// ``site``'s.
+/// ``site``'s, a read-only ``SiteView``.
+///
+/// What the site derives from its kinds (``PageKinds``) the kind declares as static members: its units
+/// (``jobs(in:)``), its templates and the names each may use (``templateScopes``), its long lists for the compiled
+/// row path (``fastLists``), the names at the site's root it writes (``rootNames``) and its pages in `sitemap.xml`
+/// (``sitemap(in:)``). Adding a kind is one type in `Pages/` and one line in ``PageKinds/builtIn``.
 protocol PageKind: Sendable {
-    /// The site it is part of: the books, the report, the templates and the options.
-    var site: SiteBuilder { get }
+    /// The site it is part of: the books, the report, the templates, the options and the paths.
+    var site: SiteView { get }
     var key: String { get }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64
     /// Its own files: its pages, and any file beside them (the pages of its long lists are ``pagedLists()``).
@@ -29,10 +34,47 @@ protocol PageKind: Sendable {
     /// The kind with what both ``inputs(_:)`` and ``files()`` need worked out once (the scheduler calls it before
     /// either, on the job's own task); by default the kind itself.
     func prepared() -> Self
+
+    /// Its units in `site`, in jobs that render independently (each job's units one after the other).
+    static func jobs(in site: SiteView) -> [[any PageKind]]
+    /// The templates it renders, each with its scope: the names the template may use, which `invoices check` and
+    /// every build check it against (``TemplateChecker``). By default none.
+    static var templateScopes: [String: TemplateScope] { get }
+    /// Its long lists that may render by the compiled row path (``RowTemplate``): by template, the path of names to
+    /// the list from the page's context, and its row's columns. By default none.
+    static var fastLists: [String: [(path: [String], columns: [String])]] { get }
+    /// The files and folders at the site's root it writes, which a templates folder may not hold
+    /// (``TemplateSet``); by default none.
+    static var rootNames: [String] { get }
+    /// Its pages in `sitemap.xml` (with a base URL), from the site's root; by default none.
+    static func sitemap(in site: SiteView) -> [SitemapEntry]
+    /// Whether its unit is written after all the others, once ``SiteView/changeLog`` is known (the changes page).
+    static var writtenLast: Bool { get }
+}
+
+/// A page of `sitemap.xml`: its path from the site's root, and the day it last changed when known.
+struct SitemapEntry: Sendable {
+    var path: String
+    var lastModified: CalendarDate? = nil
+}
+
+/// A kind with one unit for the whole site, made from the site alone.
+protocol SiteWidePageKind: PageKind {
+    init(site: SiteView)
+}
+
+extension SiteWidePageKind {
+    static func jobs(in site: SiteView) -> [[any PageKind]] { [[Self(site: site)]] }
 }
 
 extension PageKind {
     typealias File = SiteBuilder.File
+
+    static var templateScopes: [String: TemplateScope] { [:] }
+    static var fastLists: [String: [(path: [String], columns: [String])]] { [:] }
+    static var rootNames: [String] { [] }
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { [] }
+    static var writtenLast: Bool { false }
 
     var books: Books { site.books }
     var report: Report { site.report }
@@ -69,8 +111,8 @@ extension PageKind {
 }
 
 /// The stylesheet, scripts and other assets of the templates, as they are.
-struct AssetFiles: PageKind {
-    let site: SiteBuilder
+struct AssetFiles: SiteWidePageKind {
+    let site: SiteView
     var key: String { "assets" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(templates.assetsFingerprint ^ inputs.base, templates: []) }
     func files() -> [File] { templates.assets.sorted(by: { $0.key < $1.key }).map { File(path: $0.key, data: $0.value) } }

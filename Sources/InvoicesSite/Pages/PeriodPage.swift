@@ -6,14 +6,28 @@ internal import InvoicesReport
 /// taxes on both bases with the invoices behind each figure; a quarter's invoices also as CSV beside it, and on pages
 /// of their own (`quarters/2024-Q3/tax-EUR-1/1.html`) when they are more than a page together.
 struct PeriodPage: PageKind {
-    let site: SiteBuilder
+    let site: SiteView
     let period: FiscalPeriod
     /// Every fiscal period of the report (``SiteBuilder/fiscalPeriods()``), for the links to the previous and next.
     let periods: [FiscalPeriod]
     /// The invoices behind a quarter's taxes, once ``prepared()`` has worked them out (a pass over every tax line
     /// and payment, which both its inputs and its files need).
     var sources: [TaxKey: [TaxSource]]? = nil
-    var key: String { "period:\(period.path)" }
+    var key: String { "period:\(SitePaths.period(period))" }
+}
+
+extension PeriodPage {
+    static func jobs(in site: SiteView) -> [[any PageKind]] {
+        let periods = site.fiscalPeriods()
+        return periods.map { [PeriodPage(site: site, period: $0, periods: periods)] }
+    }
+    static var templateScopes: [String: TemplateScope] { TemplateVariables.periodPageScopes }
+    static let fastLists: [String: [(path: [String], columns: [String])]] = [
+        "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
+        "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
+    ]
+    static let rootNames = ["years", "quarters"]
+    static func sitemap(in site: SiteView) -> [SitemapEntry] { site.fiscalPeriods().map { SitemapEntry(path: SitePaths.period($0)) } }
 }
 
 extension PeriodPage {
@@ -48,7 +62,7 @@ extension PeriodPage {
                     var fields = Fingerprint()
                     fields.add(books.clients[client].number)
                     fields.add(books.clients[client].name)
-                    fields.add(site.clientPath(client))
+                    fields.add(site.paths.client(client))
                     clientFields[client] = fields.value
                 }
                 data.add(clientFields[client] ?? 0)
@@ -64,16 +78,13 @@ extension PeriodPage {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let sources = taxSources()
         let context = context(sources: sources, registry: registry)
-        let page = site.page(period.path, template: "period", title: period.label, context, rows: registry)
+        let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
         guard context["csvHref"] != nil else { return [page] }
-        return [page, File(path: Self.periodCSVPath(period), data: Data(csv(sources: sources).utf8))]
+        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
     }
 
     /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists).
     func pagedLists() -> [PagedList] { period.quarter == 0 ? [] : site.paged(taxLists(sources: taxSources()).map(\.list)) }
-
-    /// The folder of a quarter's list pages: `quarters/2024-Q3/`.
-    static func periodListFolder(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + "/" }
 
     /// A quarter's taxes with anything in it, in the taxes table's order, each with the invoices behind it as a
     /// list that goes to pages of its own (`quarters/2024-Q3/tax-EUR-1/1.html` and on) when the quarter's lists are
@@ -84,16 +95,17 @@ extension PeriodPage {
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             let tax = books.taxes[totals.taxIndex]
             let anchor = Self.taxAnchor(totals)
+            let folder = SitePaths.taxList(period, anchor)
             let list = PagedList(
-                folder: Self.periodListFolder(period) + anchor + "/", count: behind.count,
+                folder: folder, count: behind.count,
                 key: { books.invoices[behind[$0].invoiceIndex].identifier }, template: "period-list",
                 title: "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) %",
                 fields: [
                     "label": period.label, "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
-                    "periodHref": "../../" + String(period.path.dropFirst("quarters/".count)) + "#" + anchor,
+                    "periodHref": SitePaths.link(from: folder, to: SitePaths.period(period) + "#" + anchor),
                 ],
-                rows: { range, root, registry in
-                    ["invoices": self.taxInvoiceRows(behind, range, totals.currency, root: root, registry: registry)]
+                rows: { range, links, registry in
+                    ["invoices": self.taxInvoiceRows(behind, range, totals.currency, links: links, registry: registry)]
                 })
             return (totals, list)
         }
@@ -102,9 +114,9 @@ extension PeriodPage {
     /// The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
     static func taxAnchor(_ totals: Report.TaxTotals) -> String { "tax-\(totals.currency.code)-\(totals.taxIndex + 1)" }
 
-    /// The rows of `range` of a tax row's invoices; client links start with `root`.
+    /// The rows of `range` of a tax row's invoices; client links made by `links`.
     func taxInvoiceRows(
-        _ behind: [TaxSource], _ range: Range<Int>, _ currency: CurrencyCode, root: String, registry: RowListRegistry?
+        _ behind: [TaxSource], _ range: Range<Int>, _ currency: CurrencyCode, links: SitePaths.Links, registry: RowListRegistry?
     ) -> RowList {
         RowList(columns: TemplateVariables.taxInvoiceColumns, count: range.count, registry: registry) { row, column in
             let source = behind[range.lowerBound + row]
@@ -112,7 +124,7 @@ extension PeriodPage {
             case .identifier: return books.invoices[source.invoiceIndex].identifier
             case .issued: return books.invoices[source.invoiceIndex].issued.description
             case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
-            case .href: return root + site.clientPath(Int(books.invoices[source.invoiceIndex].clientIndex))
+            case .href: return links(site.paths.client(Int(books.invoices[source.invoiceIndex].clientIndex)))
             case .accrualNet: return site.money(source.figures.accrualNet, currency)
             case .accrualTax: return site.money(source.figures.accrualTax, currency)
             case .cashNet: return site.money(source.figures.cashNet, currency)
@@ -135,8 +147,6 @@ extension PeriodPage {
         return page
     }
 
-    /// `quarters/2024-Q3.csv` beside `quarters/2024-Q3.html`.
-    static func periodCSVPath(_ period: FiscalPeriod) -> String { String(period.path.dropLast(".html".count)) + ".csv" }
 
     /// The columns of a quarter's CSV (docs/exports.md).
     static let periodCSVColumns = [
@@ -166,12 +176,14 @@ extension PeriodPage {
 
     func context(sources: [TaxKey: [TaxSource]]? = nil, registry: RowListRegistry? = nil) -> [String: Any] {
         let offsets = period.offsets
+        let path = SitePaths.period(period)
+        let links = SitePaths.Links(from: path)
         let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
         let totals: [[String: Any]] = report.currencies.compactMap { currency in
             guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
             return site.figuresRow(figures, currency.currency)
         }
-        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": "../" + site.monthPath(report.months[$0])] }
+        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": links(SitePaths.month(report.months[$0]))] }
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
         let isYear = period.quarter == 0
@@ -194,15 +206,15 @@ extension PeriodPage {
             let quarters: [[String: Any]] = yearQuarters.filter { quarter in
                 TaxFigures.spanning(totals.months[quarter.offsets])?.isActive == true
             }.enumerated().map { position, quarter in
-                ["label": quarter.label, "href": "../" + quarter.path + "#" + anchor, "first": position == 0]
+                ["label": quarter.label, "href": links(SitePaths.period(quarter) + "#" + anchor), "first": position == 0]
             }
             row["quarters"] = quarters
             row["hasQuarters"] = !quarters.isEmpty
             if let list = lists[anchor], paged {
-                row.merge(site.pageLinks(of: list, from: "quarters/")) { _, links in links }
+                row.merge(site.pageLinks(of: list, from: path)) { _, links in links }
             } else {
                 let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-                row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, root: "../", registry: registry)
+                row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, links: links, registry: registry)
             }
             taxes.append(row)
         }
@@ -211,10 +223,10 @@ extension PeriodPage {
             "lastMonth": SiteBuilder.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
             "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
         ]
-        if !isYear, !taxes.isEmpty { context["csvHref"] = String(Self.periodCSVPath(period).dropFirst("quarters/".count)) }
+        if !isYear, !taxes.isEmpty { context["csvHref"] = links(SitePaths.periodCSV(period)) }
         let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
-        if let index = same.firstIndex(where: { $0.path == period.path }) {
-            func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": "../" + other.path] }
+        if let index = same.firstIndex(where: { $0.year == period.year && $0.quarter == period.quarter }) {
+            func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": links.throughRoot(SitePaths.period(other))] }
             if index > 0 { context["previous"] = link(same[index - 1]) }
             if index + 1 < same.count { context["next"] = link(same[index + 1]) }
         }
@@ -228,4 +240,27 @@ extension PeriodPage {
             "cashNet": site.money(figures.cashNet, currency), "cashTax": site.money(figures.cashTax, currency),
         ]
     }
+}
+
+extension TemplateVariables {
+    /// The scopes of ``PeriodPage``'s templates, by template name.
+    static let periodPageScopes: [String: TemplateScope] = [
+        "period": page([
+            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
+            "totals": TemplateScope(values: figures),
+            "months": link,
+            "taxes": TemplateScope(
+                values: ["currency", "tax", "rate", "anchor"] + taxBases
+            ).adding([
+                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
+                "rowCount": nil, "pages": link,
+                "quarters": TemplateScope(values: ["label", "href", "first"]),
+            ]),
+            "previous": link, "next": link,
+        ]),
+        "period-list": page([
+            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "rowCount": nil, "previous": link,
+            "next": link, "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns),
+        ]),
+    ]
 }

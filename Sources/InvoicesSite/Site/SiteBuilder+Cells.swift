@@ -3,7 +3,7 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// What several page kinds show alike: figures, aging, credits, an invoice's status.
-extension SiteBuilder {
+extension SiteView {
     /// `hasCredits` and `credits`: per currency with a credit note, a write-off or a client credit.
     func creditsContext(_ entries: [(CurrencyCode, Figures)]) -> [String: Any] {
         let rows: [[String: Any]] = entries.filter { $0.1.credited != 0 || $0.1.writtenOff != 0 || $0.1.credit != 0 }.map {

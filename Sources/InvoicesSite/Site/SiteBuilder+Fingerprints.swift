@@ -78,10 +78,10 @@ extension SiteBuilder {
                 client.add(text)
             }
             client.add(snapshot.id)
-            client.add(slugs[index])
-            client.add(clientLinkPath(index)) { $0.add($1) }
-            client.add(invoicesByClient[index].count)
-            for invoiceIndex in invoicesByClient[index] {
+            client.add(paths.slugs[index])
+            client.add(paths.clientLink(index)) { $0.add($1) }
+            client.add(view.invoicesByClient[index].count)
+            for invoiceIndex in view.invoicesByClient[index] {
                 let invoice = books.invoices[invoiceIndex]
                 client.add(invoice.id)
                 client.add(invoice.identifier)
@@ -133,7 +133,7 @@ extension SiteBuilder {
                     months[offset].add(totals.clientIndex)
                     months[offset].add(client.name)
                     months[offset].add(client.number)
-                    months[offset].add(slugs[totals.clientIndex])
+                    months[offset].add(paths.slugs[totals.clientIndex])
                     months[offset].add(entry.currency.code)
                     Self.add(entry.months[offset], to: &months[offset])
                     Self.add(offset > 0 ? entry.months[offset - 1] : entry.previousMonth, to: &months[offset])

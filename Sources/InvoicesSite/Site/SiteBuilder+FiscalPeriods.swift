@@ -10,13 +10,12 @@ struct FiscalPeriod: Sendable {
     var quarter: Int
     /// Indices into ``Report/months``.
     var offsets: Range<Int>
-    var path: String
     var label: String
     /// Whether every month of the period is reported.
     var complete: Bool
 }
 
-extension SiteBuilder {
+extension SiteView {
     /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
     func fiscalPeriods() -> [FiscalPeriod] {
         let start = options.fiscalYearStart
@@ -24,19 +23,18 @@ extension SiteBuilder {
         var quarters: [FiscalPeriod] = []
         for (offset, month) in report.months.enumerated() {
             let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = Self.fiscalYearLabel(year, start: start)
+            let yearLabel = SiteBuilder.fiscalYearLabel(year, start: start)
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
-                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), path: "years/\(year).html", label: yearLabel, complete: false))
+                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), label: yearLabel, complete: false))
             }
             if let last = quarters.last, last.year == year, last.quarter == quarter {
                 quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
                 quarters.append(
                     FiscalPeriod(
-                        year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
-                        label: "Q\(quarter) \(yearLabel)", complete: false))
+                        year: year, quarter: quarter, offsets: offset..<(offset + 1), label: "Q\(quarter) \(yearLabel)", complete: false))
             }
         }
         for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
@@ -44,11 +42,20 @@ extension SiteBuilder {
         return years + quarters
     }
 
+}
+
+extension SiteBuilder {
     /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
     static func fiscalYearLabel(_ year: Int, start: Int) -> String {
         start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
     }
 
+    static func monthName(_ month: Int) -> String {
+        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
+    }
+}
+
+extension SiteView {
     /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
     /// `FY 2024/25 to FY 2025/26` when the months are whole fiscal years, else by quarter: `Q1 FY 2025/26`,
     /// `Q4 FY 2023/24 to Q3 FY 2025/26`. Empty when fiscal years start in January (the calendar's years, which the
@@ -58,15 +65,11 @@ extension SiteBuilder {
         guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
         let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
         let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
-        let firstLabel = Self.fiscalYearLabel(firstYear, start: start), lastLabel = Self.fiscalYearLabel(lastYear, start: start)
+        let firstLabel = SiteBuilder.fiscalYearLabel(firstYear, start: start), lastLabel = SiteBuilder.fiscalYearLabel(lastYear, start: start)
         if first.month == start, last.month == (start + 10) % 12 + 1 {
             return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
         }
         let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
         return from == to ? from : "\(from) to \(to)"
-    }
-
-    static func monthName(_ month: Int) -> String {
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
     }
 }

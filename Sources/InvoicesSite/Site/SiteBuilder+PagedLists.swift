@@ -13,14 +13,12 @@ struct PagedList {
     var title: String
     /// The fields every page has, besides `page`, `rowCount`, `previous` and `next`.
     var fields: [String: Any]
-    /// A page's rows, as the fields its template reads, for the rows in `range`; addresses start with `root`.
-    var rows: (_ range: Range<Int>, _ root: String, _ registry: RowListRegistry) -> [String: Any]
-
-    /// From a page back to the site's root: `../../../` for `quarters/2024-Q3/tax-EUR-1/`.
-    var root: String { String(repeating: "../", count: folder.split(separator: "/").count) }
+    /// A page's rows, as the fields its template reads, for the rows in `range`; their links are made by `links`,
+    /// the links from the list's page.
+    var rows: (_ range: Range<Int>, _ links: SitePaths.Links, _ registry: RowListRegistry) -> [String: Any]
 }
 
-extension SiteBuilder {
+extension SiteView {
     /// The rows of each page of `list`.
     func ranges(of list: PagedList) -> [Range<Int>] { Pagination.pages(count: list.count, pageSize: options.pageSize, key: list.key) }
 
@@ -47,17 +45,22 @@ extension SiteBuilder {
             var context = list.fields
             context["page"] = number
             context["rowCount"] = list.count
-            if number > 1 { context["previous"] = ["label": String(number - 1), "href": "\(number - 1).html"] }
-            if number < ranges.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
-            context.merge(list.rows(ranges[position], list.root, registry)) { _, rows in rows }
-            try body(page(list.folder + "\(number).html", template: list.template, title: "\(list.title) · page \(number)", context, rows: registry))
+            let path = SitePaths.listPage(list.folder, number)
+            let links = SitePaths.Links(from: path)
+            if number > 1 { context["previous"] = ["label": String(number - 1), "href": links(SitePaths.listPage(list.folder, number - 1))] }
+            if number < ranges.count { context["next"] = ["label": String(number + 1), "href": links(SitePaths.listPage(list.folder, number + 1))] }
+            context.merge(list.rows(ranges[position], links, registry)) { _, rows in rows }
+            try body(page(path, template: list.template, title: "\(list.title) · page \(number)", context, rows: registry))
         }
     }
 
     /// What the page that holds a paged list's totals shows of it: `rowCount` and `pages`, the links to its pages
-    /// (`label` `1`, `2`…, `href`) from the folder `base` (`quarters/`; empty for the root).
-    func pageLinks(of list: PagedList, from base: String) -> [String: Any] {
-        let folder = list.folder.hasPrefix(base) ? String(list.folder.dropFirst(base.count)) : list.folder
-        return ["rowCount": list.count, "pages": (1...max(ranges(of: list).count, 1)).map { ["label": String($0), "href": folder + "\($0).html"] }]
+    /// (`label` `1`, `2`…, `href`) from the page at `page`.
+    func pageLinks(of list: PagedList, from page: String) -> [String: Any] {
+        let links = SitePaths.Links(from: page)
+        return [
+            "rowCount": list.count,
+            "pages": (1...max(ranges(of: list).count, 1)).map { ["label": String($0), "href": links(SitePaths.listPage(list.folder, $0))] },
+        ]
     }
 }

@@ -10,29 +10,30 @@ public import InvoicesReport
 /// let summary = try SiteWriter(output: "Output").write(site.files())
 /// ```
 public struct SiteBuilder: Sendable {
-    public let books: Books
-    public let report: Report
-    public let templates: TemplateSet
-    public let options: SiteOptions
-    let formatter: MoneyFormatter
-    let slugs: [String]
-    let markdown = MarkdownRenderer(options: [.allowsRawHTML])
+    /// What the page kinds see of the site, and what renders their pages (``SiteView``). The builder schedules the
+    /// kinds (``jobs(changes:)``, ``write(to:previous:changes:progress:)``); what keeps builds incremental is apart:
+    /// the fingerprints of what each kind shows (``inputs``, `SiteBuilder+Fingerprints.swift`), the reuse of a unit
+    /// whose inputs are unchanged (``IncrementalUnits``), the manifest (``SiteManifest``), the staging folder
+    /// (``SiteStaging``) and the trail (``SiteWriter``).
+    public private(set) var view: SiteView
+    public var books: Books { view.books }
+    public var report: Report { view.report }
+    public var templates: TemplateSet { view.templates }
+    public var options: SiteOptions { view.options }
+    /// Where every page is, and the links between them.
+    public var paths: SitePaths { view.paths }
     /// What changed since the previous report: `changes.html` and `changes.csv`.
-    public var changeLog = ChangeLog()
-    /// Invoice indices per client (index in ``Books/clients``), each list by issue date, then identifier.
-    let invoicesByClient: [[Int]]
+    public var changeLog: ChangeLog {
+        get { view.changeLog }
+        set { view.changeLog = newValue }
+    }
     /// The fingerprints of what each page kind shows, for incremental builds: computed once, with the builder.
     private(set) var inputs = Inputs(base: 0, all: 0, clients: [], months: [])
 
+    /// A builder of the kinds of pages `templates` were loaded for (``TemplateSet/kinds``, by default
+    /// ``PageKinds/builtIn``).
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
-        self.books = books
-        self.report = report
-        self.templates = templates
-        self.options = options
-        self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
-        var slugger = Slugger()
-        self.slugs = books.clients.map { slugger.slug(for: $0.number, $0.name) }
-        self.invoicesByClient = Self.groupedInvoices(books)
+        self.view = SiteView(books: books, report: report, templates: templates, options: options)
         self.inputs = makeInputs()
     }
 
@@ -60,50 +61,12 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// The relative path of a client's page.
-    public func clientPath(_ clientIndex: Int) -> String { "clients/\(slugs[clientIndex]).html" }
+    /// The grand totals converted into ``SiteOptions/conversion``'s base currency (``SiteView/convertedTotals()``).
+    public func convertedTotals() -> ConvertedTotals? { view.convertedTotals() }
 
-    /// The relative path of a month's page.
-    public func monthPath(_ month: YearMonth) -> String { "months/\(month).html" }
-
-    /// The relative path of a client's statement of account.
-    public func statementPath(_ clientIndex: Int) -> String { "statements/\(slugs[clientIndex]).html" }
-
-    /// The path of a client's private statement (`c/<token>/index.html`), or nil without client links. The client
-    /// page is beside it, at `c/<token>/client.html`.
-    public func clientLinkPath(_ clientIndex: Int) -> String? {
-        options.clientLinkToken.map { "c/\($0(books.clients[clientIndex].number))/index.html" }
-    }
-
-    /// The grand totals converted into ``SiteOptions/conversion``'s base currency, or nil without rates.
-    ///
-    /// A converted amount that does not fit in 64-bit minor units leaves the conversion out rather than failing
-    /// the build: the exact per-currency totals are the report; the conversion is only an aid.
-    public func convertedTotals() -> ConvertedTotals? {
-        guard let conversion = options.conversion else { return nil }
-        return try? ConvertedTotals(report: report, rates: conversion.rates, base: conversion.base)
-    }
-
-    /// The page kinds that make the whole site, in a stable order, in jobs that render independently: each kind
-    /// alone, and the client pages in batches of `batch` clients; without the changes page unless `changes`.
-    func jobs(batch: Int = 64, changes: Bool = true) -> [[any PageKind]] {
-        // The exports are one long job: first, so the other cores render pages meanwhile.
-        var jobs: [[any PageKind]] = [
-            [ExportFiles(site: self)], [AssetFiles(site: self)], [OverviewPage(site: self)], [ClientsPage(site: self)],
-            [CollectionsPage(site: self)], [NotFoundPage(site: self)],
-        ]
-        if changes { jobs.append([ChangesPage(site: self)]) }
-        jobs += report.months.indices.map { [MonthPage(site: self, offset: $0)] }
-        let periods = fiscalPeriods()
-        jobs += periods.map { [PeriodPage(site: self, period: $0, periods: periods)] }
-        jobs += stride(from: 0, to: report.clients.count, by: batch).map { start in
-            report.clients[start..<min(start + batch, report.clients.count)].map {
-                ClientPages(site: self, totals: $0, invoices: invoicesByClient[$0.clientIndex])
-            }
-        }
-        jobs += [[AddressFiles(site: self)]]
-        return jobs
-    }
+    /// The page kinds that make the whole site (``PageKinds``, the kinds the templates were loaded for), in a stable
+    /// order, in jobs that render independently; without the changes page unless `changes`.
+    func jobs(changes: Bool = true) -> [[any PageKind]] { view.kinds.jobs(in: view, last: changes) }
 
     /// Every file of the site, in a stable order.
     public func files() -> [File] { jobs().joined().flatMap { $0.allFiles() } }
@@ -125,7 +88,7 @@ public struct SiteBuilder: Sendable {
         to staging: SiteStaging, previous: SiteManifest? = nil, changes: Bool = true,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
-        let inputs = self.inputs
+        let units = IncrementalUnits(inputs: inputs, previous: previous)
         let jobs = self.jobs(changes: changes)
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var manifest = SiteManifest()
@@ -138,14 +101,14 @@ public struct SiteBuilder: Sendable {
                     let job = jobs[next]
                     next += 1
                     group.addTask {
-                        var units: [(String, SiteManifest.Unit)] = []
-                        for kind in job { units.append((kind.key, try Self.write(kind, to: staging, inputs: inputs, previous: previous))) }
-                        return units
+                        var written: [(String, SiteManifest.Unit)] = []
+                        for kind in job { written.append((kind.key, try units.unit(of: kind, into: staging))) }
+                        return written
                     }
                 }
                 for _ in 0..<width { start() }
-                while let units = try await group.next() {
-                    for (key, unit) in units { manifest.units[key] = unit }
+                while let written = try await group.next() {
+                    for (key, unit) in written { manifest.units[key] = unit }
                     done += 1
                     progress?(done, jobs.count)
                     start()
@@ -162,102 +125,8 @@ public struct SiteBuilder: Sendable {
     /// Writes the changes page (`changes.html`, `changes.csv`, from ``changeLog``) into `staging` and its unit into
     /// `manifest`: the last unit of a site ``write(to:previous:changes:progress:)`` wrote without it.
     public func writeChanges(to staging: SiteStaging, previous: SiteManifest?, into manifest: inout SiteManifest) throws(SiteWriteError) {
-        let page = ChangesPage(site: self)
-        manifest.units[page.key] = try Self.write(page, to: staging, inputs: inputs, previous: previous)
-    }
-
-    /// A page kind's unit: the previous build's files, when its inputs are unchanged and its files intact (they are
-    /// hard-linked into the new site); else its files, rendered.
-    private static func write(
-        _ kind: any PageKind, to staging: SiteStaging, inputs: Inputs, previous: SiteManifest?
-    ) throws(SiteWriteError) -> SiteManifest.Unit {
-        let kind = kind.prepared()
-        let fingerprint = kind.inputs(inputs)
-        if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, let files = staging.reuse(recorded.files, from: previous) {
-            return SiteManifest.Unit(inputs: fingerprint, files: files)
-        }
-        return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
-    }
-
-    /// Renders one page: the Markdown template with `context`, to HTML, into the layout.
-    ///
-    /// Links are relative to the page (`root` is `../` on pages one folder down); with a base URL the page also
-    /// gets a canonical link and the feed's address.
-    func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil) -> File {
-        let depth = path.split(separator: "/").count - 1
-        let root = String(repeating: "../", count: depth)
-        var layout: [String: Any] = ["root": root, "nav": true]
-        if let baseURL = options.baseURL {
-            layout["canonical"] = path == "index.html" ? baseURL : baseURL + path
-            if !report.months.isEmpty { layout["feed"] = root + "feed.xml" }
-        }
-        return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
-    }
-
-    func render(
-        _ path: String, template: String, title: String, _ context: [String: Any], root: String, layout: [String: Any],
-        rows: RowListRegistry? = nil
-    ) -> File {
-        var context = context
-        context["root"] = root
-        context["siteTitle"] = options.title
-        if let asOf = report.asOf { context["asOf"] = asOf.description }
-        if let baseURL = options.baseURL { context["baseURL"] = baseURL }
-        if let folder = options.debugMarkdownFolder {
-            let target = URL(fileURLWithPath: folder).appendingPathComponent(path + ".md")
-            try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // The page as cmark sees it on the general path, values as the Markdown escaper writes them.
-            try? Data(MarkdownValues.readable(templates.render(template, context)).utf8).write(to: target)
-        }
-        let body = templates.pageBytes(template, context, rows: rows, renderer: markdown).pieces
-        var layout = layout
-        // swift-mustache escapes the layout's values for HTML; controls and bidirectional overrides are ours to
-        // make inert, as in every other value.
-        layout["pageTitle"] = HTMLEscaping.inert(title)
-        layout["siteTitle"] = HTMLEscaping.inert(options.title)
-        layout["lang"] = options.language
-        if let asOf = report.asOf { layout["asOf"] = asOf.description }
-        layout["private"] = !options.isPublic
-        if let buildID = options.buildID { layout["buildID"] = HTMLEscaping.inert(buildID) }
-        // The layout is rendered around a marker, and the body's bytes go where the marker came out: a long page is
-        // not copied through Mustache. Only when the marker comes out exactly once and unchanged, that is when the
-        // layout shows `content` once and unescaped (escaping would change its `<`); otherwise the layout gets the
-        // body itself. Both give the same bytes.
-        layout["content"] = Self.contentMarker
-        var framed = templates.render("layout", layout)
-        if let (before, after) = framed.withUTF8({ Self.around(Self.contentMarkerBytes, in: $0) }) {
-            return File(path: path, pieces: [before] + body + [after])
-        }
-        layout["content"] = String(decoding: body.joined(), as: UTF8.self)
-        return File(path: path, data: Data(templates.render("layout", layout).utf8))
-    }
-
-    static let contentMarker = "<\u{1}invoices-content\u{1}>"
-    static let contentMarkerBytes = Array(contentMarker.utf8)
-
-    /// The bytes of `text` before and after the one occurrence of `marker`; nil when it occurs never or more than once.
-    static func around(_ marker: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> (before: [UInt8], after: [UInt8])? {
-        var found: Int?
-        var index = 0
-        while index + marker.count <= text.count {
-            if text[index] == marker[0], UnsafeBufferPointer(rebasing: text[index..<(index + marker.count)]).elementsEqual(marker) {
-                guard found == nil else { return nil }
-                found = index
-                index += marker.count
-            } else {
-                index += 1
-            }
-        }
-        guard let start = found else { return nil }
-        return (Array(text[..<start]), Array(text[(start + marker.count)...]))
-    }
-
-    func money(_ minorUnits: Int64, _ currency: CurrencyCode) -> String {
-        formatter.string(for: Money(minorUnits: minorUnits, currency: currency))
-    }
-
-    func figuresRow(_ figures: Figures, _ currency: CurrencyCode) -> [String: Any] {
-        Dictionary(uniqueKeysWithValues: TemplateVariables.figures.map { ($0, figuresCell(figures, currency, $0) as Any) })
+        let units = IncrementalUnits(inputs: inputs, previous: previous)
+        for page in view.kinds.lastUnits(in: view) { manifest.units[page.key] = try units.unit(of: page, into: staging) }
     }
 
     /// Invoice indices per client, each list ordered by issue date, then identifier.

@@ -21,6 +21,8 @@ struct TemplateChecker {
 
     /// Template sources by template name (file name without extension).
     var sources: [String: Source]
+    /// The scope of each page template, by template name: the kinds' (``PageKinds/templateScopes``).
+    var pages: [String: TemplateScope] = TemplateVariables.pages
 
     /// The most tags a walk visits: partials included many times at many levels would otherwise take exponential
     /// time here, and at render time.
@@ -76,12 +78,12 @@ struct TemplateChecker {
             }
         }
         var walk = Walk(sources: sources, syntax: syntax)
-        for (name, scope) in TemplateVariables.pages.sorted(by: { $0.key < $1.key }) where syntax[name] != nil {
+        for (name, scope) in pages.sorted(by: { $0.key < $1.key }) where syntax[name] != nil {
             walk.page = name
             walk.visit(name, stack: [Scope(names: scope, path: [])], chain: [], depth: 0)
         }
         walk.page = nil
-        for name in syntax.keys.sorted() where TemplateVariables.pages[name] == nil {
+        for name in syntax.keys.sorted() where pages[name] == nil {
             walk.visit(name, stack: nil, chain: [], depth: 0)
         }
         var seen = Set<String>()

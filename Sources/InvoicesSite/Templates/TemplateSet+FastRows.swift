@@ -1,18 +1,4 @@
 extension TemplateSet {
-    /// The long lists whose rows may be rendered by a compiled ``RowTemplate``: by page, the path of names to the
-    /// list from the page's context, and its row's columns. The site builder gives these lists a ``RowList``.
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "client": [(["invoices"], invoiceColumns), (["monthly", "months"], monthlyColumns)],
-        "month": [(["currencies", "rows"], monthRowColumns)],
-        "month-list": [(["rows"], monthRowColumns)],
-        "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
-        "statement-list": [(["lines"], TemplateVariables.statementLineColumns)],
-        "client-list": [(["invoices"], invoiceColumns)],
-        "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
-        "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
-        "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],
-        "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
-    ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
     static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "notes"]
     static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
@@ -24,12 +10,12 @@ extension TemplateSet {
     /// (`{{#invoices.__fast_3}}`, whose one line is the placeholder an HTML block holds); `rowTemplates` gets the
     /// compiled templates. Nil when no section qualifies.
     ///
-    /// A section qualifies when, on every page that reaches it, its name resolves to one of ``fastLists``, with the
+    /// A section qualifies when, on every page that reaches it, its name resolves to one of `fastLists` (``PageKinds/fastLists``), with the
     /// same columns; its open and close tags are standalone (so the placeholder section leaves the text around it
     /// as it was); the template keeps the standard delimiters; and its body compiles to a ``RowTemplate``.
     static func rewritingFastRows(
         _ syntax: TemplateSyntax, template: String, resolutions: [TemplateChecker.SectionKey: Set<TemplateChecker.Resolution>],
-        rowTemplates: inout [RowTemplate]
+        fastLists: [String: [(path: [String], columns: [String])]], rowTemplates: inout [RowTemplate]
     ) -> String? {
         guard !syntax.setsDelimiters else { return nil }
         let characters = syntax.characters
@@ -41,7 +27,7 @@ extension TemplateSet {
                     extent.openLineStart == 0 || characters[extent.openLineStart - 1].isNewline,
                     !characters[extent.openLineStart..<extent.closeEnd].contains(where: { $0.unicodeScalars.contains("\r") }),
                     let found = resolutions[TemplateChecker.SectionKey(template: template, offset: extent.openLineStart)],
-                    let columns = Self.columns(for: found), let compiled = RowTemplate(body, columns: columns)
+                    let columns = Self.columns(for: found, in: fastLists), let compiled = RowTemplate(body, columns: columns)
                 {
                     chosen.append((tag, extent, compiled))
                 } else {
@@ -66,7 +52,7 @@ extension TemplateSet {
     }
 
     /// The columns of the one fast list a section resolves to on every page that reaches it; nil if none or several.
-    static func columns(for resolutions: Set<TemplateChecker.Resolution>) -> [String]? {
+    static func columns(for resolutions: Set<TemplateChecker.Resolution>, in fastLists: [String: [(path: [String], columns: [String])]]) -> [String]? {
         var columns: [String]?
         for resolution in resolutions {
             guard let path = resolution.path, let list = fastLists[resolution.page]?.first(where: { $0.path == path }),

@@ -20,13 +20,15 @@ public struct TemplateSet: Sendable {
     let fastTemplates: Set<String>
     /// The stylesheets and scripts to copy into the site (`style.css`, `clients.js`), by name.
     let assets: [String: Data]
-    /// Compiled row templates of the long lists (see ``TemplateSet/fastLists``), rendered after cmark.
+    /// Compiled row templates of the long lists (see ``PageKind/fastLists``), rendered after cmark.
     let rowTemplates: [RowTemplate]
     /// By template name (without extension): the fingerprint of what a page rendered from it uses: its text, the
     /// partials it includes (transitively), the layout and the assets (``SiteBuilder``'s incremental builds).
     let fingerprints: [String: UInt64]
     /// The fingerprint of the assets alone.
     let assetsFingerprint: UInt64
+    /// The kinds of pages these templates were loaded and checked for; a site built from them has these kinds.
+    public let pageKinds: PageKinds
 
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
@@ -38,14 +40,17 @@ public struct TemplateSet: Sendable {
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem: a template that does not
     ///   parse, a name its context does not have (see ``TemplateVariables``), a missing or recursive partial, or
     ///   nesting deeper than ``TemplateSyntax/maximumDepth``. ``problems(directory:)`` lists them all.
-    public init(directory: String? = nil) throws(TemplateError) {
-        try self.init(texts: Self.read(directory))
+    /// - Parameter kinds: The kinds of pages, whose templates' scopes they are checked against.
+    public init(directory: String? = nil, kinds: PageKinds = .builtIn) throws(TemplateError) {
+        try self.init(texts: Self.read(directory, kinds: kinds), kinds: kinds)
     }
 
-    /// Loads the templates `texts` (file name to text and the path to name in errors).
-    init(texts: [String: (text: String, source: String)]) throws(TemplateError) {
+    /// Loads the templates `texts` (file name to text and the path to name in errors) for the pages of `kinds`.
+    init(texts: [String: (text: String, source: String)], kinds: PageKinds = .builtIn) throws(TemplateError) {
         MarkdownContentType.registerOnce()
-        let checked = Self.checker(for: texts).check()
+        pageKinds = kinds
+        let fastLists = kinds.fastLists
+        let checked = Self.checker(for: texts, kinds: kinds).check()
         if let error = checked.errors.first { throw error }
         var library = MustacheLibrary()
         var general = MustacheLibrary()
@@ -62,7 +67,7 @@ public struct TemplateSet: Sendable {
                 general.register(template, named: stem)
                 if let syntax = checked.syntax[stem],
                     let rewritten = Self.rewritingFastRows(
-                        syntax, template: stem, resolutions: checked.resolutions, rowTemplates: &rowTemplates)
+                        syntax, template: stem, resolutions: checked.resolutions, fastLists: fastLists, rowTemplates: &rowTemplates)
                 {
                     library.register(try Self.parse(prefix + rewritten, path: entry.source, lineOffset: 1), named: stem)
                 } else {
@@ -80,7 +85,7 @@ public struct TemplateSet: Sendable {
         self.general = general
         self.assets = assets
         self.rowTemplates = rowTemplates
-        self.fastTemplates = rowTemplates.isEmpty ? [] : Set(Self.fastLists.keys)
+        self.fastTemplates = rowTemplates.isEmpty ? [] : Set(fastLists.keys)
         (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: texts, syntax: checked.syntax)
     }
 
@@ -126,13 +131,13 @@ public struct TemplateSet: Sendable {
 
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
-    public static func problems(directory: String? = nil) -> [TemplateError] {
-        let (texts, problems) = readFolder(directory)
+    public static func problems(directory: String? = nil, kinds: PageKinds = .builtIn) -> [TemplateError] {
+        let (texts, problems) = readFolder(directory, kinds: kinds)
         guard problems.isEmpty else { return problems }
-        let errors = checker(for: texts).check().errors
+        let errors = checker(for: texts, kinds: kinds).check().errors
         guard errors.isEmpty else { return errors }
         do {
-            _ = try TemplateSet(directory: directory)
+            _ = try TemplateSet(directory: directory, kinds: kinds)
         } catch {
             return [error]
         }
@@ -141,8 +146,8 @@ public struct TemplateSet: Sendable {
 
     /// The template files by file name: the defaults, each replaced by the file of the same name in `directory`.
     /// - Throws: The first of ``readFolder(_:)``'s problems.
-    static func read(_ directory: String?) throws(TemplateError) -> [String: (text: String, source: String)] {
-        let (texts, problems) = readFolder(directory)
+    static func read(_ directory: String?, kinds: PageKinds = .builtIn) throws(TemplateError) -> [String: (text: String, source: String)] {
+        let (texts, problems) = readFolder(directory, kinds: kinds)
         if let first = problems.first { throw first }
         return texts
     }
@@ -159,7 +164,7 @@ public struct TemplateSet: Sendable {
     /// files: a name the build writes itself, a link leading out of the folder, a file of a kind the tool does not
     /// read (a users file, a key: they would be published), one that is not a regular file or is past
     /// ``InvoicesCore/FileBudget/templateFile``, or is not UTF-8.
-    static func readFolder(_ directory: String?) -> (texts: [String: (text: String, source: String)], problems: [TemplateError]) {
+    static func readFolder(_ directory: String?, kinds pageKinds: PageKinds = .builtIn) -> (texts: [String: (text: String, source: String)], problems: [TemplateError]) {
         var texts: [String: (text: String, source: String)] = [:]
         for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
         guard let directory else { return (texts, []) }
@@ -175,6 +180,10 @@ public struct TemplateSet: Sendable {
             problems.append(TemplateError(code: code, path: path, line: 0, column: 0, message: message))
         }
         let root = realPath(directory) ?? directory
+        // The files and folders at the site's root the build writes itself (``PageKinds/rootNames``): a stylesheet
+        // or script of the folder is copied into the site as it is (`style.css`, `clients.js`), so none may have
+        // one of their names.
+        let reservedNames = pageKinds.rootNames
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = url.appendingPathComponent(name).path
             // A link may lead to another file of the folder, never outside it.
@@ -183,7 +192,7 @@ public struct TemplateSet: Sendable {
                 continue
             }
             let ext = (name as NSString).pathExtension
-            if ext != "md", ext != "html", Self.reservedNames.contains(name) {
+            if ext != "md", ext != "html", reservedNames.contains(name) {
                 problem(.reservedName, path, "has the name of a file the build writes itself ('\(name)'); rename it or move it out of the templates folder")
                 continue
             }
@@ -206,21 +215,13 @@ public struct TemplateSet: Sendable {
         return (texts, problems)
     }
 
-    /// Names a file of the templates folder may not have: the files and folders at the site's root that the build
-    /// writes itself. A stylesheet or script there is copied into the site as it is (`style.css`, `clients.js`).
-    static let reservedNames: Set<String> = Set(ReportExports.File.allCases.map(\.rawValue)).union([
-        "feed.xml", "sitemap.xml", "changes.csv", "clients", "months", "statements", "years", "quarters", "c", "collections",
-        "clients-index.js", SiteWriter.marker, BooksJournal.fileName,
-        BooksJournal.beancountFileName, DATEVExport.folder,
-    ])
-
-    /// A checker over the Markdown and HTML templates among `texts`.
-    static func checker(for texts: [String: (text: String, source: String)]) -> TemplateChecker {
+    /// A checker over the Markdown and HTML templates among `texts`, each page template against its kind's scope.
+    static func checker(for texts: [String: (text: String, source: String)], kinds: PageKinds = .builtIn) -> TemplateChecker {
         var sources: [String: TemplateChecker.Source] = [:]
         for (name, entry) in texts.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".md") || name.hasSuffix(".html") {
             sources[(name as NSString).deletingPathExtension] = TemplateChecker.Source(text: entry.text, path: entry.source, file: name)
         }
-        return TemplateChecker(sources: sources)
+        return TemplateChecker(sources: sources, pages: kinds.templateScopes)
     }
 
     /// Parses `text` with swift-mustache; errors are located `lineOffset` lines up (past a prefix).
