@@ -17,31 +17,20 @@ struct FiscalPeriod: Sendable {
 }
 
 extension SiteBuilder {
-    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
+    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order (``SiteFigures/periods``),
+    /// with their paths and labels.
     func fiscalPeriods() -> [FiscalPeriod] {
         let start = options.fiscalYearStart
-        var years: [FiscalPeriod] = []
-        var quarters: [FiscalPeriod] = []
-        for (offset, month) in report.months.enumerated() {
-            let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = Self.fiscalYearLabel(year, start: start)
-            if let last = years.last, last.year == year {
-                years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), path: "years/\(year).html", label: yearLabel, complete: false))
-            }
-            if let last = quarters.last, last.year == year, last.quarter == quarter {
-                quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                quarters.append(
-                    FiscalPeriod(
-                        year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
-                        label: "Q\(quarter) \(yearLabel)", complete: false))
-            }
+        return figures.periods.map { period in
+            let yearLabel = Self.fiscalYearLabel(period.year, start: start)
+            return period.quarter == 0
+                ? FiscalPeriod(
+                    year: period.year, quarter: 0, offsets: period.offsets, path: "years/\(period.year).html", label: yearLabel,
+                    complete: period.complete)
+                : FiscalPeriod(
+                    year: period.year, quarter: period.quarter, offsets: period.offsets, path: "quarters/\(period.year)-Q\(period.quarter).html",
+                    label: "Q\(period.quarter) \(yearLabel)", complete: period.complete)
         }
-        for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
-        for index in quarters.indices { quarters[index].complete = quarters[index].offsets.count == 3 }
-        return years + quarters
     }
 
     /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).

@@ -14,6 +14,9 @@ public struct SiteBuilder: Sendable {
     public let report: Report
     public let templates: TemplateSet
     public let options: SiteOptions
+    /// The figures the pages show beyond the report's (statements, tax sources, collections, fiscal periods),
+    /// computed before any page renders; the page kinds only format them.
+    public let figures: SiteFigures
     let formatter: MoneyFormatter
     let slugs: [String]
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
@@ -24,15 +27,27 @@ public struct SiteBuilder: Sendable {
     /// The fingerprints of what each page kind shows, for incremental builds: computed once, with the builder.
     private(set) var inputs = Inputs(base: 0, all: 0, clients: [], months: [])
 
+    /// A builder for `report`, computing its ``figures`` here (``SiteFigures/init(books:report:fiscalYearStart:)``).
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
+        self.init(
+            books: books, report: report, figures: SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart),
+            templates: templates, options: options)
+    }
+
+    /// A builder for `report` with its `figures`, computed with the report (InvoicesApp's `BooksAndReport`); figures
+    /// for another fiscal year start than `options`' are computed again here.
+    public init(books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions) {
         self.books = books
         self.report = report
         self.templates = templates
         self.options = options
+        self.figures =
+            figures.fiscalYearStart == options.fiscalYearStart
+            ? figures : SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart)
         self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
         var slugger = Slugger()
         self.slugs = books.clients.map { slugger.slug(for: $0.number, $0.name) }
-        self.invoicesByClient = Self.groupedInvoices(books)
+        self.invoicesByClient = self.figures.invoicesByClient
         self.inputs = makeInputs()
     }
 
@@ -258,19 +273,6 @@ public struct SiteBuilder: Sendable {
 
     func figuresRow(_ figures: Figures, _ currency: CurrencyCode) -> [String: Any] {
         Dictionary(uniqueKeysWithValues: TemplateVariables.figures.map { ($0, figuresCell(figures, currency, $0) as Any) })
-    }
-
-    /// Invoice indices per client, each list ordered by issue date, then identifier.
-    static func groupedInvoices(_ books: Books) -> [[Int]] {
-        var groups = Array(repeating: [Int](), count: books.clients.count)
-        for (index, invoice) in books.invoices.enumerated() { groups[Int(invoice.clientIndex)].append(index) }
-        for client in groups.indices {
-            groups[client].sort {
-                let a = books.invoices[$0], b = books.invoices[$1]
-                return a.issued != b.issued ? a.issued < b.issued : a.identifier < b.identifier
-            }
-        }
-        return groups
     }
 
     static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }
