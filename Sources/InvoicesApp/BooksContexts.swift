@@ -7,12 +7,16 @@ internal import ObjectContexts
 /// of a read-only main context, and a private child context of it computes the figures off the main actor.
 ///
 /// Only Sendable values leave the contexts: the ``InvoicesCore/Books`` (the store's own tables, shared, not
-/// copied) and the ``InvoicesReport/Report``. `build`, `check` and `serve` all start here.
+/// copied), the ``InvoicesReport/Report`` and the site's ``InvoicesReport/SiteFigures`` (statements, tax sources,
+/// collections, fiscal periods), all computed there before any page renders. `build`, `check` and `serve` all
+/// start here.
 public struct BooksAndReport: Sendable {
     /// Every client and invoice, as the child context handed them out.
     public var books: Books
     /// Every figure of the report's period.
     public var report: Report
+    /// Every figure the site shows beyond the report's, computed with it: the pages only format them.
+    public var figures: SiteFigures
     /// What the store's fetch assumed or rounded, one line each (with a last "... and N more" line).
     public var warnings: [String]
     /// The same warnings as issues, for callers that branch on their kind.
@@ -22,18 +26,20 @@ public struct BooksAndReport: Sendable {
     /// The kind of store the file holds.
     public var format: StoreFormat
 
-    /// Opens `store` and computes the report for `period` in a private child of a read-only main context.
+    /// Opens `store` and computes the report for `period`, and the site's figures for fiscal years starting in
+    /// month `fiscalYearStart` (1–12), in a private child of a read-only main context.
     /// - Throws: ``StoreIssues`` when the store cannot be read; ``InvoicesReport/ReportError`` when a sum overflows.
     @MainActor
-    public static func read(store: BooksStore, period: ReportPeriod) async throws -> BooksAndReport {
+    public static func read(store: BooksStore, period: ReportPeriod, fiscalYearStart: Int = 1) async throws -> BooksAndReport {
         let main = MainContext(store: store, readOnly: true, name: "books")
         let child = PrivateContext(parent: main, readOnly: true, name: "totals")
-        let (books, report) = try await child.perform { context in
+        let (books, report, figures) = try await child.perform { context in
             let books = try context.books()
-            return (books, try Report(books: books, period: period))
+            let report = try Report(books: books, period: period)
+            return (books, report, SiteFigures(books: books, report: report, fiscalYearStart: fiscalYearStart))
         }
         return BooksAndReport(
-            books: books, report: report, warnings: store.warningLines, warningIssues: store.warnings,
+            books: books, report: report, figures: figures, warnings: store.warningLines, warningIssues: store.warnings,
             totalWarnings: store.totalWarnings, format: store.format)
     }
 }

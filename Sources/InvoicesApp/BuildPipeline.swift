@@ -141,7 +141,8 @@ public struct BuildPipeline: Sendable {
         observer?(.totals, 0, 1, nil)
         let value: BooksAndReport
         do {
-            value = try await BooksAndReport.read(store: store, period: configuration.site.period)
+            value = try await BooksAndReport.read(
+                store: store, period: configuration.site.period, fiscalYearStart: configuration.site.fiscalYearStart)
         } catch let error as ReportError {
             throw BuildError(code: .dataError, message: "\(storeName): \(error.description)")
         } catch {
@@ -199,7 +200,8 @@ public struct BuildPipeline: Sendable {
         }
 
         var start = clock.now
-        var site = SiteBuilder(books: books.books, report: books.report, templates: prepared.templates, options: configuration.site)
+        var site = SiteBuilder(
+            books: books.books, report: books.report, figures: books.figures, templates: prepared.templates, options: configuration.site)
 
         // What changed since the previous build, and whether the closed period did. The trail's first line holds a
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this

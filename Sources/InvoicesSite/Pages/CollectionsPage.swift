@@ -9,7 +9,7 @@ struct CollectionsPage: SiteWidePageKind {
     var key: String { "collections" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
     func files() -> [File] { [page()] }
-    func pagedLists() -> [PagedList] { site.paged(lists(Collections(books: books, report: report)).map(pagedList)) }
+    func pagedLists() -> [PagedList] { site.paged(lists(site.figures.collections).map(pagedList)) }
 }
 
 extension CollectionsPage {
@@ -110,7 +110,7 @@ extension CollectionsPage {
     }
 
     func context(registry: RowListRegistry? = nil) -> [String: Any] {
-        let collections = Collections(books: books, report: report)
+        let collections = site.figures.collections
         let lists = lists(collections)
         let paged = site.isPaged(lists.map(pagedList))
         var overdue: [[String: Any]] = []

@@ -82,7 +82,7 @@ extension OverviewPage {
 
     /// The overview's `hasOverdue` and `topOverdue`: per currency, the five clients with most overdue.
     func topOverdueContext() -> [String: Any] {
-        let lists: [[String: Any]] = Collections(books: books, report: report).overdue.filter { !$0.isEmpty }.map { rows in
+        let lists: [[String: Any]] = site.figures.collections.overdue.filter { !$0.isEmpty }.map { rows in
             let top = Array(rows.prefix(5))
             let clients: [[String: Any]] = top.indices.map { position in
                 var row: [String: Any] = ["rank": String(position + 1)]

@@ -133,12 +133,10 @@ extension PeriodPage {
         }
     }
 
-    /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own).
+    /// The invoices behind a quarter's taxes (a year's are its quarters': none of its own), from ``SiteFigures``.
     func taxSources() -> [TaxKey: [TaxSource]] {
         if let sources { return sources }
-        guard period.quarter != 0 else { return [:] }
-        let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
-        return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        return site.figures.taxSources(year: period.year, quarter: period.quarter)
     }
 
     func prepared() -> PeriodPage {

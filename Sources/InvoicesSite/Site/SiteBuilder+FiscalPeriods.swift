@@ -16,30 +16,16 @@ struct FiscalPeriod: Sendable {
 }
 
 extension SiteView {
-    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
+    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order (``SiteFigures/periods``),
+    /// with their labels.
     func fiscalPeriods() -> [FiscalPeriod] {
         let start = options.fiscalYearStart
-        var years: [FiscalPeriod] = []
-        var quarters: [FiscalPeriod] = []
-        for (offset, month) in report.months.enumerated() {
-            let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = SiteBuilder.fiscalYearLabel(year, start: start)
-            if let last = years.last, last.year == year {
-                years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                years.append(FiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), label: yearLabel, complete: false))
-            }
-            if let last = quarters.last, last.year == year, last.quarter == quarter {
-                quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
-            } else {
-                quarters.append(
-                    FiscalPeriod(
-                        year: year, quarter: quarter, offsets: offset..<(offset + 1), label: "Q\(quarter) \(yearLabel)", complete: false))
-            }
+        return figures.periods.map { period in
+            let yearLabel = SiteBuilder.fiscalYearLabel(period.year, start: start)
+            return FiscalPeriod(
+                year: period.year, quarter: period.quarter, offsets: period.offsets,
+                label: period.quarter == 0 ? yearLabel : "Q\(period.quarter) \(yearLabel)", complete: period.complete)
         }
-        for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
-        for index in quarters.indices { quarters[index].complete = quarters[index].offsets.count == 3 }
-        return years + quarters
     }
 
 }

@@ -31,9 +31,21 @@ public struct SiteBuilder: Sendable {
     private(set) var inputs = Inputs(base: 0, all: 0, clients: [], months: [])
 
     /// A builder of the kinds of pages `templates` were loaded for (``TemplateSet/kinds``, by default
-    /// ``PageKinds/builtIn``).
+    /// ``PageKinds/builtIn``), computing the report's ``SiteFigures`` here
+    /// (``SiteFigures/init(books:report:fiscalYearStart:)``).
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
-        self.view = SiteView(books: books, report: report, templates: templates, options: options)
+        self.init(
+            books: books, report: report, figures: SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart),
+            templates: templates, options: options)
+    }
+
+    /// A builder for `report` with its `figures`, computed with the report (InvoicesApp's `BooksAndReport`); figures
+    /// for another fiscal year start than `options`' are computed again here.
+    public init(books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions) {
+        let figures =
+            figures.fiscalYearStart == options.fiscalYearStart
+            ? figures : SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart)
+        self.view = SiteView(books: books, report: report, figures: figures, templates: templates, options: options)
         self.inputs = makeInputs()
     }
 
@@ -127,19 +139,6 @@ public struct SiteBuilder: Sendable {
     public func writeChanges(to staging: SiteStaging, previous: SiteManifest?, into manifest: inout SiteManifest) throws(SiteWriteError) {
         let units = IncrementalUnits(inputs: inputs, previous: previous)
         for page in view.kinds.lastUnits(in: view) { manifest.units[page.key] = try units.unit(of: page, into: staging) }
-    }
-
-    /// Invoice indices per client, each list ordered by issue date, then identifier.
-    static func groupedInvoices(_ books: Books) -> [[Int]] {
-        var groups = Array(repeating: [Int](), count: books.clients.count)
-        for (index, invoice) in books.invoices.enumerated() { groups[Int(invoice.clientIndex)].append(index) }
-        for client in groups.indices {
-            groups[client].sort {
-                let a = books.invoices[$0], b = books.invoices[$1]
-                return a.issued != b.issued ? a.issued < b.issued : a.identifier < b.identifier
-            }
-        }
-        return groups
     }
 
     static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }

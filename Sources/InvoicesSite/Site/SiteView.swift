@@ -11,6 +11,9 @@ public struct SiteView: Sendable {
     public let report: Report
     public let templates: TemplateSet
     public let options: SiteOptions
+    /// The figures the pages show beyond the report's (statements, tax sources, collections, fiscal periods),
+    /// computed before any page renders (``SiteFigures``); the page kinds only format them.
+    public let figures: SiteFigures
     /// Where every page is, and the links between them.
     public let paths: SitePaths
     /// The kinds of pages of the site (``PageKinds``): the sitemap and the reserved names follow from them.
@@ -26,15 +29,16 @@ public struct SiteView: Sendable {
     /// hold every context of every kind to its template's scope (``PageKind/templateScopes``).
     @TaskLocal static var contextAudit: (@Sendable (_ template: String, _ context: [String: Any]) -> Void)?
 
-    init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
+    init(books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions) {
         self.books = books
         self.report = report
+        self.figures = figures
         self.templates = templates
         self.options = options
         self.kinds = templates.pageKinds
         self.paths = SitePaths(books: books, options: options)
         self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
-        self.invoicesByClient = SiteBuilder.groupedInvoices(books)
+        self.invoicesByClient = figures.invoicesByClient
     }
 }
 

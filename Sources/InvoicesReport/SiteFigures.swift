@@ -1,0 +1,110 @@
+public import InvoicesCore
+
+/// A fiscal year or quarter the reported months fall in (``SiteFigures/periods``).
+public struct ReportedFiscalPeriod: Sendable, Equatable {
+    /// The fiscal year, named by the calendar year it starts in.
+    public var year: Int
+    /// 1 to 4; 0 for the whole year.
+    public var quarter: Int
+    /// Indices into ``Report/months``.
+    public var offsets: Range<Int>
+    /// Whether every month of the period is reported (twelve for a year, three for a quarter).
+    public var complete: Bool
+}
+
+/// Every figure of a report site beyond ``Report``'s own: the fiscal periods and the invoices behind each
+/// quarter's taxes, the collections, and each client's invoices and statements of account.
+///
+/// It is computed once, by this module's code, in the private child context that computes the ``Report``
+/// (InvoicesApp's `BooksAndReport`), before any page renders; the site's page kinds only read and format it.
+/// Nothing here is a second rule: each figure comes from the one function that defines it
+/// (``Report/statements(of:invoices:in:)``, ``Report/taxSources(in:from:to:)``, ``Collections``,
+/// ``YearMonth/fiscal(startingIn:)``).
+public struct SiteFigures: Sendable, Equatable {
+    /// The month fiscal years start in (1–12) that ``periods`` follow.
+    public var fiscalYearStart: Int
+    /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
+    public var periods: [ReportedFiscalPeriod]
+    /// Per entry of ``periods``, the invoices behind its taxes: a quarter's over its days
+    /// (``Report/taxSources(in:from:to:)``); none for a year (a year's invoices are its quarters').
+    public var taxSources: [[TaxKey: [TaxSource]]]
+    /// Who owes what and how late, how long clients take to pay, and the DSO.
+    public var collections: Collections
+    /// Per client (index in ``Books/clients``), the indices in ``Books/invoices`` of its invoices and credit notes,
+    /// by issue date, then identifier.
+    public var invoicesByClient: [[Int]]
+    /// Per client (index in ``Books/clients``), its statements of account, one per currency, or the sum that does
+    /// not fit in 64-bit minor units; no statements for a client without figures.
+    public var statements: [Result<[ClientStatement], ReportError>]
+
+    /// Works out every figure of `report` (over `books`) that the site shows, for fiscal years starting in month
+    /// `fiscalYearStart` (1–12).
+    public init(books: Books, report: Report, fiscalYearStart: Int) {
+        self.fiscalYearStart = fiscalYearStart
+        let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
+        self.periods = periods
+        taxSources = periods.map { period in
+            guard period.quarter != 0 else { return [:] }
+            let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
+            return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
+        }
+        collections = Collections(books: books, report: report)
+        let invoicesByClient = books.invoicesByClient()
+        self.invoicesByClient = invoicesByClient
+        var statements = [Result<[ClientStatement], ReportError>](repeating: .success([]), count: books.clients.count)
+        for totals in report.clients {
+            statements[totals.clientIndex] = Result { () throws(ReportError) in
+                try report.statements(of: totals, invoices: invoicesByClient[totals.clientIndex], in: books)
+            }
+        }
+        self.statements = statements
+    }
+
+    /// The invoices behind the taxes of the fiscal `quarter` (1–4; 0 for the year, which has none of its own) of
+    /// fiscal `year`; none for a period the report does not cover.
+    public func taxSources(year: Int, quarter: Int) -> [TaxKey: [TaxSource]] {
+        guard let index = periods.firstIndex(where: { $0.year == year && $0.quarter == quarter }) else { return [:] }
+        return taxSources[index]
+    }
+}
+
+extension Report {
+    /// The fiscal years, then the fiscal quarters, that ``months`` fall in, in order, for fiscal years starting in
+    /// month `start` (1–12).
+    public func fiscalPeriods(startingIn start: Int) -> [ReportedFiscalPeriod] {
+        var years: [ReportedFiscalPeriod] = []
+        var quarters: [ReportedFiscalPeriod] = []
+        for (offset, month) in months.enumerated() {
+            let (year, quarter) = month.fiscal(startingIn: start)
+            if let last = years.last, last.year == year {
+                years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
+            } else {
+                years.append(ReportedFiscalPeriod(year: year, quarter: 0, offsets: offset..<(offset + 1), complete: false))
+            }
+            if let last = quarters.last, last.year == year, last.quarter == quarter {
+                quarters[quarters.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
+            } else {
+                quarters.append(ReportedFiscalPeriod(year: year, quarter: quarter, offsets: offset..<(offset + 1), complete: false))
+            }
+        }
+        for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
+        for index in quarters.indices { quarters[index].complete = quarters[index].offsets.count == 3 }
+        return years + quarters
+    }
+}
+
+extension Books {
+    /// Per client (index in ``clients``), the indices in ``invoices`` of its invoices and credit notes, each list by
+    /// issue date, then identifier.
+    public func invoicesByClient() -> [[Int]] {
+        var groups = Array(repeating: [Int](), count: clients.count)
+        for (index, invoice) in invoices.enumerated() { groups[Int(invoice.clientIndex)].append(index) }
+        for client in groups.indices {
+            groups[client].sort {
+                let a = invoices[$0], b = invoices[$1]
+                return a.issued != b.issued ? a.issued < b.issued : a.identifier < b.identifier
+            }
+        }
+        return groups
+    }
+}
