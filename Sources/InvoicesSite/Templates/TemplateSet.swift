@@ -1,7 +1,7 @@
 import Foundation
 internal import Mustache
 internal import InvoicesReport
-internal import InvoicesCore
+public import InvoicesCore
 
 /// The templates a site is built from: the defaults that ship with the tool, each replaceable by a file of the
 /// same name in a user's templates folder.
@@ -28,6 +28,18 @@ public struct TemplateSet: Sendable {
     /// The fingerprint of the assets alone.
     let assetsFingerprint: UInt64
 
+    /// The translation tables: the defaults and the templates folder's `i18n/` files.
+    public let tables: TranslationTables
+    /// The words of the templates' language (``localized(to:)``).
+    public let translation: Translation
+    /// The templates as read, before their words were put in.
+    let unlocalized: [String: (text: String, source: String)]
+
+    /// The same templates in `language` (their words from its table; see ``TranslationTables/translation(for:)``).
+    public func localized(to language: LanguageTag) throws(TemplateError) -> TemplateSet {
+        language == translation.tag ? self : try TemplateSet(texts: unlocalized, tables: tables, language: language)
+    }
+
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
 
@@ -38,13 +50,27 @@ public struct TemplateSet: Sendable {
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem: a template that does not
     ///   parse, a name its context does not have (see ``TemplateVariables``), a missing or recursive partial, or
     ///   nesting deeper than ``TemplateSyntax/maximumDepth``. ``problems(directory:)`` lists them all.
-    public init(directory: String? = nil) throws(TemplateError) {
-        try self.init(texts: Self.read(directory))
+    public init(directory: String? = nil, language: LanguageTag = .english) throws(TemplateError) {
+        let (tables, problems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: directory)
+        if let first = problems.first { throw first }
+        try self.init(texts: Self.read(directory), tables: tables, language: language)
     }
 
-    /// Loads the templates `texts` (file name to text and the path to name in errors).
-    init(texts: [String: (text: String, source: String)]) throws(TemplateError) {
+    /// Loads the templates `texts` (file name to text and the path to name in errors), their `{{t.key}}` words from
+    /// `tables` in `language` (the default tables when nil).
+    init(
+        texts: [String: (text: String, source: String)], tables: TranslationTables? = nil, language: LanguageTag = .english
+    ) throws(TemplateError) {
         MarkdownContentType.registerOnce()
+        let tables = tables ?? TranslationTables.load(defaults: DefaultTemplates.files, directory: nil).0
+        let translation = tables.translation(for: language)
+        self.tables = tables
+        self.translation = translation
+        self.unlocalized = texts
+        var texts = texts
+        for (name, entry) in texts where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            texts[name] = (try TemplateText.localize(entry.text, path: entry.source, translation: translation), entry.source)
+        }
         let checked = Self.checker(for: texts).check()
         if let error = checked.errors.first { throw error }
         var library = MustacheLibrary()
@@ -127,7 +153,8 @@ public struct TemplateSet: Sendable {
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
     public static func problems(directory: String? = nil) -> [TemplateError] {
-        let (texts, problems) = readFolder(directory)
+        let (texts, folderProblems) = readFolder(directory)
+        let problems = folderProblems + TranslationTables.load(defaults: DefaultTemplates.files, directory: directory).1
         guard problems.isEmpty else { return problems }
         let errors = checker(for: texts).check().errors
         guard errors.isEmpty else { return errors }
@@ -161,7 +188,7 @@ public struct TemplateSet: Sendable {
     /// ``InvoicesCore/FileBudget/templateFile``, or is not UTF-8.
     static func readFolder(_ directory: String?) -> (texts: [String: (text: String, source: String)], problems: [TemplateError]) {
         var texts: [String: (text: String, source: String)] = [:]
-        for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
+        for (name, text) in DefaultTemplates.files where !name.hasPrefix(translationsFolder + "/") { texts[name] = (text, "(default) \(name)") }
         guard let directory else { return (texts, []) }
         let url = URL(fileURLWithPath: directory)
         let names: [String]
