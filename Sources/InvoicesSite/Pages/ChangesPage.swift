@@ -31,9 +31,9 @@ extension ChangesPage {
             "figures": rows(figures), "figureCount": figures.count,
             "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
         ]
-        if let closed = log.closedThrough { context["closedThrough"] = closed.description }
+        if let closed = log.closedThrough { context["closedThrough"] = site.date(closed) }
         return [
-            site.page("changes.html", template: "changes", title: "Changes since the previous report", context),
+            site.page("changes.html", template: "changes", title: site.word("changes.title"), context),
             File(path: "changes.csv", data: Data(log.csv(dialect: options.csvDialect).utf8)),
         ]
     }

@@ -8,7 +8,7 @@ struct ClientsPage: PageKind {
     let site: SiteBuilder
     var key: String { "clients" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
-    func files() -> [File] { [site.page("clients.html", template: "clients", title: "Clients", context())] + searchIndexFiles() }
+    func files() -> [File] { [site.page("clients.html", template: "clients", title: site.word("nav.clients"), context())] + searchIndexFiles() }
     func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
 }
 
@@ -24,7 +24,7 @@ extension ClientsPage {
     func clientsList() -> PagedList {
         PagedList(
             folder: "clients/pages/", count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
-            title: "Clients", fields: [:], rows: { range, root, _ in ["clients": self.clientsRows(range, root: root)] })
+            title: site.word("nav.clients"), fields: [:], rows: { range, root, _ in ["clients": self.clientsRows(range, root: root)] })
     }
 
     /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses start with `root`.

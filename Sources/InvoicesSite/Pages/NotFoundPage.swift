@@ -26,6 +26,6 @@ extension NotFoundPage {
             layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
         }
         layout["root"] = root
-        return site.render("404.html", template: "404", title: "Page not found", context, root: root, layout: layout)
+        return site.render("404.html", template: "404", title: site.word("notFound.title"), context, root: root, layout: layout)
     }
 }

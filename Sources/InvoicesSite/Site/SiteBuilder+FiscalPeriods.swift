@@ -24,7 +24,7 @@ extension SiteBuilder {
         var quarters: [FiscalPeriod] = []
         for (offset, month) in report.months.enumerated() {
             let (year, quarter) = month.fiscal(startingIn: start)
-            let yearLabel = Self.fiscalYearLabel(year, start: start)
+            let yearLabel = fiscalYearLabel(year, start: start)
             if let last = years.last, last.year == year {
                 years[years.count - 1].offsets = last.offsets.lowerBound..<(offset + 1)
             } else {
@@ -36,7 +36,7 @@ extension SiteBuilder {
                 quarters.append(
                     FiscalPeriod(
                         year: year, quarter: quarter, offsets: offset..<(offset + 1), path: "quarters/\(year)-Q\(quarter).html",
-                        label: "Q\(quarter) \(yearLabel)", complete: false))
+                        label: quarterLabel(quarter, yearLabel), complete: false))
             }
         }
         for index in years.indices { years[index].complete = years[index].offsets.count == 12 }
@@ -45,8 +45,14 @@ extension SiteBuilder {
     }
 
     /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
-    static func fiscalYearLabel(_ year: Int, start: Int) -> String {
-        start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+    func fiscalYearLabel(_ year: Int, start: Int) -> String {
+        start == 1 ? String(year) : word("period.fiscalYear", ["year": String(year), "next": String(String(year + 1).suffix(2))])
+    }
+
+    /// A quarter's name: `Q3 2024`, `Q1 FY 2025/26`; in another language than English, with its CLDR quarter
+    /// abbreviation (`T3 2024`, `K3 2024`).
+    func quarterLabel(_ quarter: Int, _ yearLabel: String) -> String {
+        word("period.quarterLabel", ["quarter": language.quarterNames[quarter - 1], "year": yearLabel])
     }
 
     /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
@@ -58,15 +64,12 @@ extension SiteBuilder {
         guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
         let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
         let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
-        let firstLabel = Self.fiscalYearLabel(firstYear, start: start), lastLabel = Self.fiscalYearLabel(lastYear, start: start)
+        let firstLabel = fiscalYearLabel(firstYear, start: start), lastLabel = fiscalYearLabel(lastYear, start: start)
         if first.month == start, last.month == (start + 10) % 12 + 1 {
-            return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
+            return firstYear == lastYear ? firstLabel : word("period.span", ["from": firstLabel, "to": lastLabel])
         }
-        let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
-        return from == to ? from : "\(from) to \(to)"
+        let from = quarterLabel(firstQuarter, firstLabel), to = quarterLabel(lastQuarter, lastLabel)
+        return from == to ? from : word("period.span", ["from": from, "to": to])
     }
 
-    static func monthName(_ month: Int) -> String {
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
-    }
 }

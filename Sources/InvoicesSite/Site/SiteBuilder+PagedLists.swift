@@ -50,7 +50,7 @@ extension SiteBuilder {
             if number > 1 { context["previous"] = ["label": String(number - 1), "href": "\(number - 1).html"] }
             if number < ranges.count { context["next"] = ["label": String(number + 1), "href": "\(number + 1).html"] }
             context.merge(list.rows(ranges[position], list.root, registry)) { _, rows in rows }
-            try body(page(list.folder + "\(number).html", template: list.template, title: "\(list.title) · page \(number)", context, rows: registry))
+            try body(page(list.folder + "\(number).html", template: list.template, title: word("title.page", ["title": list.title, "page": String(number)]), context, rows: registry))
         }
     }
 

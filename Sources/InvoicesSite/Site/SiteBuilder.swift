@@ -12,9 +12,13 @@ public import InvoicesReport
 public struct SiteBuilder: Sendable {
     public let books: Books
     public let report: Report
-    public let templates: TemplateSet
+    public internal(set) var templates: TemplateSet
     public let options: SiteOptions
-    let formatter: MoneyFormatter
+    var formatter: MoneyFormatter
+    /// The language of the pages (``SiteOptions/language``); a client's pages may have their own (``speaking(for:)``).
+    var language: PageLanguage
+    /// By client index, the clients whose pages are in another language than the report's (``ClientLanguages``).
+    let clientLanguages: ClientLanguages
     let slugs: [String]
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
     /// What changed since the previous report: `changes.html` and `changes.csv`.
@@ -27,9 +31,13 @@ public struct SiteBuilder: Sendable {
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
         self.books = books
         self.report = report
+        let tag = LanguageTag(options.language) ?? .english
+        let templates = (try? templates.localized(to: tag)) ?? templates
         self.templates = templates
         self.options = options
-        self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
+        self.language = PageLanguage(templates.translation, options: options)
+        self.formatter = MoneyFormatter(localeIdentifier: language.formatLocale, currencies: books.currencies)
+        self.clientLanguages = ClientLanguages(books: books, templates: templates, options: options)
         var slugger = Slugger()
         self.slugs = books.clients.map { slugger.slug(for: $0.number, $0.name) }
         self.invoicesByClient = Self.groupedInvoices(books)
@@ -98,7 +106,7 @@ public struct SiteBuilder: Sendable {
         jobs += periods.map { [PeriodPage(site: self, period: $0, periods: periods)] }
         jobs += stride(from: 0, to: report.clients.count, by: batch).map { start in
             report.clients[start..<min(start + batch, report.clients.count)].map {
-                ClientPages(site: self, totals: $0, invoices: invoicesByClient[$0.clientIndex])
+                ClientPages(site: speaking(for: $0.clientIndex), totals: $0, invoices: invoicesByClient[$0.clientIndex])
             }
         }
         jobs += [[AddressFiles(site: self)]]
@@ -201,7 +209,7 @@ public struct SiteBuilder: Sendable {
         var context = context
         context["root"] = root
         context["siteTitle"] = options.title
-        if let asOf = report.asOf { context["asOf"] = asOf.description }
+        if let asOf = report.asOf { context["asOf"] = language.date(asOf) }
         if let baseURL = options.baseURL { context["baseURL"] = baseURL }
         if let folder = options.debugMarkdownFolder {
             let target = URL(fileURLWithPath: folder).appendingPathComponent(path + ".md")
@@ -215,8 +223,9 @@ public struct SiteBuilder: Sendable {
         // make inert, as in every other value.
         layout["pageTitle"] = HTMLEscaping.inert(title)
         layout["siteTitle"] = HTMLEscaping.inert(options.title)
-        layout["lang"] = options.language
-        if let asOf = report.asOf { layout["asOf"] = asOf.description }
+        layout["lang"] = language.tag.text
+        if let direction = language.direction { layout["dir"] = direction }
+        if let asOf = report.asOf { layout["asOf"] = language.date(asOf) }
         layout["private"] = !options.isPublic
         if let buildID = options.buildID { layout["buildID"] = HTMLEscaping.inert(buildID) }
         // The layout is rendered around a marker, and the body's bytes go where the marker came out: a long page is
@@ -273,7 +282,8 @@ public struct SiteBuilder: Sendable {
         return groups
     }
 
-    static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }
+    /// A month's name and year in the pages' language: `March 2025`, `März 2025`.
+    func monthLabel(_ month: YearMonth) -> String { language.monthLabel(month) }
 
     /// `text` escaped for XML text and attribute values, its controls and bidirectional overrides made inert as in
     /// HTML (``HTMLEscaping``).

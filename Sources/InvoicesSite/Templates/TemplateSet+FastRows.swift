@@ -14,7 +14,7 @@ extension TemplateSet {
         "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
     ]
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
-    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "notes"]
+    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]
     static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
 
     /// The marker of the placeholders rows are rendered into after cmark.

@@ -62,7 +62,7 @@ public struct TemplateSet: Sendable {
         texts: [String: (text: String, source: String)], tables: TranslationTables? = nil, language: LanguageTag = .english
     ) throws(TemplateError) {
         MarkdownContentType.registerOnce()
-        let tables = tables ?? TranslationTables.load(defaults: DefaultTemplates.files, directory: nil).0
+        let tables = tables ?? TranslationTables.defaults
         let translation = tables.translation(for: language)
         self.tables = tables
         self.translation = translation
@@ -107,7 +107,13 @@ public struct TemplateSet: Sendable {
         self.assets = assets
         self.rowTemplates = rowTemplates
         self.fastTemplates = rowTemplates.isEmpty ? [] : Set(Self.fastLists.keys)
-        (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: texts, syntax: checked.syntax)
+        // The words the code puts into pages come from the tables too: those that differ from the shipped English
+        // are part of every page's fingerprint (so a default English build keeps its fingerprints).
+        let english = TranslationTables.defaults.tables[TranslationTables.base] ?? [:]
+        let words = translation.words.filter { english[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+        var fingerprinted = texts
+        if !words.isEmpty { fingerprinted[TranslationTables.fingerprintName] = (words, "") }
+        (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: fingerprinted, syntax: checked.syntax)
     }
 
     /// Each template's fingerprint with its partials, the layout and the assets; and the assets' alone.

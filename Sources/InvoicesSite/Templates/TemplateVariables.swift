@@ -57,7 +57,7 @@ public enum TemplateVariables {
     /// The scope of each page template, by template name (file name without extension).
     public static let pages: [String: TemplateScope] = [
         "layout": TemplateScope(values: [
-            "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
+            "content", "root", "pageTitle", "siteTitle", "lang", "dir", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
         ]),
         "changes": page([
             "hasPrevious": nil, "hasChanges": nil, "closedThrough": nil, "documentCount": nil, "figureCount": nil, "more": nil,
@@ -114,13 +114,13 @@ public enum TemplateVariables {
                 "currency": nil,
                 "months": TemplateScope(values: figures + ["label", "href"]),
             ]),
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
             // When the invoices are more than a page: the links to their pages instead of `invoices`.
             "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
             // Schema v2 stores: shown only when there is something to show.
             "hasCredits": nil, "credits": credits,
-            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
-            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status", "statusText"]),
+            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status", "statusText"]),
             // With a payee (config `payee:`): each invoice still owed, with how to pay it.
             "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
         ]),
@@ -138,7 +138,7 @@ public enum TemplateVariables {
         ]),
         "client-list": page([
             "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
         ]),
         "statement-list": page([
             "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,

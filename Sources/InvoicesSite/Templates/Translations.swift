@@ -13,6 +13,12 @@ public struct TranslationTables: Sendable {
     /// By lowercase tag: where its table came from, for messages.
     var sources: [String: String] = [:]
 
+    /// The tables shipped with the tool, parsed once.
+    static let defaults = load(defaults: DefaultTemplates.files, directory: nil).0
+
+    /// The name the words of a non-default language are fingerprinted under, among the assets.
+    static let fingerprintName = "i18n/(words)"
+
     /// The language every key exists in, and every other falls back to.
     static let base = "en"
 
@@ -115,7 +121,7 @@ public struct TranslationTables: Sendable {
                 covered.insert(key)
             }
         }
-        let missing = found.isEmpty || tag.primary == Self.base ? [] : english.keys.filter { !covered.contains($0) }.sorted()
+        let missing = tag.primary == Self.base ? [] : english.keys.filter { !covered.contains($0) }.sorted()
         return Translation(tag: tag, table: found.last, words: words, missing: missing, english: english)
     }
 }
