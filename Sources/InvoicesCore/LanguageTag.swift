@@ -30,14 +30,14 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     public var isEnglish: Bool { primary == "en" }
 
     /// The tags to look up, most specific first, each with its last subtag dropped (RFC 4647 lookup, lowercase):
-    /// `de-ch-1996`, `de-ch`, `de`. Single-letter extension subtags are dropped with what follows them.
+    /// `de-ch-1996`, `de-ch`, `de`. Extensions and private use (from the first single-letter subtag on) are not
+    /// part of any table's name.
     public var fallbacks: [String] {
-        var parts = text.lowercased().split(separator: "-").map(String.init)
+        var parts = Array(text.lowercased().split(separator: "-").map(String.init).prefix { $0.count != 1 })
         var result: [String] = []
         while !parts.isEmpty {
             result.append(parts.joined(separator: "-"))
             parts.removeLast()
-            if let last = parts.last, last.count == 1 { parts.removeLast() }
         }
         return result
     }

@@ -19,7 +19,7 @@ extension OverviewPage {
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"chart-\(code)-title chart-\(code)-desc\">\n"
-        svg += "<title id=\"chart-\(code)-title\">Invoiced and paid per month, \(code)</title>\n"
+        svg += "<title id=\"chart-\(code)-title\">\(SiteBuilder.xml(site.word("chart.title", ["currency": code])))</title>\n"
         svg += "<desc id=\"chart-\(code)-desc\">\(SiteBuilder.xml(chartSummary(totals)))</desc>\n"
         for tick in 0...ticks {
             let value = step * Int64(tick)
@@ -39,7 +39,7 @@ extension OverviewPage {
                 let minor = offset % 6 == 0 ? "" : " minor"
                 let names = site.language.shortMonthNames
                 let label = "\(names[month.month - 1]) \(month.year % 100 < 10 ? "0" : "")\(month.year % 100)"
-                svg += "<text class=\"axis\(minor)\" x=\"\(number(x + bar))\" y=\"\(Int(height - bottom) + 18)\" text-anchor=\"middle\">\(label)</text>"
+                svg += "<text class=\"axis\(minor)\" x=\"\(number(x + bar))\" y=\"\(Int(height - bottom) + 18)\" text-anchor=\"middle\">\(SiteBuilder.xml(label))</text>"
             }
             svg += "\n"
         }
