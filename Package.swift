@@ -83,6 +83,8 @@ let package = Package(
             dependencies: [
                 "Ccmark", "CQRencode", "InvoicesCore", "InvoicesReport",
                 .product(name: "Mustache", package: "swift-mustache"),
+                // The translation tables (i18n/*.yaml).
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: upcoming,
             plugins: ["EmbedTemplatesPlugin"]

@@ -7,9 +7,13 @@ guard arguments.count == 3 else {
     exit(64)
 }
 let directory = URL(fileURLWithPath: arguments[1])
-let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-    .filter { !$0.hasPrefix(".") }
-    .sorted()
+// The files of the folder, and of its `i18n/` folder of translation tables (named `i18n/de.yaml`).
+var names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    .filter { !$0.hasPrefix(".") && $0 != "i18n" }
+if let tables = try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("i18n").path) {
+    names += tables.filter { !$0.hasPrefix(".") }.map { "i18n/" + $0 }
+}
+names.sort()
 var source = "// Generated from Templates/ by EmbedTemplatesTool. Do not edit.\n"
 source += "enum DefaultTemplates {\n    static let files: [String: String] = [\n"
 for name in names {

@@ -82,7 +82,7 @@ public struct BuildPipeline: Sendable {
     /// The templates, checked.
     func loadTemplates() throws(BuildError) -> TemplateSet {
         do {
-            return try TemplateSet(directory: configuration.templates)
+            return try TemplateSet(directory: configuration.templates, language: LanguageTag(configuration.site.language) ?? .english)
         } catch {
             throw BuildError(code: error.code == .missingFolder ? .noInput : .dataError, message: error.description, templateError: error)
         }
@@ -240,7 +240,7 @@ public struct BuildPipeline: Sendable {
         }
         // Without a task the previous trail is this build's: nothing changed.
         let trail = await trailTask?.value ?? TrailOutcome()
-        var warnings = books.warnings + [trail.warning].compactMap { $0 }
+        var warnings = books.warnings + site.languageWarnings + [trail.warning].compactMap { $0 }
         do throws(BuildError) {
             if let failure = trail.failure { throw failure }
             try checkClosedPeriod(trail.changes ?? [], hasPrevious: trail.changes != nil, trailPath: writer.trailURL.path)

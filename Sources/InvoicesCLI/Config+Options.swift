@@ -61,6 +61,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: "The locale amounts are formatted for, e.g. de_DE. Default en_US_POSIX: stable output.")
     var locale: String?
 
+    @Option(help: "The report's language, a BCP 47 tag, e.g. de, fr-CH: the words of every page (docs/templates.md), and its dates and amounts unless --locale is set. Default: en.")
+    var language: String?
+
     @Option(help: "How the CSV files are written: 'rfc4180' (plain, exact; the default) or 'excel' (a byte order mark, and ';' and decimal commas where --locale writes decimals with a comma).")
     var csvDialect: String?
 
@@ -134,7 +137,7 @@ struct ProjectOptions: ParsableArguments {
         if let basis, TaxBasis(rawValue: basis) == nil {
             throw ValidationError("--basis '\(basis)' is not a tax basis; expected 'accrual' or 'cash'")
         }
-        for (name, value) in [("--store", store), ("--output", output), ("--title", title), ("--locale", locale)] where value == "" {
+        for (name, value) in [("--store", store), ("--output", output), ("--title", title), ("--locale", locale), ("--language", language)] where value == "" {
             throw ValidationError("\(name) cannot be empty")
         }
         var mapping = CoreDataMapping()
@@ -144,6 +147,9 @@ struct ProjectOptions: ParsableArguments {
         }
         if let locale, !locale.isEmpty, let problem = LocaleName.problem(with: locale) {
             throw ValidationError("--locale \(problem)")
+        }
+        if let language, let problem = LanguageTag.pageLanguageProblem(with: language) {
+            throw ValidationError("--language \(problem)")
         }
         if let csvDialect, CSVDialect.Name(rawValue: csvDialect) == nil {
             throw ValidationError("--csv-dialect '\(csvDialect)' is not a CSV dialect; expected 'rfc4180' or 'excel'")
@@ -194,6 +200,8 @@ struct ProjectOptions: ParsableArguments {
             title: title ?? config?["title"] ?? "Invoices report",
             locale: locale ?? config?["locale"] ?? "en_US_POSIX",
             period: period, baseURL: baseURL)
+        site.localeFollowsLanguage = (locale ?? config?["locale"]) == nil
+        site.language = language ?? config?["language"] ?? "en"
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual
         site.fiscalYearStart = fiscalYearStart
@@ -280,6 +288,7 @@ struct ResolvedProject: Sendable {
             output: \(c.output)
             title: \(c.site.title)
             locale: \(c.site.locale)
+            language: \(c.site.language)
             period: \(c.site.period.month.map { "\($0)" } ?? c.site.period.months.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "all")
             as of: \(c.site.period.asOf.map { "\($0)" } ?? "end of period")
             """

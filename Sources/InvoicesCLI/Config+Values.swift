@@ -40,6 +40,8 @@ enum ConfigCheck {
         case "locale":
             if value.isEmpty { return "locale cannot be empty" }
             return LocaleName.problem(with: value).map { "locale \($0)" }
+        case "language":
+            return LanguageTag.pageLanguageProblem(with: value).map { "language \($0)" }
         case "core_data_names":
             var mapping = CoreDataMapping()
             return mapping.addNames(CoreDataMapping.pairs(in: value)).map { "core_data_names: \($0)" }
@@ -237,6 +239,10 @@ extension ProjectConfig {
         # separators), e.g. de_DE (1.234,50 €) or en_GB (€1,234.50). en_US_POSIX, the default, spells the
         # currency code out and gives the same output on every machine: EUR 1,234.50.
         locale: en_US_POSIX
+        # The report's language, a BCP 47 tag (en, de, de-CH, fr, nl, it, es, he...): the words of every page,
+        # and its dates and amounts unless locale is set. A client with a language of its own gets its pages in
+        # it. Tables and how to add a language: docs/templates.md.
+        language: en
         # Which month to report: YYYY-MM, previous (last month, for a run early in the next month),
         # current, or all (every month in the store; the default).
         month: all

@@ -20,7 +20,7 @@ struct ProjectConfig: Sendable, Equatable {
     static let fileName = "invoices.yaml"
     /// The keys a project file may set, in the order `invoices init` writes them.
     static let keys = [
-        "title", "store", "templates", "output", "base_url", "closed_through", "locale", "month", "quarter", "year", "as_of", "public", "build_id", "client_links",
+        "title", "store", "templates", "output", "base_url", "closed_through", "locale", "language", "month", "quarter", "year", "as_of", "public", "build_id", "client_links",
         // The basis of the overview's tax summary: accrual (default) or cash.
         "basis",
         // The month the fiscal year starts in, 01 to 12: quarter and year pages.

@@ -1,4 +1,9 @@
-/// Checks that a language tag is **well-formed** BCP 47: that it follows the syntax of RFC 5646 section 2.1 (the
+import Foundation
+
+/// A BCP 47 language tag (RFC 5646), as a client's language, `language` in invoices.yaml and `--language` give it:
+/// `de`, `de-CH`, `fr-CA`, `zh-Hant-TW`.
+///
+/// One rule of syntax for the store, the imports and the site: ``isWellFormed(_:)`` checks that a tag is **well-formed** BCP 47: that it follows the syntax of RFC 5646 section 2.1 (the
 /// `Language-Tag` ABNF, case-insensitive), without looking the subtags up in the IANA registry. Foundation's `Locale`
 /// accepts any string, so it cannot tell `fr-CH` from `fr_CH`, `french` or `de-`.
 ///
@@ -9,7 +14,68 @@
 /// extension = singleton 1*("-" (2*8alphanum))                 singleton = any alphanum but "x"
 /// privateuse = "x" 1*("-" (1*8alphanum))                      grandfathered = the 26 tags of section 2.2.8
 /// ```
-public enum LanguageTag {
+public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
+    /// The tag as written (e.g. `de-CH`): case is kept for `lang`; comparisons and fallbacks use the lowercase form.
+    public let text: String
+
+    /// `text` as the language of pages, or nil when it is not one (``pageLanguageProblem(with:)`` says why): a
+    /// well-formed tag that names a language, not private use (`x-...`) nor a grandfathered `i-` tag, without a
+    /// variant twice.
+    public init?(_ text: String) {
+        guard Self.pageLanguageProblem(with: text) == nil else { return nil }
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    /// English, the default language of the report.
+    public static let english = LanguageTag(uncheckedText: "en")
+
+    private init(uncheckedText: String) { text = uncheckedText }
+
+    /// The primary language subtag, lowercase: `de` for `de-CH`.
+    public var primary: String { String(text.lowercased().split(separator: "-").first ?? "") }
+
+    /// Whether the tag is English (`en`, `en-GB`...).
+    public var isEnglish: Bool { primary == "en" }
+
+    /// The tags to look up, most specific first, each with its last subtag dropped (RFC 4647 lookup, lowercase):
+    /// `de-ch-1996`, `de-ch`, `de`. Extensions and private use (from the first single-letter subtag on) are not
+    /// part of any table's name.
+    public var fallbacks: [String] {
+        var parts = Array(text.lowercased().split(separator: "-").map(String.init).prefix { $0.count != 1 })
+        var result: [String] = []
+        while !parts.isEmpty {
+            result.append(parts.joined(separator: "-"))
+            parts.removeLast()
+        }
+        return result
+    }
+
+    /// The Foundation locale identifier of the tag: `de_CH` for `de-CH`, `zh_Hant_TW` for `zh-Hant-TW`.
+    public var localeIdentifier: String { Locale.identifier(.icu, from: text) }
+
+    /// Whether the language is written right to left (Arabic, Hebrew, Persian, Urdu...): from the script Foundation
+    /// knows for it.
+    public var isRightToLeft: Bool {
+        Locale.Language(identifier: text).characterDirection == .rightToLeft
+    }
+
+    /// Nil when `text` can be the language of pages (``init(_:)``); otherwise what is wrong, with examples: it is
+    /// not well-formed (``problem(with:)``), or it is private use or a grandfathered tag, or repeats a variant.
+    public static func pageLanguageProblem(with text: String) -> String? {
+        if let problem = problem(with: text) { return problem }
+        let parts = text.lowercased().split(separator: "-").map(String.init)
+        if parts[0] == "x" || parts[0] == "i" || grandfathered.contains(text.lowercased()) {
+            return "'\(TerminalText.escaped(text))' is private use or a grandfathered tag, not a language; e.g. en, de, de-CH, fr, pt-BR"
+        }
+        let variants = parts.dropFirst().prefix { $0.count != 1 }.filter { $0.count >= 5 || ($0.count == 4 && $0.first!.isNumber) }
+        if Set(variants).count != variants.count {
+            return "'\(TerminalText.escaped(text))' repeats a variant; e.g. de-CH-1996"
+        }
+        return nil
+    }
+
     /// The tags RFC 5646 keeps from RFC 3066 that the `langtag` rule does not match (`irregular`, and the `regular`
     /// ones whose subtags it cannot parse), lowercased.
     static let grandfathered: Set<String> = [

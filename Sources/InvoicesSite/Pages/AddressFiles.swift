@@ -43,7 +43,7 @@ extension AddressFiles {
             }
             feed += """
                 <entry>
-                <title>\(SiteBuilder.xml(SiteBuilder.monthLabel(month)))</title>
+                <title>\(SiteBuilder.xml(site.monthLabel(month)))</title>
                 <id>\(address)</id>
                 <link rel="alternate" type="text/html" href="\(address)"/>
                 <updated>\(Self.atomDate(updated[offset]))</updated>

@@ -38,9 +38,9 @@ extension ChangesPage {
             "figures": rows(figures), "figureCount": figures.count,
             "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
         ]
-        if let closed = log.closedThrough { context["closedThrough"] = closed.description }
+        if let closed = log.closedThrough { context["closedThrough"] = site.date(closed) }
         return [
-            site.page(SitePaths.changes, template: "changes", title: "Changes since the previous report", context),
+            site.page(SitePaths.changes, template: "changes", title: site.word("changes.title"), context),
             File(path: SitePaths.changesCSV, data: Data(log.csv(dialect: options.csvDialect).utf8)),
         ]
     }

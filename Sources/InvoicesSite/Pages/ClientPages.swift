@@ -28,7 +28,7 @@ extension ClientPages {
         let clients = site.report.clients
         return stride(from: 0, to: clients.count, by: 64).map { start in
             clients[start..<min(start + 64, clients.count)].map {
-                ClientPages(site: site, totals: $0, invoices: site.invoicesByClient[$0.clientIndex])
+                ClientPages(site: site.speaking(for: $0.clientIndex), totals: $0, invoices: site.invoicesByClient[$0.clientIndex])
             }
         }
     }
@@ -90,7 +90,7 @@ extension ClientPages {
         let folder = site.paths.clientInvoices(totals.clientIndex)
         return PagedList(
             folder: folder, count: sent.count,
-            key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: "\(client.name) · invoices",
+            key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: site.word("title.clientInvoices", ["name": client.name]),
             fields: ["name": client.name, "number": client.number, "clientHref": SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex))],
             rows: { range, _, registry in ["invoices": self.invoiceRows(sent, range, asOf: asOf, registry: registry)] })
     }
@@ -105,15 +105,15 @@ extension ClientPages {
         return statements.map { statement in
             let currency = statement.currency
             let lines = statement.lines
-            func balance(_ value: Int64?) -> String { value.map { site.money($0, currency) } ?? "does not fit in 64 bits" }
+            func balance(_ value: Int64?) -> String { value.map { site.money($0, currency) } ?? site.word("figure.tooLarge") }
             let folder = site.paths.statementLines(totals.clientIndex, currency.code)
             return PagedList(
                 folder: folder, count: lines.count,
                 key: { "\(books.invoices[lines[$0].invoiceIndex].identifier) \(lines[$0].kind.rawValue) \(lines[$0].day)" },
-                template: "statement-list", title: "Statement · \(client.name) · \(currency.code)",
+                template: "statement-list", title: site.word("title.statementCurrency", ["name": client.name, "currency": currency.code]),
                 fields: [
                     "name": client.name, "number": client.number, "currency": currency.code,
-                    "from": statement.from.description, "to": statement.to.description,
+                    "from": site.date(statement.from), "to": site.date(statement.to),
                     "statementHref": SitePaths.link(from: folder, to: path + "#balance-\(currency.code)"),
                     "printHref": SitePaths.link(from: folder, to: site.paths.statementPrint(totals.clientIndex)),
                 ],
@@ -136,7 +136,7 @@ extension ClientPages {
 
     /// The rows of `range` of the client's sent invoices (`invoices`).
     func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate, registry: RowListRegistry?) -> RowList {
-        enum Column { case identifier, issued, due, paid, amount, status, notes, other }
+        enum Column { case identifier, issued, due, paid, amount, status, statusText, notes, other }
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {
             switch $0 {
@@ -146,6 +146,7 @@ extension ClientPages {
             case "paid": .paid
             case "amount": .amount
             case "status": .status
+            case "statusText": .statusText
             case "notes": .notes
             default: .other
             }
@@ -155,11 +156,12 @@ extension ClientPages {
             let invoice = books.invoices[index]
             switch kinds[column] {
             case .identifier: return invoice.identifier
-            case .issued: return invoice.issued.description
-            case .due: return invoice.due.description
-            case .paid: return invoice.paid?.description ?? ""
+            case .issued: return site.date(invoice.issued)
+            case .due: return site.date(invoice.due)
+            case .paid: return invoice.paid.map(site.date) ?? ""
             case .amount: return site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
             case .status: return site.invoiceStatus(index, asOf: asOf)
+            case .statusText: return site.word("status." + site.invoiceStatus(index, asOf: asOf))
             case .notes: return invoice.notes
             case .other: return ""
             }
@@ -196,7 +198,7 @@ extension ClientPages {
         var client = clientContext(registry: clientRows, paged: false)
         client["statementHref"] = "index.html"
         return [
-            privatePage("index.html", template: "statement", title: "Statement · \(name)", statement, statementRows),
+            privatePage("index.html", template: "statement", title: site.word("title.statement", ["name": name]), statement, statementRows),
             privatePage("client.html", template: "client", title: name, client, clientRows),
         ]
     }
@@ -231,8 +233,9 @@ extension ClientPages {
         let setAside: [[String: Any]] = all.filter { books.invoices[$0].status != .sent }.map { index in
             let invoice = books.invoices[index]
             return [
-                "identifier": invoice.identifier, "issued": invoice.issued.description,
+                "identifier": invoice.identifier, "issued": site.date(invoice.issued),
                 "amount": site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), "status": invoice.status.name,
+                "statusText": site.word("status." + invoice.status.name),
             ]
         }
         // A client with totals means the report has invoices, and so a period and an as-of date.
@@ -249,7 +252,7 @@ extension ClientPages {
                     let offset = active[row]
                     let figures = entry.months[offset]
                     switch columns[column] {
-                    case "label": return SiteBuilder.monthLabel(report.months[offset])
+                    case "label": return site.monthLabel(report.months[offset])
                     case "href": return links(SitePaths.month(report.months[offset]))
                     default: return site.figuresCell(figures, entry.currency, columns[column])
                     }
@@ -265,6 +268,7 @@ extension ClientPages {
             return [
                 "identifier": invoice.identifier, "amount": site.money(invoice.amount, currency),
                 "balance": site.money(balance, currency), "status": site.invoiceStatus(index, asOf: asOf),
+                "statusText": site.word("status." + site.invoiceStatus(index, asOf: asOf)),
             ]
         }
         let list = invoiceList(invoices)
@@ -298,7 +302,7 @@ extension ClientPages {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let context = statementContext(statements, registry: registry, paged: true)
         let name = books.clients[totals.clientIndex].name
-        return site.page(site.paths.statement(totals.clientIndex), template: "statement", title: "Statement · \(name)", context, rows: registry)
+        return site.page(site.paths.statement(totals.clientIndex), template: "statement", title: site.word("title.statement", ["name": name]), context, rows: registry)
     }
 
     /// The whole statement in one page, to print (`statements/<slug>/print.html`), when its lines have pages of
@@ -309,7 +313,7 @@ extension ClientPages {
         let path = site.paths.statementPrint(totals.clientIndex)
         context["clientHref"] = SitePaths.link(from: path, to: site.paths.client(totals.clientIndex))
         let name = books.clients[totals.clientIndex].name
-        return site.page(path, template: "statement", title: "Statement · \(name)", context, rows: registry)
+        return site.page(path, template: "statement", title: site.word("title.statement", ["name": name]), context, rows: registry)
     }
 
     /// The statement's fields; with `paged`, each currency's lines as the links to their pages when the lines have
@@ -318,8 +322,8 @@ extension ClientPages {
         var context = addressContext(totals.clientIndex)
         context["clientHref"] = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.client(totals.clientIndex))
         if let (from, to) = report.statementPeriod {
-            context["from"] = from.description
-            context["to"] = to.description
+            context["from"] = site.date(from)
+            context["to"] = site.date(to)
         }
         let lists = statementLists(result)
         let pages = paged && site.isPaged(lists) ? lists : []
@@ -330,7 +334,7 @@ extension ClientPages {
         switch result {
         case .success(let all): statements = all
         case .failure(let error):
-            context["problem"] = "No statement: \(error)."
+            context["problem"] = site.word("statement.problem", ["error": "\(error)"])
             statements = []
         }
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
@@ -359,7 +363,7 @@ extension ClientPages {
     func statementCell(_ line: ClientStatement.Line, _ currency: CurrencyCode, _ column: TemplateVariables.StatementLineColumn) -> String {
         // Fields read in place: a copy of the invoice per cell costs a retain and release of each of its strings.
         switch column {
-        case .date: return line.day.description
+        case .date: return site.date(line.day)
         case .kind:
             switch line.kind {
             case .invoice: return "invoice"
@@ -370,19 +374,19 @@ extension ClientPages {
             }
         case .type:
             switch line.kind {
-            case .invoice: return "Invoice"
-            case .creditNote: return "Credit note"
-            case .payment: return "Payment"
-            case .refund: return "Refund"
-            case .writeOff: return "Write-off"
+            case .invoice: return site.word("document.invoice")
+            case .creditNote: return site.word("document.creditNote")
+            case .payment: return site.word("document.payment")
+            case .refund: return site.word("document.refund")
+            case .writeOff: return site.word("document.writeOff")
             }
         case .document: return books.invoices[line.invoiceIndex].identifier
         case .detail:
             switch line.kind {
-            case .invoice: return "due \(books.invoices[line.invoiceIndex].due)"
+            case .invoice: return site.word("statement.due", ["date": site.date(books.invoices[line.invoiceIndex].due)])
             case .creditNote:
                 let target = Int(books.invoices[line.invoiceIndex].corrects)
-                return target >= 0 && target < books.invoices.count ? "for \(books.invoices[target].identifier)" : ""
+                return target >= 0 && target < books.invoices.count ? site.word("statement.for", ["document": books.invoices[target].identifier]) : ""
             case .payment, .refund:
                 let details = books.payments[line.source].details
                 guard details >= 0, Int(details) < books.paymentDetails.count else { return "" }
@@ -392,7 +396,7 @@ extension ClientPages {
             }
         case .charge: return line.delta >= 0 && line.kind != .payment ? site.money(line.delta, currency) : ""
         case .credit: return line.delta < 0 || line.kind == .payment ? site.money(0 &- line.delta, currency) : ""
-        case .balance: return line.balance.map { site.money($0, currency) } ?? "does not fit in 64 bits"
+        case .balance: return line.balance.map { site.money($0, currency) } ?? site.word("figure.tooLarge")
         }
     }
 
@@ -457,7 +461,7 @@ extension ClientPages {
                 clientIndex: clientIndex, invoice: invoice.identifier, minorUnits: report.balance(of: index, in: books),
                 currency: currency, drawCode: position < Self.invoiceCodeLimit)
             else { return nil }
-            return ["identifier": invoice.identifier, "due": invoice.due.description, "pay": pay]
+            return ["identifier": invoice.identifier, "due": site.date(invoice.due), "pay": pay]
         }
     }
 }
@@ -474,13 +478,13 @@ extension TemplateVariables {
                 "currency": nil,
                 "months": TemplateScope(values: figures + ["label", "href"]),
             ]),
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
             // When the invoices are more than a page: the links to their pages instead of `invoices`.
             "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
             // Schema v2 stores: shown only when there is something to show.
             "hasCredits": nil, "credits": credits,
-            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status"]),
-            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status"]),
+            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status", "statusText"]),
+            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status", "statusText"]),
             // With a payee (config `payee:`): each invoice still owed, with how to pay it.
             "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
         ]),
@@ -498,7 +502,7 @@ extension TemplateVariables {
         ]),
         "client-list": page([
             "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "notes"]),
+            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
         ]),
         "statement-list": page([
             "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,

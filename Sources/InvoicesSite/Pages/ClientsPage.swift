@@ -8,7 +8,7 @@ struct ClientsPage: SiteWidePageKind {
     let site: SiteView
     var key: String { "clients" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
-    func files() -> [File] { [site.page(SitePaths.clients, template: "clients", title: "Clients", context())] + searchIndexFiles() }
+    func files() -> [File] { [site.page(SitePaths.clients, template: "clients", title: site.word("nav.clients"), context())] + searchIndexFiles() }
     func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
 }
 
@@ -30,7 +30,7 @@ extension ClientsPage {
     func clientsList() -> PagedList {
         PagedList(
             folder: SitePaths.clientListFolder, count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
-            title: "Clients", fields: [:], rows: { range, links, _ in ["clients": self.clientsRows(range, link: links.throughRoot)] })
+            title: site.word("nav.clients"), fields: [:], rows: { range, links, _ in ["clients": self.clientsRows(range, link: links.throughRoot)] })
     }
 
     /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses made by `link`.

@@ -26,7 +26,7 @@ extension CollectionsPage {
     /// The collections page: overdue clients per currency, days to pay per client, DSO per month.
     func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        return site.page(SitePaths.collections, template: "collections", title: "Collections", context(registry: registry), rows: registry)
+        return site.page(SitePaths.collections, template: "collections", title: site.word("nav.collections"), context(registry: registry), rows: registry)
     }
 
     /// The long lists of collections.html: the overdue clients per currency (`overdue-EUR`) and the days to pay
@@ -93,8 +93,8 @@ extension CollectionsPage {
     /// `collections/days-to-pay/1.html` and on, keyed by client number) when the page's lists are more than a page
     /// together.
     func pagedList(_ list: CollectionsList) -> PagedList {
-        var heading = "Days to pay"
-        if case .overdue(let rows) = list { heading = "Overdue in \(rows[0].currency.code)" }
+        var heading = site.word("collections.daysToPay")
+        if case .overdue(let rows) = list { heading = site.word("collections.overdueIn", ["currency": rows[0].currency.code]) }
         let folder = SitePaths.collectionsList(list.name)
         return PagedList(
             folder: folder, count: list.count, key: { books.clients[list.clientIndex($0)].number },
@@ -137,7 +137,7 @@ extension CollectionsPage {
                 let offset = offsets[row]
                 let figures = totals?.months[offset] ?? Figures()
                 switch columns[column] {
-                case "label": return SiteBuilder.monthLabel(report.months[offset])
+                case "label": return site.monthLabel(report.months[offset])
                 case "href": return SitePaths.month(report.months[offset])
                 case "invoiced": return site.money(figures.invoiced, entry.currency)
                 case "outstanding": return site.money(figures.outstanding, entry.currency)

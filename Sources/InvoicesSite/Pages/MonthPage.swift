@@ -63,14 +63,14 @@ extension MonthPage {
             sections.append(section)
         }
         var context: [String: Any] = [
-            "label": SiteBuilder.monthLabel(month), "month": month.description, "totals": totals,
-            "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": SiteBuilder.monthLabel(month.previous),
+            "label": site.monthLabel(month), "month": month.description, "totals": totals,
+            "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": site.monthLabel(month.previous),
         ]
         if offset > 0 {
-            context["previous"] = ["label": SiteBuilder.monthLabel(report.months[offset - 1]), "href": links(SitePaths.month(report.months[offset - 1]))]
+            context["previous"] = ["label": site.monthLabel(report.months[offset - 1]), "href": links(SitePaths.month(report.months[offset - 1]))]
         }
         if offset + 1 < report.months.count {
-            context["next"] = ["label": SiteBuilder.monthLabel(report.months[offset + 1]), "href": links(SitePaths.month(report.months[offset + 1]))]
+            context["next"] = ["label": site.monthLabel(report.months[offset + 1]), "href": links(SitePaths.month(report.months[offset + 1]))]
         }
         return context
     }
@@ -117,8 +117,8 @@ extension MonthPage {
             let folder = SitePaths.monthList(month, code)
             return PagedList(
                 folder: folder, count: members.count, key: { books.clients[members[$0].client].number },
-                template: "month-list", title: "\(SiteBuilder.monthLabel(month)) · \(code) clients",
-                fields: ["label": SiteBuilder.monthLabel(month), "currency": code, "monthHref": SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")],
+                template: "month-list", title: site.word("title.monthClients", ["month": site.monthLabel(month), "currency": code]),
+                fields: ["label": site.monthLabel(month), "currency": code, "monthHref": SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")],
                 rows: { range, links, registry in ["rows": self.rows(members, range, links: links, registry: registry)] })
         }
     }
@@ -127,7 +127,7 @@ extension MonthPage {
     func change(_ current: Int64, from previous: Int64, _ currency: CurrencyCode) -> String {
         let (difference, overflow) = current.subtractingReportingOverflow(previous)
         if overflow || difference == .min { return "" }
-        if difference == 0 { return "no change" }
+        if difference == 0 { return site.word("month.noChange") }
         return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
     }
 }

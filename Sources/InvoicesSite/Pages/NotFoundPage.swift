@@ -30,7 +30,7 @@ extension NotFoundPage {
             layout["inlineStyle"] = String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self)
         }
         layout["root"] = root
-        return site.render(SitePaths.notFound, template: "404", title: "Page not found", context, root: root, layout: layout)
+        return site.render(SitePaths.notFound, template: "404", title: site.word("notFound.title"), context, root: root, layout: layout)
     }
 }
 

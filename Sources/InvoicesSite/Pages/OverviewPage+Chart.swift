@@ -19,7 +19,7 @@ extension OverviewPage {
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
         var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"chart-\(code)-title chart-\(code)-desc\">\n"
-        svg += "<title id=\"chart-\(code)-title\">Invoiced and paid per month, \(code)</title>\n"
+        svg += "<title id=\"chart-\(code)-title\">\(SiteBuilder.xml(site.word("chart.title", ["currency": code])))</title>\n"
         svg += "<desc id=\"chart-\(code)-desc\">\(SiteBuilder.xml(chartSummary(totals)))</desc>\n"
         for tick in 0...ticks {
             let value = step * Int64(tick)
@@ -37,9 +37,9 @@ extension OverviewPage {
             svg += "<rect class=\"paid\" x=\"\(number(x + bar))\" y=\"\(number(y(figures.paid)))\" width=\"\(number(bar))\" height=\"\(number(y(0) - y(figures.paid)))\"/>"
             if offset % labelEvery == 0 {
                 let minor = offset % 6 == 0 ? "" : " minor"
-                let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+                let names = site.language.shortMonthNames
                 let label = "\(names[month.month - 1]) \(month.year % 100 < 10 ? "0" : "")\(month.year % 100)"
-                svg += "<text class=\"axis\(minor)\" x=\"\(number(x + bar))\" y=\"\(Int(height - bottom) + 18)\" text-anchor=\"middle\">\(label)</text>"
+                svg += "<text class=\"axis\(minor)\" x=\"\(number(x + bar))\" y=\"\(Int(height - bottom) + 18)\" text-anchor=\"middle\">\(SiteBuilder.xml(label))</text>"
             }
             svg += "\n"
         }
@@ -49,12 +49,16 @@ extension OverviewPage {
 
     /// The chart's text alternative: the months with the highest invoiced and paid amounts.
     func chartSummary(_ totals: Report.CurrencyTotals) -> String {
-        guard !totals.months.isEmpty else { return "No months reported." }
+        guard !totals.months.isEmpty else { return site.word("chart.none") }
         let invoiced = totals.months.indices.max { totals.months[$0].invoiced < totals.months[$1].invoiced }!
         let paid = totals.months.indices.max { totals.months[$0].paid < totals.months[$1].paid }!
-        return "Bars per month from \(SiteBuilder.monthLabel(report.months[0])) to \(SiteBuilder.monthLabel(report.months[totals.months.count - 1])). "
-            + "Most invoiced: \(SiteBuilder.monthLabel(report.months[invoiced])), \(site.money(totals.months[invoiced].invoiced, totals.currency)). "
-            + "Most paid: \(SiteBuilder.monthLabel(report.months[paid])), \(site.money(totals.months[paid].paid, totals.currency))."
+        return site.word(
+            "chart.summary",
+            [
+                "first": site.monthLabel(report.months[0]), "last": site.monthLabel(report.months[totals.months.count - 1]),
+                "invoicedMonth": site.monthLabel(report.months[invoiced]), "invoiced": site.money(totals.months[invoiced].invoiced, totals.currency),
+                "paidMonth": site.monthLabel(report.months[paid]), "paid": site.money(totals.months[paid].paid, totals.currency),
+            ])
     }
 
     /// A gridline step of 1, 2, 2.5 or 5 times a power of ten and the number of steps (3 to 6) that cover `value`.

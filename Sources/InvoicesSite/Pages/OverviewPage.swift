@@ -9,7 +9,7 @@ struct OverviewPage: SiteWidePageKind {
     var key: String { "overview" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["overview"]) }
     func files() -> [File] {
-        [site.page(SitePaths.overview, template: "overview", title: "Overview", context().merging(conversionContext()) { a, _ in a })]
+        [site.page(SitePaths.overview, template: "overview", title: site.word("title.overview"), context().merging(conversionContext()) { a, _ in a })]
     }
 }
 
@@ -25,17 +25,17 @@ extension OverviewPage {
             var rows = report.currencies.filter { $0.months[offset].isActive }.map { site.figuresRow($0.months[offset], $0.currency) }
             if rows.isEmpty { rows = [["currency": "—", "invoiced": "", "paid": "", "outstanding": "", "overdue": "", "invoices": ""]] }
             rows[0]["first"] = true
-            return ["label": SiteBuilder.monthLabel(month), "month": month.description, "href": SitePaths.month(month), "totals": rows]
+            return ["label": site.monthLabel(month), "month": month.description, "href": SitePaths.month(month), "totals": rows]
         }
         let charts: [[String: Any]] = report.currencies.map { currency in
             [
                 "currency": currency.currency.code, "svg": MarkdownValues.html(chart(currency)),
-                "caption": "Invoiced and paid per month in \(currency.currency.code); the table of months below has every figure.",
+                "caption": site.word("chart.caption", ["currency": currency.currency.code]),
             ]
         }
         return [
-            "firstMonth": report.months.first.map(SiteBuilder.monthLabel) ?? "",
-            "lastMonth": report.months.last.map(SiteBuilder.monthLabel) ?? "",
+            "firstMonth": report.months.first.map(site.monthLabel) ?? "",
+            "lastMonth": report.months.last.map(site.monthLabel) ?? "",
             "monthCount": String(report.months.count), "hasMonths": !report.months.isEmpty,
             "totals": totals, "hasTotals": !totals.isEmpty, "months": months, "clientCount": String(report.clients.count),
             "aging": report.currencies.map { site.agingRow($0.aging, $0.currency) }, "agingColumns": site.agingColumns,
@@ -55,7 +55,7 @@ extension OverviewPage {
                 "net": site.money(net, totals.currency), "amount": site.money(amount, totals.currency),
             ]
         }
-        return ["hasTaxes": !rows.isEmpty, "taxBasis": basis == .accrual ? "accrual basis: by issue date" : "cash basis: by payment date", "taxes": rows]
+        return ["hasTaxes": !rows.isEmpty, "taxBasis": site.word(basis == .accrual ? "taxBasis.accrual" : "taxBasis.cash"), "taxes": rows]
     }
 
     /// Per currency, the clients that were invoiced most over the period (ties by client order).
@@ -100,7 +100,7 @@ extension OverviewPage {
         let periods = site.fiscalPeriods()
         func links(_ list: [FiscalPeriod]) -> [[String: Any]] { list.reversed().map { ["label": $0.label, "href": SitePaths.period($0)] } }
         var context: [String: Any] = [
-            "fiscalYearStart": SiteBuilder.monthName(options.fiscalYearStart),
+            "fiscalYearStart": site.language.monthName(options.fiscalYearStart),
             "years": links(periods.filter { $0.quarter == 0 }), "quarters": links(periods.filter { $0.quarter != 0 }),
         ]
         // Absent rather than empty: a section over an empty string still renders.
@@ -118,15 +118,15 @@ extension OverviewPage {
             return [
                 "currency": line.currency.code, "invoiced": site.money(line.figures.invoiced, line.currency),
                 "outstanding": site.money(line.figures.outstanding, line.currency),
-                "rate": line.rate.map { "\($0.rate)" } ?? (isBase ? "1" : "no rate"),
-                "rateDate": line.rate?.date.description ?? (isBase ? "" : "not converted"),
+                "rate": line.rate.map { "\($0.rate)" } ?? (isBase ? "1" : site.word("conversion.noRate")),
+                "rateDate": line.rate.map { site.date($0.date) } ?? (isBase ? "" : site.word("conversion.notConverted")),
                 "convertedInvoiced": line.converted.map { site.money($0.invoiced, base) } ?? "",
                 "convertedOutstanding": line.converted.map { site.money($0.outstanding, base) } ?? "",
             ]
         }
         return [
             "conversion": [
-                "base": base.code, "asOf": converted.asOf?.description ?? "", "lines": lines,
+                "base": base.code, "asOf": converted.asOf.map(site.date) ?? "", "lines": lines,
                 "totalInvoiced": site.money(converted.total.invoiced, base),
                 "totalOutstanding": site.money(converted.total.outstanding, base),
             ] as [String: Any]

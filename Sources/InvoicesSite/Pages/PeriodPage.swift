@@ -122,7 +122,7 @@ extension PeriodPage {
             let source = behind[range.lowerBound + row]
             switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
             case .identifier: return books.invoices[source.invoiceIndex].identifier
-            case .issued: return books.invoices[source.invoiceIndex].issued.description
+            case .issued: return site.date(books.invoices[source.invoiceIndex].issued)
             case .client: return books.clients[Int(books.invoices[source.invoiceIndex].clientIndex)].name
             case .href: return links(site.paths.client(Int(books.invoices[source.invoiceIndex].clientIndex)))
             case .accrualNet: return site.money(source.figures.accrualNet, currency)
@@ -181,7 +181,7 @@ extension PeriodPage {
             guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
             return site.figuresRow(figures, currency.currency)
         }
-        let months: [[String: Any]] = offsets.map { ["label": SiteBuilder.monthLabel(report.months[$0]), "href": links(SitePaths.month(report.months[$0]))] }
+        let months: [[String: Any]] = offsets.map { ["label": site.monthLabel(report.months[$0]), "href": links(SitePaths.month(report.months[$0]))] }
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
         let isYear = period.quarter == 0
@@ -217,8 +217,8 @@ extension PeriodPage {
             taxes.append(row)
         }
         var context: [String: Any] = [
-            "label": period.label, "kind": period.quarter == 0 ? "year" : "quarter", "firstMonth": SiteBuilder.monthLabel(first),
-            "lastMonth": SiteBuilder.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
+            "label": period.label, "kind": site.word(period.quarter == 0 ? "period.year" : "period.quarter"), "firstMonth": site.monthLabel(first),
+            "lastMonth": site.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
             "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
         ]
         if !isYear, !taxes.isEmpty { context["csvHref"] = links(SitePaths.periodCSV(period)) }

@@ -46,7 +46,7 @@ extension SiteBuilder {
         "Aging": ["buckets"],
         "AgingBuckets": ["limits"],
         "SiteOptions": [
-            "title", "locale", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
+            "title", "locale", "localeFollowsLanguage", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts", "datev",
         ],
         "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
@@ -77,6 +77,8 @@ extension SiteBuilder {
             for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country, snapshot.language] {
                 client.add(text)
             }
+            // A client's own language (schema 3), only when it has one: stores without keep their fingerprints.
+            if !snapshot.language.isEmpty { client.add("language " + snapshot.language) }
             client.add(snapshot.id)
             client.add(paths.slugs[index])
             client.add(paths.clientLink(index)) { $0.add($1) }
@@ -149,6 +151,7 @@ extension SiteBuilder {
         fingerprint.add(options.title)
         fingerprint.add(options.locale)
         fingerprint.add(options.language)
+        if !options.localeFollowsLanguage { fingerprint.add("locale set") }
         fingerprint.add(options.period.months) {
             $0.add($1.lowerBound.year); $0.add($1.lowerBound.month); $0.add($1.upperBound.year); $0.add($1.upperBound.month)
         }

@@ -17,31 +17,28 @@ struct FiscalPeriod: Sendable {
 
 extension SiteView {
     /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order (``SiteFigures/periods``),
-    /// with their labels.
+    /// with their labels in the page's language.
     func fiscalPeriods() -> [FiscalPeriod] {
         let start = options.fiscalYearStart
         return figures.periods.map { period in
-            let yearLabel = SiteBuilder.fiscalYearLabel(period.year, start: start)
+            let yearLabel = fiscalYearLabel(period.year, start: start)
             return FiscalPeriod(
                 year: period.year, quarter: period.quarter, offsets: period.offsets,
-                label: period.quarter == 0 ? yearLabel : "Q\(period.quarter) \(yearLabel)", complete: period.complete)
+                label: period.quarter == 0 ? yearLabel : quarterLabel(period.quarter, yearLabel), complete: period.complete)
         }
     }
 
-}
-
-extension SiteBuilder {
     /// A fiscal year's name: `2024` when years start in January, else `FY 2024/25` (the calendar years it spans).
-    static func fiscalYearLabel(_ year: Int, start: Int) -> String {
-        start == 1 ? String(year) : "FY \(year)/" + String(String(year + 1).suffix(2))
+    func fiscalYearLabel(_ year: Int, start: Int) -> String {
+        start == 1 ? String(year) : word("period.fiscalYear", ["year": String(year), "next": String(String(year + 1).suffix(2))])
     }
 
-    static func monthName(_ month: Int) -> String {
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"][month - 1]
+    /// A quarter's name: `Q3 2024`, `Q1 FY 2025/26`; in another language than English, with its CLDR quarter
+    /// abbreviation (`T3 2024`, `K3 2024`).
+    func quarterLabel(_ quarter: Int, _ yearLabel: String) -> String {
+        word("period.quarterLabel", ["quarter": language.quarterNames[quarter - 1], "year": yearLabel])
     }
-}
 
-extension SiteView {
     /// The fiscal years or quarters the reported months fall in, for the overview's `fiscalSpan`: `FY 2024/25` or
     /// `FY 2024/25 to FY 2025/26` when the months are whole fiscal years, else by quarter: `Q1 FY 2025/26`,
     /// `Q4 FY 2023/24 to Q3 FY 2025/26`. Empty when fiscal years start in January (the calendar's years, which the
@@ -51,11 +48,11 @@ extension SiteView {
         guard start != 1, let first = report.months.first, let last = report.months.last else { return "" }
         let (firstYear, firstQuarter) = first.fiscal(startingIn: start)
         let (lastYear, lastQuarter) = last.fiscal(startingIn: start)
-        let firstLabel = SiteBuilder.fiscalYearLabel(firstYear, start: start), lastLabel = SiteBuilder.fiscalYearLabel(lastYear, start: start)
+        let firstLabel = fiscalYearLabel(firstYear, start: start), lastLabel = fiscalYearLabel(lastYear, start: start)
         if first.month == start, last.month == (start + 10) % 12 + 1 {
-            return firstYear == lastYear ? firstLabel : "\(firstLabel) to \(lastLabel)"
+            return firstYear == lastYear ? firstLabel : word("period.span", ["from": firstLabel, "to": lastLabel])
         }
-        let from = "Q\(firstQuarter) \(firstLabel)", to = "Q\(lastQuarter) \(lastLabel)"
-        return from == to ? from : "\(from) to \(to)"
+        let from = quarterLabel(firstQuarter, firstLabel), to = quarterLabel(lastQuarter, lastLabel)
+        return from == to ? from : word("period.span", ["from": from, "to": to])
     }
 }

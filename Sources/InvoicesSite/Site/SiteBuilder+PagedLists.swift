@@ -50,7 +50,7 @@ extension SiteView {
             if number > 1 { context["previous"] = ["label": String(number - 1), "href": links(SitePaths.listPage(list.folder, number - 1))] }
             if number < ranges.count { context["next"] = ["label": String(number + 1), "href": links(SitePaths.listPage(list.folder, number + 1))] }
             context.merge(list.rows(ranges[position], links, registry)) { _, rows in rows }
-            try body(page(path, template: list.template, title: "\(list.title) · page \(number)", context, rows: registry))
+            try body(page(path, template: list.template, title: word("title.page", ["title": list.title, "page": String(number)]), context, rows: registry))
         }
     }
 

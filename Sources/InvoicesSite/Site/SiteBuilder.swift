@@ -73,6 +73,9 @@ public struct SiteBuilder: Sendable {
         }
     }
 
+    /// What the build and `check` warn about the languages (``SiteView/languageWarnings``).
+    public var languageWarnings: [String] { view.languageWarnings }
+
     /// The grand totals converted into ``SiteOptions/conversion``'s base currency (``SiteView/convertedTotals()``).
     public func convertedTotals() -> ConvertedTotals? { view.convertedTotals() }
 
@@ -140,8 +143,6 @@ public struct SiteBuilder: Sendable {
         let units = IncrementalUnits(inputs: inputs, previous: previous)
         for page in view.kinds.lastUnits(in: view) { manifest.units[page.key] = try units.unit(of: page, into: staging) }
     }
-
-    static func monthLabel(_ month: YearMonth) -> String { "\(monthName(month.month)) \(month.year)" }
 
     /// `text` escaped for XML text and attribute values, its controls and bidirectional overrides made inert as in
     /// HTML (``HTMLEscaping``).

@@ -8,7 +8,11 @@ public struct SiteOptions: Sendable {
     public var title = "Invoices report"
     /// The locale amounts are formatted for; `en_US_POSIX` gives stable output.
     public var locale = "en_US_POSIX"
-    /// The `lang` of the pages.
+    /// Whether ``locale`` was left unset (`locale`, `--locale`): a page in another language than English then
+    /// formats its amounts and dates for its own language (``formatLocale(for:)``).
+    public var localeFollowsLanguage = true
+    /// The report's language (`language`, `--language`), a BCP 47 tag: the `lang` of the pages and the translation
+    /// table their words come from (docs/templates.md). A client with a language of its own gets its pages in it.
     public var language = "en"
     /// What the report covers.
     public var period = ReportPeriod()
@@ -65,6 +69,7 @@ public struct SiteOptions: Sendable {
     ) {
         self.title = title
         self.locale = locale
+        self.localeFollowsLanguage = locale == "en_US_POSIX"
         self.period = period
         self.baseURL = baseURL
     }

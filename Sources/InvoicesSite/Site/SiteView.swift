@@ -9,7 +9,8 @@ public import InvoicesReport
 public struct SiteView: Sendable {
     public let books: Books
     public let report: Report
-    public let templates: TemplateSet
+    /// The templates, their words in the pages' language (``TemplateSet/localized(to:)``).
+    public internal(set) var templates: TemplateSet
     public let options: SiteOptions
     /// The figures the pages show beyond the report's (statements, tax sources, collections, fiscal periods),
     /// computed before any page renders (``SiteFigures``); the page kinds only format them.
@@ -18,7 +19,11 @@ public struct SiteView: Sendable {
     public let paths: SitePaths
     /// The kinds of pages of the site (``PageKinds``): the sitemap and the reserved names follow from them.
     let kinds: PageKinds
-    let formatter: MoneyFormatter
+    var formatter: MoneyFormatter
+    /// The language of the pages (``SiteOptions/language``); a client's pages may have their own (``speaking(for:)``).
+    var language: PageLanguage
+    /// By client index, the clients whose pages are in another language than the report's (``ClientLanguages``).
+    let clientLanguages: ClientLanguages
     let markdown = MarkdownRenderer(options: [.allowsRawHTML])
     /// Invoice indices per client (index in ``Books/clients``), each list by issue date, then identifier.
     let invoicesByClient: [[Int]]
@@ -33,11 +38,14 @@ public struct SiteView: Sendable {
         self.books = books
         self.report = report
         self.figures = figures
+        let templates = (try? templates.localized(to: LanguageTag(options.language) ?? .english)) ?? templates
         self.templates = templates
         self.options = options
         self.kinds = templates.pageKinds
         self.paths = SitePaths(books: books, options: options)
-        self.formatter = MoneyFormatter(localeIdentifier: options.locale, currencies: books.currencies)
+        self.language = PageLanguage(templates.translation, options: options)
+        self.formatter = MoneyFormatter(localeIdentifier: language.formatLocale, currencies: books.currencies)
+        self.clientLanguages = ClientLanguages(books: books, templates: templates, options: options)
         self.invoicesByClient = figures.invoicesByClient
     }
 }
@@ -76,7 +84,7 @@ extension SiteView {
         context["root"] = root
         defer { Self.contextAudit?(template, context) }
         context["siteTitle"] = options.title
-        if let asOf = report.asOf { context["asOf"] = asOf.description }
+        if let asOf = report.asOf { context["asOf"] = language.date(asOf) }
         if let baseURL = options.baseURL { context["baseURL"] = baseURL }
         if let folder = options.debugMarkdownFolder {
             let target = URL(fileURLWithPath: folder).appendingPathComponent(path + ".md")
@@ -90,8 +98,9 @@ extension SiteView {
         // make inert, as in every other value.
         layout["pageTitle"] = HTMLEscaping.inert(title)
         layout["siteTitle"] = HTMLEscaping.inert(options.title)
-        layout["lang"] = options.language
-        if let asOf = report.asOf { layout["asOf"] = asOf.description }
+        layout["lang"] = language.tag.text
+        if let direction = language.direction { layout["dir"] = direction }
+        if let asOf = report.asOf { layout["asOf"] = language.date(asOf) }
         layout["private"] = !options.isPublic
         if let buildID = options.buildID { layout["buildID"] = HTMLEscaping.inert(buildID) }
         // The layout is rendered around a marker, and the body's bytes go where the marker came out: a long page is

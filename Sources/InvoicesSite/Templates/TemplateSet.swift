@@ -1,7 +1,7 @@
 import Foundation
 internal import Mustache
 internal import InvoicesReport
-internal import InvoicesCore
+public import InvoicesCore
 
 /// The templates a site is built from: the defaults that ship with the tool, each replaceable by a file of the
 /// same name in a user's templates folder.
@@ -30,6 +30,18 @@ public struct TemplateSet: Sendable {
     /// The kinds of pages these templates were loaded and checked for; a site built from them has these kinds.
     public let pageKinds: PageKinds
 
+    /// The translation tables: the defaults and the templates folder's `i18n/` files.
+    public let tables: TranslationTables
+    /// The words of the templates' language (``localized(to:)``).
+    public let translation: Translation
+    /// The templates as read, before their words were put in.
+    let unlocalized: [String: (text: String, source: String)]
+
+    /// The same templates in `language` (their words from its table; see ``TranslationTables/translation(for:)``).
+    public func localized(to language: LanguageTag) throws(TemplateError) -> TemplateSet {
+        language == translation.tag ? self : try TemplateSet(texts: unlocalized, kinds: pageKinds, tables: tables, language: language)
+    }
+
     /// The default templates, as they ship with the tool.
     public static var defaultFiles: [String: String] { DefaultTemplates.files }
 
@@ -40,16 +52,33 @@ public struct TemplateSet: Sendable {
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem: a template that does not
     ///   parse, a name its context does not have (see ``TemplateVariables``), a missing or recursive partial, or
     ///   nesting deeper than ``TemplateSyntax/maximumDepth``. ``problems(directory:)`` lists them all.
-    /// - Parameter kinds: The kinds of pages, whose templates' scopes they are checked against.
-    public init(directory: String? = nil, kinds: PageKinds = .builtIn) throws(TemplateError) {
-        try self.init(texts: Self.read(directory, kinds: kinds), kinds: kinds)
+    /// - Parameters:
+    ///   - kinds: The kinds of pages, whose templates' scopes they are checked against.
+    ///   - language: The language whose words the templates' `{{t.key}}` get.
+    public init(directory: String? = nil, kinds: PageKinds = .builtIn, language: LanguageTag = .english) throws(TemplateError) {
+        let (tables, problems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: directory)
+        if let first = problems.first { throw first }
+        try self.init(texts: Self.read(directory, kinds: kinds), kinds: kinds, tables: tables, language: language)
     }
 
-    /// Loads the templates `texts` (file name to text and the path to name in errors) for the pages of `kinds`.
-    init(texts: [String: (text: String, source: String)], kinds: PageKinds = .builtIn) throws(TemplateError) {
+    /// Loads the templates `texts` (file name to text and the path to name in errors) for the pages of `kinds`, their
+    /// `{{t.key}}` words from `tables` in `language` (the default tables when nil).
+    init(
+        texts: [String: (text: String, source: String)], kinds: PageKinds = .builtIn, tables: TranslationTables? = nil,
+        language: LanguageTag = .english
+    ) throws(TemplateError) {
         MarkdownContentType.registerOnce()
         pageKinds = kinds
         let fastLists = kinds.fastLists
+        let tables = tables ?? TranslationTables.defaults
+        let translation = tables.translation(for: language)
+        self.tables = tables
+        self.translation = translation
+        self.unlocalized = texts
+        var texts = texts
+        for (name, entry) in texts.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            texts[name] = (try TemplateText.localize(entry.text, path: entry.source, translation: translation), entry.source)
+        }
         let checked = Self.checker(for: texts, kinds: kinds).check()
         if let error = checked.errors.first { throw error }
         var library = MustacheLibrary()
@@ -86,7 +115,13 @@ public struct TemplateSet: Sendable {
         self.assets = assets
         self.rowTemplates = rowTemplates
         self.fastTemplates = rowTemplates.isEmpty ? [] : Set(fastLists.keys)
-        (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: texts, syntax: checked.syntax)
+        // The words the code puts into pages come from the tables too: those that differ from the shipped English
+        // are part of every page's fingerprint (so a default English build keeps its fingerprints).
+        let english = TranslationTables.defaults.tables[TranslationTables.base] ?? [:]
+        let words = translation.words.filter { english[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+        var fingerprinted = texts
+        if !words.isEmpty { fingerprinted[TranslationTables.fingerprintName] = (words, "") }
+        (self.fingerprints, self.assetsFingerprint) = Self.fingerprints(texts: fingerprinted, syntax: checked.syntax)
     }
 
     /// Each template's fingerprint with its partials, the layout and the assets; and the assets' alone.
@@ -132,7 +167,8 @@ public struct TemplateSet: Sendable {
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
     public static func problems(directory: String? = nil, kinds: PageKinds = .builtIn) -> [TemplateError] {
-        let (texts, problems) = readFolder(directory, kinds: kinds)
+        let (texts, folderProblems) = readFolder(directory, kinds: kinds)
+        let problems = folderProblems + TranslationTables.load(defaults: DefaultTemplates.files, directory: directory).1
         guard problems.isEmpty else { return problems }
         let errors = checker(for: texts, kinds: kinds).check().errors
         guard errors.isEmpty else { return errors }
@@ -166,7 +202,7 @@ public struct TemplateSet: Sendable {
     /// ``InvoicesCore/FileBudget/templateFile``, or is not UTF-8.
     static func readFolder(_ directory: String?, kinds pageKinds: PageKinds = .builtIn) -> (texts: [String: (text: String, source: String)], problems: [TemplateError]) {
         var texts: [String: (text: String, source: String)] = [:]
-        for (name, text) in DefaultTemplates.files { texts[name] = (text, "(default) \(name)") }
+        for (name, text) in DefaultTemplates.files where !name.hasPrefix(translationsFolder + "/") { texts[name] = (text, "(default) \(name)") }
         guard let directory else { return (texts, []) }
         let url = URL(fileURLWithPath: directory)
         let names: [String]

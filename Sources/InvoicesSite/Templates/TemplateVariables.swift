@@ -56,7 +56,7 @@ public enum TemplateVariables {
 
     /// The names the layout (`layout.html`) may use.
     public static let layout = TemplateScope(values: [
-        "content", "root", "pageTitle", "siteTitle", "lang", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
+        "content", "root", "pageTitle", "siteTitle", "lang", "dir", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
     ])
 
     /// The scope of each page template, by template name (file name without extension): the layout's and each

@@ -1,0 +1,268 @@
+import Foundation
+public import InvoicesCore
+internal import Yams
+
+/// The translation tables of a templates folder: one YAML file per language in `i18n/` (`i18n/de.yaml`), each a flat
+/// mapping of key to text. The tables shipped with the tool (`Templates/i18n/`) come first; a file of the user's
+/// folder overrides the keys it sets and can add a language (docs/templates.md).
+///
+/// A table is data, never markup: its text goes into a page as text, escaped as a value is (``TemplateText``).
+public struct TranslationTables: Sendable {
+    /// By lowercase tag (`de`, `de-ch`): key to text.
+    var tables: [String: [String: String]] = [:]
+    /// By lowercase tag: where its table came from, for messages.
+    var sources: [String: String] = [:]
+
+    /// The tables shipped with the tool, parsed once.
+    static let defaults = load(defaults: DefaultTemplates.files, directory: nil).0
+
+    /// The name the words of a non-default language are fingerprinted under, among the assets.
+    static let fingerprintName = "i18n/(words)"
+
+    /// The language every key exists in, and every other falls back to.
+    static let base = "en"
+
+    /// The default tables, each key replaced by the user's folder's `i18n/` files.
+    /// - Returns: The tables, and the problems of the folder's files (a file that is not a flat mapping of text).
+    static func load(defaults: [String: String], directory: String?) -> (TranslationTables, [TemplateError]) {
+        var result = TranslationTables()
+        var problems: [TemplateError] = []
+        let folder = TemplateSet.translationsFolder + "/"
+        for (name, text) in defaults.sorted(by: { $0.key < $1.key }) where name.hasPrefix(folder) && name.hasSuffix(".yaml") {
+            let language = String(name.dropFirst(folder.count).dropLast(".yaml".count)).lowercased()
+            do throws(TemplateError) {
+                result.merge(try parse(text, path: "(default) " + name), language: language, source: "(default) " + name)
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard let directory else { return (result, problems) }
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(TemplateSet.translationsFolder).path
+        guard FileType(atPath: path) == .directory, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            return (result, problems)
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let file = URL(fileURLWithPath: path).appendingPathComponent(name).path
+            guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else {
+                problems.append(TemplateError(code: .otherKind, path: file, line: 0, column: 0, message: "is not a translation table (a .yaml file named by its language, e.g. de.yaml); move it out of the i18n folder"))
+                continue
+            }
+            let language = (name as NSString).deletingPathExtension
+            if let problem = LanguageTag.pageLanguageProblem(with: language) {
+                problems.append(TemplateError(code: .otherKind, path: file, line: 0, column: 0, message: "is not named by a language: \(problem)"))
+                continue
+            }
+            do throws(TemplateError) {
+                let text: String
+                do throws(RegularFile.Failure) {
+                    text = try RegularFile.text(file, budget: .templateFile)
+                } catch {
+                    throw TemplateError(code: .unreadable, path: file, line: 0, column: 0, message: error.message)
+                }
+                result.merge(try parse(text, path: file), language: language.lowercased(), source: file)
+            } catch {
+                problems.append(error)
+            }
+        }
+        return (result, problems)
+    }
+
+    private mutating func merge(_ table: [String: String], language: String, source: String) {
+        tables[language, default: [:]].merge(table) { _, new in new }
+        sources[language] = sources[language].map { $0 + ", " + source } ?? source
+    }
+
+    /// A table's text: a YAML mapping of key (letters, digits, `.`, `_`, `-`) to a string.
+    static func parse(_ text: String, path: String) throws(TemplateError) -> [String: String] {
+        func failure(_ line: Int, _ message: String) -> TemplateError {
+            TemplateError(code: .syntax, path: path, line: line, column: 0, message: message)
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw failure(1, "is not valid YAML: \(error)")
+        }
+        guard let node else { return [:] }
+        guard let mapping = node.mapping else { throw failure(node.mark?.line ?? 1, "must be a mapping of key to text, e.g. client.number: Kundennummer") }
+        var result: [String: String] = [:]
+        for (key, value) in mapping {
+            let line = key.mark?.line ?? 1
+            guard let name = key.scalar?.string, isKey(name) else {
+                throw failure(line, "has a key that is not a name (letters, digits, '.', '_', '-'), e.g. client.number")
+            }
+            guard let scalar = value.scalar else {
+                throw failure(line, "'\(name)' must be a text, not a list or mapping")
+            }
+            guard result.updateValue(scalar.string, forKey: name) == nil else { throw failure(line, "sets '\(name)' twice") }
+        }
+        return result
+    }
+
+    static func isKey(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 100 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    }
+
+    /// The languages with a table, lowercase.
+    public var languages: [String] { tables.keys.sorted() }
+
+    /// The words of `tag`: its table, else the table of its BCP 47 fallbacks (`de-ch`, then `de`), each key missing
+    /// there taken from English.
+    public func translation(for tag: LanguageTag) -> Translation {
+        let english = tables[Self.base] ?? [:]
+        var words = english
+        var found: [String] = []
+        var covered: Set<String> = []
+        for language in tag.fallbacks.reversed() where language != Self.base {
+            guard let table = tables[language] else { continue }
+            found.append(language)
+            for (key, text) in table where english[key] != nil {
+                words[key] = text
+                covered.insert(key)
+            }
+        }
+        let missing = tag.primary == Self.base ? [] : english.keys.filter { !covered.contains($0) }.sorted()
+        return Translation(tag: tag, table: found.last, words: words, missing: missing, english: english)
+    }
+}
+
+/// The words of one page language: a table and its fallbacks, complete (a key missing in the language's table has
+/// its English text).
+public struct Translation: Sendable {
+    /// The language asked for; it stays the pages' `lang` even when its table is a fallback's.
+    public let tag: LanguageTag
+    /// The table found for it (lowercase tag), or nil when only English applies.
+    public let table: String?
+    let words: [String: String]
+    /// The keys the language's table does not have, taken from English.
+    public let missing: [String]
+    let english: [String: String]
+
+    /// The text of `key`, or the key itself when no table has it.
+    subscript(key: String) -> String { words[key] ?? key }
+
+    /// Whether `key` exists.
+    func has(_ key: String) -> Bool { words[key] != nil }
+
+    /// The text of `key` with its `{name}` placeholders filled from `values` (a placeholder without a value stays as
+    /// written).
+    func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        Self.fill(self[key], values)
+    }
+
+    /// `text` with each `{name}` replaced by `values[name]`, the rest as it is.
+    static func fill(_ text: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty, text.contains("{") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
+                result += value
+                rest = after[after.index(after: close)...]
+            } else {
+                result += "{"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+
+    /// The placeholders (`{name}`) of `text`: names of letters and digits.
+    static func placeholders(_ text: String) -> Set<String> {
+        var names: Set<String> = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            let name = after[..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) { names.insert(String(name)) }
+            rest = after[after.index(after: close)...]
+        }
+        return names
+    }
+}
+
+/// Puts a table's text into a template's text, in place of `{{t.key}}`: escaped so that it renders as the text it
+/// is, in Markdown and in HTML, inside an element or an attribute (the table is data: `<b>`, `{{x}}`, `*` and
+/// `[a](b)` in it show as written). A `{name}` placeholder that the key's English text also has becomes the
+/// template's `{{name}}` value (escaped as every value); any other `{` stays text.
+enum TemplateText {
+    /// The characters that could mean markup somewhere a text lands, as numeric character references (cmark decodes
+    /// them in Markdown, browsers in HTML; both then show the character).
+    static let escaped: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "{": "&#123;", "}": "&#125;", "[": "&#91;", "]": "&#93;",
+        "*": "&#42;", "_": "&#95;", "`": "&#96;", "\\": "&#92;", "~": "&#126;", "|": "&#124;", "!": "&#33;",
+    ]
+    /// What a Markdown line must not start with (a heading, list, quote or rule), as references when a text starts
+    /// with it.
+    static let leading: [Character: String] = ["#": "&#35;", "-": "&#45;", "+": "&#43;", "=": "&#61;"]
+
+    /// `text` escaped (see the type), its placeholders among `allowed` turned into template values.
+    static func escape(_ text: String, allowed: Set<String>) -> String {
+        var result = ""
+        var characters = Substring(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " "))
+        if let first = characters.first, let reference = leading[first] {
+            result += reference
+            characters = characters.dropFirst()
+        } else if let first = characters.first, first.isNumber {
+            // `1. Quartal` alone on a line would be a list item.
+            let digits = characters.prefix { $0.isNumber }
+            let after = characters.dropFirst(digits.count).first
+            if after == "." || after == ")" {
+                result += digits + (after == "." ? "&#46;" : "&#41;")
+                characters = characters.dropFirst(digits.count + 1)
+            }
+        }
+        while let character = characters.first {
+            if character == "{", let close = characters.firstIndex(of: "}") {
+                let name = String(characters[characters.index(after: characters.startIndex)..<close])
+                if allowed.contains(name) {
+                    result += "{{" + name + "}}"
+                    characters = characters[characters.index(after: close)...]
+                    continue
+                }
+            }
+            result += escaped[character] ?? String(character)
+            characters = characters.dropFirst()
+        }
+        return result
+    }
+
+    /// `template` with every `{{t.key}}` replaced by the escaped text of `key` in `translation`.
+    /// - Throws: ``TemplateError`` (unknown variable) at a key no table has.
+    static func localize(_ template: String, path: String, translation: Translation) throws(TemplateError) -> String {
+        guard template.contains("{{") else { return template }
+        var result = ""
+        var rest = Substring(template)
+        let open = "{{", close = "}}"
+        while let start = rest.range(of: open) {
+            result += rest[..<start.lowerBound]
+            let inside = rest[start.upperBound...]
+            guard let end = inside.range(of: close) else {
+                result += rest[start.lowerBound...]
+                rest = ""
+                break
+            }
+            let name = inside[..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard name.hasPrefix("t."), !inside.hasPrefix("{") else {
+                result += rest[start.lowerBound..<end.upperBound]
+                rest = inside[end.upperBound...]
+                continue
+            }
+            let key = String(name.dropFirst(2))
+            guard translation.has(key) else {
+                let offset = template.distance(from: template.startIndex, to: start.lowerBound)
+                let location = TemplateSyntax.location(of: offset + 2, in: Array(template))
+                throw TemplateError(
+                    code: .unknownVariable, path: path, line: location.line, column: location.column,
+                    message: "'t.\(key)' is not a key of the translation tables (Templates/i18n/en.yaml lists them; docs/templates.md)")
+            }
+            let allowed = Translation.placeholders(translation.english[key] ?? "")
+            result += escape(translation[key], allowed: allowed)
+            rest = inside[end.upperBound...]
+        }
+        return result + rest
+    }
+}
