@@ -55,6 +55,9 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     public static func problem(with text: String) -> String? {
         let hint = "expected a BCP 47 language tag, e.g. en, de, de-CH, fr, pt-BR"
         guard !text.isEmpty else { return "cannot be empty; \(hint)" }
+        if text.contains("_"), problem(with: text.replacingOccurrences(of: "_", with: "-")) == nil {
+            return "'\(text)' is a locale name, not a language tag; did you mean '\(text.replacingOccurrences(of: "_", with: "-"))'?"
+        }
         guard text.count <= 64, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             return "'\(text.prefix(64))' is not a language tag (letters, digits and '-' only); \(hint)"
         }
