@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the demo site (overview, a month, a client, a statement, a fiscal year, a fiscal quarter, the
 # collections page, the client search, a statement with payment codes, and a quarter, a client and a statement whose
-# lists are on pages) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
+# lists are on pages, and the overview, a month, a client and a statement in German, French and Hebrew) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
 # (statement-pay-a4-1.png...).
@@ -71,6 +71,25 @@ if [ -z "${1:-}" ]; then
             "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
                 --window-size="$window" --screenshot="$out/$name-$label.png" "file://$(realpath "$paged_site/$path")" 2>/dev/null
             echo "$out/$name-$label.png"
+        done
+    done
+fi
+
+# Languages (docs/templates.md, "Languages"): the same books in German, French and Hebrew (right to left: the tables
+# and the layout mirror): the overview, a month, a client and a statement, at both widths.
+if [ -z "${1:-}" ]; then
+    for language in de fr he; do
+        language_site=.build/screenshots-$language
+        .build/debug/invoices build --config .build/screenshots.yaml --store .build/screenshots.sqlite --output "$language_site" \
+            --fiscal-year-start 04 --language "$language" --quiet
+        for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$paid:statement"; do
+            path=${page%%:*}; name=$language-${page##*:}
+            for size in "1280,2400:desktop" "390,2400:phone"; do
+                window=${size%%:*}; label=${size##*:}
+                "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+                    --window-size="$window" --screenshot="$out/$name-$label.png" "file://$(realpath "$language_site/$path")" 2>/dev/null
+                echo "$out/$name-$label.png"
+            done
         done
     done
 fi

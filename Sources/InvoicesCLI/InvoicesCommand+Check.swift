@@ -66,6 +66,14 @@ extension InvoicesCommand {
             do {
                 let prepared = try await pipeline.prepare()
                 report.record(prepared.books)
+                // The translation tables: the keys each language used lacks (English is used), and the clients
+                // whose language has no table.
+                let languages = SiteBuilder.languageWarnings(books: prepared.books.books, templates: prepared.templates, options: settings.site)
+                for line in languages {
+                    var problem = CheckReport.Problem(source: "templates", kind: "translation", path: settings.templates ?? "(built-in)", message: line)
+                    problem.severity = "warning"
+                    report.problems.append(problem)
+                }
             } catch {
                 if let issues = error.storeIssues {
                     report.problems += issues.issues.map(CheckReport.Problem.init)

@@ -64,6 +64,10 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
     /// Nil when `text` can be the language of pages (``init(_:)``); otherwise what is wrong, with examples: it is
     /// not well-formed (``problem(with:)``), or it is private use or a grandfathered tag, or repeats a variant.
     public static func pageLanguageProblem(with text: String) -> String? {
+        if text.contains("_"), isWellFormed(text.replacingOccurrences(of: "_", with: "-")) {
+            let tag = text.replacingOccurrences(of: "_", with: "-")
+            return "'\(TerminalText.escaped(text))' is a locale name, not a language tag; did you mean '\(TerminalText.escaped(tag))'?"
+        }
         if let problem = problem(with: text) { return problem }
         let parts = text.lowercased().split(separator: "-").map(String.init)
         if parts[0] == "x" || parts[0] == "i" || grandfathered.contains(text.lowercased()) {

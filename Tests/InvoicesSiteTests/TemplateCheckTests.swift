@@ -58,7 +58,8 @@ struct TemplateCheckTests {
     }
 
     @Test func anUnknownNameInTheLayoutIsFound() throws {
-        let layout = TemplateSet.defaultFiles["layout.html"]!.replacingOccurrences(of: "{{asOf}}", with: "{{asof}}")
+        let layout = TemplateSet.defaultFiles["layout.html"]!.replacingOccurrences(of: "{{#asOf}}", with: "{{#asof}}")
+            .replacingOccurrences(of: "{{/asOf}}", with: "{{/asof}}")
         let folder = try folder(with: ["layout.html": layout])
         defer { folder.remove() }
         let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }

@@ -1,5 +1,5 @@
 import Foundation
-internal import InvoicesCore
+public import InvoicesCore
 
 /// The clients whose pages are in another language than the report's (their `language`, schema 3): their client
 /// page, statement, print view and private copies are in it; every other page is in the report's language.
@@ -89,5 +89,16 @@ extension SiteView {
     /// them), and each client language that has no table or lacks keys.
     public var languageWarnings: [String] {
         ClientLanguages.missingKeys(templates.translation) + clientLanguages.warnings
+    }
+
+}
+
+extension SiteBuilder {
+    /// ``languageWarnings`` without building a site: what `invoices check` lists for the report's language
+    /// (`templates` loaded in it) and the clients' languages.
+    public static func languageWarnings(books: Books, templates: TemplateSet, options: SiteOptions) -> [String] {
+        let tag = LanguageTag(options.language) ?? .english
+        let templates = (try? templates.localized(to: tag)) ?? templates
+        return ClientLanguages.missingKeys(templates.translation) + ClientLanguages(books: books, templates: templates, options: options).warnings
     }
 }

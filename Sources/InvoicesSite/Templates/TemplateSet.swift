@@ -167,10 +167,21 @@ public struct TemplateSet: Sendable {
     /// Every problem of the templates `TemplateSet(directory:)` would load, in file order: what `invoices check`
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
     public static func problems(directory: String? = nil, kinds: PageKinds = .builtIn) -> [TemplateError] {
-        let (texts, folderProblems) = readFolder(directory, kinds: kinds)
-        let problems = folderProblems + TranslationTables.load(defaults: DefaultTemplates.files, directory: directory).1
+        let (read, folderProblems) = readFolder(directory, kinds: kinds)
+        let (tables, tableProblems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: directory)
+        let problems = folderProblems + tableProblems
         guard problems.isEmpty else { return problems }
-        let errors = checker(for: texts, kinds: kinds).check().errors
+        // The words put in as the build puts them (English: the keys every table falls back to); a key no table has
+        // is a problem of its own, and its tag is left for the checker to skip.
+        let translation = tables.translation(for: .english)
+        var texts = read
+        var keyProblems: [TemplateError] = []
+        for (name, entry) in read.sorted(by: { $0.key < $1.key }) where name.hasSuffix(".md") || name.hasSuffix(".html") {
+            let (text, errors) = TemplateText.localizeAll(entry.text, path: entry.source, translation: translation)
+            texts[name] = (text, entry.source)
+            keyProblems += errors
+        }
+        let errors = keyProblems + checker(for: texts, kinds: kinds).check().errors.filter { !($0.code == .unknownVariable && $0.message.contains("'t.")) }
         guard errors.isEmpty else { return errors }
         do {
             _ = try TemplateSet(directory: directory, kinds: kinds)

@@ -231,9 +231,17 @@ enum TemplateText {
     }
 
     /// `template` with every `{{t.key}}` replaced by the escaped text of `key` in `translation`.
-    /// - Throws: ``TemplateError`` (unknown variable) at a key no table has.
+    /// - Throws: ``TemplateError`` (unknown variable) at the first key no table has.
     static func localize(_ template: String, path: String, translation: Translation) throws(TemplateError) -> String {
-        guard template.contains("{{") else { return template }
+        let (text, errors) = localizeAll(template, path: path, translation: translation)
+        if let first = errors.first { throw first }
+        return text
+    }
+
+    /// ``localize(_:path:translation:)``, with every key no table has as an error, its tag left as written.
+    static func localizeAll(_ template: String, path: String, translation: Translation) -> (String, [TemplateError]) {
+        var errors: [TemplateError] = []
+        guard template.contains("{{") else { return (template, errors) }
         var result = ""
         var rest = Substring(template)
         let open = "{{", close = "}}"
@@ -255,14 +263,18 @@ enum TemplateText {
             guard translation.has(key) else {
                 let offset = template.distance(from: template.startIndex, to: start.lowerBound)
                 let location = TemplateSyntax.location(of: offset + 2, in: Array(template))
-                throw TemplateError(
-                    code: .unknownVariable, path: path, line: location.line, column: location.column,
-                    message: "'t.\(key)' is not a key of the translation tables (Templates/i18n/en.yaml lists them; docs/templates.md)")
+                errors.append(
+                    TemplateError(
+                        code: .unknownVariable, path: path, line: location.line, column: location.column,
+                        message: "'t.\(key)' is not a key of the translation tables (Templates/i18n/en.yaml lists them; docs/templates.md)"))
+                result += rest[start.lowerBound..<end.upperBound]
+                rest = inside[end.upperBound...]
+                continue
             }
             let allowed = Translation.placeholders(translation.english[key] ?? "")
             result += escape(translation[key], allowed: allowed)
             rest = inside[end.upperBound...]
         }
-        return result + rest
+        return (result + rest, errors)
     }
 }
