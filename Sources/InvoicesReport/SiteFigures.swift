@@ -1,4 +1,6 @@
+internal import Foundation
 public import InvoicesCore
+internal import Synchronization
 
 /// A fiscal year or quarter the reported months fall in (``SiteFigures/periods``).
 public struct ReportedFiscalPeriod: Sendable, Equatable {
@@ -43,7 +45,10 @@ public struct SiteFigures: Sendable, Equatable {
         self.fiscalYearStart = fiscalYearStart
         let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
         self.periods = periods
-        taxSources = periods.map { period in
+        // Each quarter's sources are a pass over every tax line, and each client's statements are independent:
+        // both are worked out on every core (the pages did so before, in their jobs).
+        taxSources = Self.onEveryCore(periods.count) { position in
+            let period = periods[position]
             guard period.quarter != 0 else { return [:] }
             let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
             return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
@@ -51,13 +56,28 @@ public struct SiteFigures: Sendable, Equatable {
         collections = Collections(books: books, report: report)
         let invoicesByClient = books.invoicesByClient()
         self.invoicesByClient = invoicesByClient
-        var statements = [Result<[ClientStatement], ReportError>](repeating: .success([]), count: books.clients.count)
-        for totals in report.clients {
-            statements[totals.clientIndex] = Result { () throws(ReportError) in
-                try report.statements(of: totals, invoices: invoicesByClient[totals.clientIndex], in: books)
+        let clients = report.clients
+        let computed = Self.onEveryCore(clients.count) { position in
+            Result { () throws(ReportError) in
+                try report.statements(of: clients[position], invoices: invoicesByClient[clients[position].clientIndex], in: books)
             }
         }
+        var statements = [Result<[ClientStatement], ReportError>](repeating: .success([]), count: books.clients.count)
+        for (position, totals) in clients.enumerated() { statements[totals.clientIndex] = computed[position] }
         self.statements = statements
+    }
+
+    /// `body` of every index below `count`, worked out in as many slices as there are cores, in index order.
+    static func onEveryCore<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        let slices = min(ProcessInfo.processInfo.activeProcessorCount, count)
+        guard slices > 1 else { return (0..<count).map(body) }
+        let parts = Mutex([(slice: Int, values: [T])]())
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            let values = stride(from: slice, to: count, by: slices).map(body)
+            parts.withLock { $0.append((slice, values)) }
+        }
+        let sliced = parts.withLock { $0 }.sorted { $0.slice < $1.slice }.map(\.values)
+        return (0..<count).map { sliced[$0 % slices][$0 / slices] }
     }
 
     /// The invoices behind the taxes of the fiscal `quarter` (1–4; 0 for the year, which has none of its own) of

@@ -8,7 +8,7 @@ import InvoicesTesting
 import Testing
 
 /// Every figure of a report on a generated store, computed the way `build` computes it (the store file behind a
-/// read-only main context, the totals in a private child context: ``BooksAndReport/read(store:period:)``) and a
+/// read-only main context, the totals in a private child context: ``BooksAndReport/read(store:period:fiscalYearStart:)``) and a
 /// second way: SQL GROUP BY over the same SQLite file.
 
 struct ReportCrossCheckTests {

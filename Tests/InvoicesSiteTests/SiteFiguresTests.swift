@@ -2,19 +2,18 @@ import Foundation
 import InvoicesCore
 import InvoicesReport
 @testable import InvoicesSite
-import InvoicesStore
-import InvoicesTesting
 import Testing
 
 /// Issue 42: the site's figures (statements, the invoices behind each quarter's taxes, the collections, the fiscal
 /// periods) are computed once, by InvoicesReport's ``SiteFigures``, before any page renders; the page kinds only
 /// format what they are given.
 struct SiteFiguresTests {
-    static let books: Result<Books, any Error> = Result {
-        let folder = try TemporaryFolder("site-figures")
-        let path = folder.path("generated.sqlite")
-        try SampleGenerator(clients: 12, invoices: 600, seed: 42).write(to: path)
-        return try BooksStore(path: path).books
+    /// FiscalPeriodTests' sample: its books, report and options with fiscal years starting in month `start`.
+    static func inputs(fiscalYearStart start: Int) throws -> (Books, Report, SiteOptions) {
+        let books = try FiscalPeriodTests.books.get()
+        var options = SiteOptions()
+        options.fiscalYearStart = start
+        return (books, try Report(books: books, period: ReportPeriod()), options)
     }
 
     static func text(_ files: [SiteBuilder.File], _ path: String) throws -> String {
@@ -25,10 +24,7 @@ struct SiteFiguresTests {
     /// quarter's tax behind an invoice, a client's overdue amount and the fiscal periods, changed in the figures
     /// value, are what the statement, the quarter's CSV, collections.html and the overview show.
     @Test func pagesFormatTheFiguresTheyAreGiven() throws {
-        let books = try Self.books.get()
-        let report = try Report(books: books, period: ReportPeriod())
-        var options = SiteOptions()
-        options.fiscalYearStart = 4
+        let (books, report, options) = try Self.inputs(fiscalYearStart: 4)
         let computed = SiteFigures(books: books, report: report, fiscalYearStart: 4)
         var figures = computed
 
@@ -71,10 +67,7 @@ struct SiteFiguresTests {
 
     /// Figures computed for another fiscal year start than the options' are not used: the builder computes its own.
     @Test func figuresOfAnotherFiscalYearStartAreRecomputed() throws {
-        let books = try Self.books.get()
-        let report = try Report(books: books, period: ReportPeriod())
-        var options = SiteOptions()
-        options.fiscalYearStart = 7
+        let (books, report, options) = try Self.inputs(fiscalYearStart: 7)
         let january = SiteFigures(books: books, report: report, fiscalYearStart: 1)
         let site = SiteBuilder(books: books, report: report, figures: january, templates: try TemplateSet(), options: options)
         #expect(site.view.figures == SiteFigures(books: books, report: report, fiscalYearStart: 7))
