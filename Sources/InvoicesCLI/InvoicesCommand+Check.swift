@@ -66,6 +66,7 @@ extension InvoicesCommand {
             do {
                 let prepared = try await pipeline.prepare()
                 report.record(prepared.books)
+                report.recordQRBillWarning(prepared.books, payee: settings.site.payee, path: report.config ?? settings.displayStore)
             } catch {
                 if let issues = error.storeIssues {
                     report.problems += issues.issues.map(CheckReport.Problem.init)

@@ -12,12 +12,62 @@ public struct Payee: Sendable, Equatable {
     public var bic: String?
     /// A pay link's address with the placeholders `{client}`, `{invoice}`, `{amount}` and `{currency}`, or nil.
     public var paymentURL: String?
+    /// The payee's postal address (`payee.address`): the Swiss QR-bill's creditor.
+    public var address: Address?
+    /// The account of Swiss QR-bills (`payee.qr_bill.iban`), electronic form, when it is not ``iban``.
+    public var qrBillIBAN: String?
 
-    public init(name: String, iban: String? = nil, bic: String? = nil, paymentURL: String? = nil) {
+    /// A structured postal address, as the Swiss QR-bill carries the creditor's.
+    public struct Address: Sendable, Equatable {
+        public var street: String
+        public var number: String
+        public var zip: String
+        public var city: String
+        /// ISO 3166 alpha-2.
+        public var country: String
+
+        public init(street: String = "", number: String = "", zip: String = "", city: String = "", country: String = "") {
+            self.street = street
+            self.number = number
+            self.zip = zip
+            self.city = city
+            self.country = country.uppercased()
+        }
+
+        /// The fields the QR-bill needs (`payee.address.KEY`): the building number may be empty (an address without one).
+        public static let requiredKeys = ["street", "zip", "city", "country"]
+        public static let keys = ["street", "number", "zip", "city", "country"]
+    }
+
+    public init(
+        name: String, iban: String? = nil, bic: String? = nil, paymentURL: String? = nil, address: Address? = nil,
+        qrBillIBAN: String? = nil
+    ) {
         self.name = name
         self.iban = iban.map(Self.electronicIBAN)
         self.bic = bic.map { $0.uppercased() }
         self.paymentURL = paymentURL
+        self.address = address
+        self.qrBillIBAN = qrBillIBAN.map(Self.electronicIBAN)
+    }
+
+    /// The account Swiss QR-bills pay into: `qr_bill.iban` when set, else ``iban`` when it is a CH or LI IBAN; nil
+    /// without one (a CHF balance then gets no code).
+    public var swissAccount: String? {
+        if let qrBillIBAN { return qrBillIBAN }
+        return iban.flatMap { SwissQRBill.isSwiss($0) ? $0 : nil }
+    }
+
+    /// Why `text` cannot be a QR-bill's account, or nil: a valid IBAN of CH or LI (a QR-IBAN or a plain one).
+    public static func qrBillIBANProblem(_ text: String) -> String? {
+        if let problem = ibanProblem(text) { return problem }
+        return SwissQRBill.isSwiss(electronicIBAN(text)) ? nil : "is not a Swiss or Liechtenstein IBAN (CH or LI); a QR-bill pays only into one"
+    }
+
+    /// Why `text` cannot be the payee's country (`payee.address.country`), or nil: an ISO 3166 alpha-2 code.
+    public static func countryProblem(_ text: String) -> String? {
+        let upper = text.uppercased()
+        return upper.count == 2 && SwissQRBill.countryCode(upper) == upper ? nil : "must be an ISO 3166 alpha-2 country code, e.g. CH"
     }
 
     /// The placeholders a `payment_url` may hold.
