@@ -3,12 +3,12 @@ internal import InvoicesCore
 extension SwissQRBill {
     /// Which code pays a balance (docs/cli.md, "The Swiss QR-bill").
     enum Choice: Equatable {
-        /// The EPC code (a euro amount not paid by QR-bill) or no code at all (another currency): as before.
+        /// The EPC code (a euro amount not paid by QR-bill, or an invoice of its own on the client page) or no code at
+        /// all (another currency): as before the QR-bill.
         case other
         /// The QR-bill.
         case bill(SwissQRBill)
-        /// A balance the QR-bill would pay, with no QR-bill drawn here: an invoice of its own on the client page (the
-        /// statement's bill pays the whole balance), or a CHF balance without a Swiss account or a payee address.
+        /// A balance the QR-bill would pay, with no QR-bill: a CHF balance without a Swiss account or a payee address.
         case none
     }
 
@@ -19,11 +19,13 @@ extension SwissQRBill {
 
     /// The choice for `minorUnits` of `currency` owed by `client`: a CHF amount, or a EUR amount of a client in
     /// Switzerland or Liechtenstein when the payee has a Swiss account, gets the QR-bill on a statement (`end` is its
-    /// last day; nil for an invoice of its own, which gets none). Any other amount is `.other`.
+    /// last day). An invoice of its own (`end` nil: the client page's To pay) and any other amount are `.other`.
+    /// The statement's bill pays the whole balance, with the reference of the statement.
     static func choice(payee: Payee, client: ClientSnapshot, minorUnits: Int64, currency: CurrencyCode, end: CalendarDate?, message: String) -> Choice {
+        guard let end else { return .other }
         let account = payee.swissAccount
         guard currency.code == "CHF" || (currency.code == "EUR" && account != nil && isSwiss(client: client)) else { return .other }
-        guard let account, let address = payee.address, let end, amountRange.contains(minorUnits),
+        guard let account, let address = payee.address, amountRange.contains(minorUnits),
             let reference = reference(clientID: client.id, end: end, iban: account)
         else { return .none }
         let creditor = Party(
