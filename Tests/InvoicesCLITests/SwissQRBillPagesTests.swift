@@ -47,11 +47,7 @@ struct SwissQRBillPagesTests {
     /// otherwise guess a legacy character set for UTF-8 text without an ECI header and garble `é`), split where each
     /// payload starts (`SPC` CR LF `0200`, or the EPC code's `BCD` LF `002`): zbar writes them one after the other.
     static func scan(_ url: String, in folder: TemporaryFolder) throws -> [String] {
-        let browser = try #require(ClientSearchTests.chromium(), "headless Chromium is needed: make test-deps installs Debian's chromium")
-        let png = folder.path("shot-\(UUID().uuidString).png")
-        let flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --hide-scrollbars"
-        _ = try CLI.shell("'\(browser)' \(flags) --force-device-scale-factor=2 --window-size=1000,3200 --screenshot='\(png)' '\(url)' 2>/dev/null")
-        #expect(FileManager.default.fileExists(atPath: png), "Chromium wrote no screenshot of \(url)")
+        let png = try PaymentPagesTests.screenshot(url, in: folder)
         let result = try CLI.shell("zbarimg -q --raw -Sbinary '\(png)' 2>/dev/null")
         let text = result.stdout
         var starts: [String.Index] = []

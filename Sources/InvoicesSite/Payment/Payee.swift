@@ -114,12 +114,18 @@ public struct Payee: Sendable, Equatable {
         guard let length = ibanLengths[country] else { return "starts with \(country), which is not a country of the IBAN registry" }
         guard scalars.count == length else { return "has \(scalars.count) characters; an IBAN of \(country) has \(length)" }
         // ISO 7064 MOD 97-10: the first four characters moved to the end, letters as 10–35, the number mod 97 is 1.
+        return mod97(scalars[4...] + scalars[..<4]) == 1 ? nil : "fails its check digits (ISO 7064 mod 97): a character is wrong or two are swapped"
+    }
+
+    /// ISO 7064 MOD 97-10's remainder of upper-case letters and digits read as one number, each letter as 10 to 35
+    /// (two digits): what an IBAN's and an ISO 11649 creditor reference's check digits are computed with.
+    static func mod97(_ scalars: some Sequence<Unicode.Scalar>) -> Int {
         var remainder = 0
-        for scalar in scalars[4...] + scalars[..<4] {
+        for scalar in scalars {
             let value = ("0"..."9").contains(scalar) ? Int(scalar.value - 48) : Int(scalar.value - 55)
             remainder = (value < 10 ? remainder * 10 + value : remainder * 100 + value) % 97
         }
-        return remainder == 1 ? nil : "fails its check digits (ISO 7064 mod 97): a character is wrong or two are swapped"
+        return remainder
     }
 
     /// Why `text` is not a BIC, or nil: 8 or 11 characters, a four-letter bank code, a two-letter country, a

@@ -130,12 +130,7 @@ struct SwissQRBill: Sendable, Equatable {
     /// An ISO 11649 creditor reference for `body` (1 to 21 letters and digits): `RF`, two check digits (ISO 7064
     /// mod 97-10 over body + `RF00`, letters as 10 to 35), the body.
     static func creditorReference(body: String) -> String {
-        var remainder = 0
-        for scalar in (body.uppercased() + "RF00").unicodeScalars {
-            let value = ("0"..."9").contains(scalar) ? Int(scalar.value - 48) : Int(scalar.value - 55)
-            remainder = (value < 10 ? remainder * 10 + value : remainder * 100 + value) % 97
-        }
-        let check = 98 - remainder
+        let check = 98 - Payee.mod97((body.uppercased() + "RF00").unicodeScalars)
         return "RF" + (check < 10 ? "0" : "") + String(check) + body.uppercased()
     }
 
