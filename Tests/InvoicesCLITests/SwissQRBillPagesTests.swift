@@ -170,6 +170,8 @@ struct SwissQRBillPagesTests {
         let check = try CLI.run(["check"], in: project.url)
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("warning: ") && check.stdout.contains("invoices.yaml: 2 client(s) owe CHF (C-1, C-2) and the payee has no Swiss account"), "\(check.stdout)")
+        let json = try CLI.run(["check", "--format", "json"], in: project.url)
+        #expect(json.status == 0 && json.stdout.contains("\"kind\" : \"qrBill\"") && json.stdout.contains("\"severity\" : \"warning\""), "\(json.stdout)")
         #expect(try CLI.run(["build", "--quiet"], in: project.url).status == 0)
         // The Swiss client's EUR keeps the EPC code; its CHF gets none.
         let codes = try Self.scan(try project.statement("C-1"), in: project.folder)
