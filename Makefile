@@ -62,6 +62,9 @@ test-deps:
 	@command -v bean-check >/dev/null && command -v bean-query >/dev/null || { echo "Installing beancount and beanquery..."; \
 		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
 		python3 -m pip install -q 'beancount>=3' beanquery 2>/dev/null || python3 -m pip install -q --break-system-packages 'beancount>=3' beanquery; }
+	@python3 -c 'import qrbill, stdnum' 2>/dev/null || { echo "Installing qrbill (the Swiss QR-bill tests compare payloads with it)..."; \
+		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
+		python3 -m pip install -q qrbill 2>/dev/null || python3 -m pip install -q --break-system-packages qrbill; }
 
 test: setup test-deps
 	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts

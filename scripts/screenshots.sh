@@ -4,7 +4,8 @@
 # lists are on pages, and the overview, a month, a client and a statement in German, French and Hebrew) at desktop (1280 px) and phone (390 px) widths, with headless Chromium (Debian package `chromium`, installed if missing); and one client statement printed
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
-# (statement-pay-a4-1.png...).
+# (statement-pay-a4-1.png...), and a Swiss client's statement with its QR-bill on screen and on A4
+# (statement-qrbill-desktop.png, statement-qrbill-a4-1.png).
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,6 +103,40 @@ for size in "1280,1200:desktop" "390,1600:phone"; do
         --window-size="$window" --screenshot="$out/clients-search-$label.png" "file://$(realpath "$site/clients.html")?q=${city// /%20}" 2>/dev/null
     echo "$out/clients-search-$label.png"
 done
+
+# The Swiss QR-bill (docs/cli.md): a Swiss client's CHF statement of a small store of its own, with a QR-IBAN and the
+# payee's address, on screen and printed on A4 (statement-qrbill-a4-1.png).
+qrbill_site=.build/screenshots-qrbill
+if [ -z "${1:-}" ]; then
+    rm -f .build/screenshots-qrbill.sqlite
+    .build/debug/invoices schema | sqlite3 .build/screenshots-qrbill.sqlite
+    sqlite3 .build/screenshots-qrbill.sqlite "
+        INSERT INTO client (id, number, name, street, city, zip, country, language) VALUES
+          (42, 'C-00042', 'Pia-Maria Rutschmann-Schnyder', 'Grosse Marktgasse 28', 'Rorschach', '9400', 'Schweiz', 'de-CH');
+        INSERT INTO invoice (identifier, clientId, amount, net, currency, issuedOn, dueOn) VALUES
+          ('RE-2025-0107', 42, 107700, 100000, 'CHF', '2025-04-03', '2025-05-03'),
+          ('RE-2025-0131', 42, 87275, 81035, 'CHF', '2025-05-06', '2025-06-05');
+        INSERT INTO taxLine (invoiceId, name, rate, amount) VALUES (1, 'MWST', '7.7', 7700), (2, 'MWST', '7.7', 6240);
+        INSERT INTO payment (invoiceId, paidOn, amount, method) VALUES (1, '2025-05-02', 107700, 'QR-bill');"
+    printf 'payee:\n  name: Robert Schneider AG\n  address:\n    street: Rue du Lac\n    number: "1268"\n    zip: "2501"\n    city: Biel\n    country: CH\n  qr_bill:\n    iban: CH44 3199 9123 0008 8901 2\n' \
+        > .build/screenshots-qrbill.yaml
+    .build/debug/invoices build --config .build/screenshots-qrbill.yaml --store .build/screenshots-qrbill.sqlite --output "$qrbill_site" --quiet
+    qrbill=$(ls "$qrbill_site/statements" | grep '\.html$' | head -n 1)
+    for size in "1280,1800:desktop" "390,2400:phone"; do
+        window=${size%%:*}; label=${size##*:}
+        "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+            --window-size="$window" --screenshot="$out/statement-qrbill-$label.png" "file://$(realpath "$qrbill_site/statements/$qrbill")" 2>/dev/null
+        echo "$out/statement-qrbill-$label.png"
+    done
+    copy="$qrbill_site/statements/.print-qrbill.html"
+    sed "s|</head>|<style>@page { size: A4; }</style></head>|" "$qrbill_site/statements/$qrbill" > "$copy"
+    rm -f "$out/statement-qrbill-a4"-*.png
+    "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$profile" --no-pdf-header-footer \
+        --print-to-pdf="$out/statement-qrbill-a4.pdf" "file://$(realpath "$copy")" 2>/dev/null
+    pdftoppm -png -r 100 "$out/statement-qrbill-a4.pdf" "$out/statement-qrbill-a4"
+    rm -f "$copy"
+    ls "$out/statement-qrbill-a4"-*.png
+fi
 
 # The statement on paper: a copy beside it (so its style sheet loads) that asks for the paper size, printed without
 # the browser's header and footer, then one PNG per page.

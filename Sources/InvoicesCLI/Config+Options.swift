@@ -210,7 +210,9 @@ struct ProjectOptions: ParsableArguments {
         site.isPublic = isPublic || config?["public"] == "true"
         site.buildID = buildID ?? config?["build_id"]
         if let config, let name = config["payee.name"] {
-            site.payee = Payee(name: name, iban: config["payee.iban"], bic: config["payee.bic"], paymentURL: config["payee.payment_url"])
+            site.payee = Payee(
+                name: name, iban: config["payee.iban"], bic: config["payee.bic"], paymentURL: config["payee.payment_url"],
+                address: config.payeeAddress, qrBillIBAN: config["payee.qr_bill.iban"])
         }
         for key in JournalAccounts.keys { site.journalAccounts[key: key] = config?["journal.\(key)"] }
         // Values passed ProjectConfig.load, which requires adviser, client, chart and revenue together.

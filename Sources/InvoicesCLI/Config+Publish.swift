@@ -14,6 +14,10 @@ extension ProjectConfig {
                 continue
             }
             if value.null != nil { continue }
+            if section == "payee", Self.payeeMappings[name] != nil {
+                problems += readPayeeMapping(name, value, path: path, line: line, column: column)
+                continue
+            }
             if section == "datev", ["revenue", "debtors"].contains(name) {
                 problems += readDATEVMapping(name, value, path: path, line: line, column: column)
                 continue
@@ -31,11 +35,14 @@ extension ProjectConfig {
             problems.append(ConfigError(path: path, line: first.line, column: first.column,
                                         message: "payee needs a name (payee.name): the payment codes carry it"))
         }
-        if section == "payee", values["payee.name"] != nil, values["payee.iban"] == nil, values["payee.payment_url"] == nil {
+        if section == "payee", values["payee.name"] != nil, values["payee.iban"] == nil, values["payee.payment_url"] == nil,
+            values["payee.qr_bill.iban"] == nil
+        {
             let name = values["payee.name"]!
             problems.append(ConfigError(path: path, line: name.line, column: name.column,
                                         message: "payee needs an iban (payment codes for euros) or a payment_url (pay links), or both"))
         }
+        if section == "payee" { problems += qrBillProblems(path: path) }
         if section == "datev" {
             let missing = ["adviser", "client", "chart"].filter { values["datev.\($0)"] == nil }
                 + (values.keys.contains { $0.hasPrefix("datev.revenue.") } ? [] : ["revenue"])

@@ -42,7 +42,7 @@ struct ProjectConfig: Sendable, Equatable {
     /// The keys of the `publish:` mapping (docs/publishing.md), stored as `publish.KEY`.
     static let publishKeys = ["destination", "keep", "identity", "known_hosts", "server", "users", "web_group", "url_path", "bcrypt_cost", "bwlimit"]
     /// The keys of the `payee:` mapping (docs/cli.md): who clients pay, on statements' payment codes and pay links.
-    static let payeeKeys = ["name", "iban", "bic", "payment_url"]
+    static let payeeKeys = ["name", "iban", "bic", "payment_url", "address", "qr_bill"]
     /// The mappings of settings, by key: each stored as `SECTION.KEY`.
     static let sectionKeys = ["publish": publishKeys, "payee": payeeKeys, "journal": JournalAccounts.keys, "datev": DATEVSettings.keys]
 

@@ -74,6 +74,7 @@ extension InvoicesCommand {
                     problem.severity = "warning"
                     report.problems.append(problem)
                 }
+                report.recordQRBillWarning(prepared.books, payee: settings.site.payee, path: report.config ?? settings.displayStore)
             } catch {
                 if let issues = error.storeIssues {
                     report.problems += issues.issues.map(CheckReport.Problem.init)

@@ -63,13 +63,19 @@ struct PaymentPagesTests {
 
     /// The EPC payloads of the QR codes on `url`, as zbarimg reads them from a headless Chromium screenshot.
     static func scan(_ url: String, in folder: TemporaryFolder) throws -> [String] {
+        let png = try screenshot(url, in: folder)
+        let result = try CLI.shell("zbarimg --xml -q '\(png)' 2>/dev/null")
+        return result.stdout.matches(of: /<data><!\[CDATA\[((?s).*?)\]\]><\/data>/).map { String($0.output.1) }.sorted()
+    }
+
+    /// A headless Chromium screenshot of `url` (1000 px wide, at twice the pixels), as a PNG file in `folder`.
+    static func screenshot(_ url: String, in folder: TemporaryFolder) throws -> String {
         let browser = try #require(ClientSearchTests.chromium(), "headless Chromium is needed: make test installs Debian's chromium")
         let png = folder.path("shot-\(UUID().uuidString).png")
         let flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --hide-scrollbars"
         _ = try CLI.shell("'\(browser)' \(flags) --force-device-scale-factor=2 --window-size=1000,3200 --screenshot='\(png)' '\(url)' 2>/dev/null")
         #expect(FileManager.default.fileExists(atPath: png), "Chromium wrote no screenshot of \(url)")
-        let result = try CLI.shell("zbarimg --xml -q '\(png)' 2>/dev/null")
-        return result.stdout.matches(of: /<data><!\[CDATA\[((?s).*?)\]\]><\/data>/).map { String($0.output.1) }.sorted()
+        return png
     }
 
     /// A payload's fields, by their EPC069-12 position.

@@ -32,7 +32,7 @@ struct FingerprintTests {
             "TaxLineSnapshot": TaxLineSnapshot(invoiceIndex: 0, taxIndex: 0, net: 1, amount: 1),
             "TaxRate": TaxRate(name: "VAT", milliPercent: 20_000),
             "TaxTotals": Report.TaxTotals(currency: eur, taxIndex: 0, months: [], period: TaxFigures()),
-            "TaxFigures": TaxFigures(), "ReportPeriod": ReportPeriod(), "Payee": Payee(name: "A"),
+            "TaxFigures": TaxFigures(), "ReportPeriod": ReportPeriod(), "Payee": Payee(name: "A"), "Payee.Address": Payee.Address(),
             "JournalAccounts": JournalAccounts(), "AgingBuckets": AgingBuckets.standard,
         ]
         #expect(Set(values.keys) == Set(SiteBuilder.fingerprintedFields.keys))

@@ -351,7 +351,9 @@ extension ClientPages {
             } else {
                 entry.merge(site.pageLinks(of: pages[position], from: site.paths.statement(totals.clientIndex))) { _, links in links }
             }
-            if let pay = payContext(clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency) {
+            if let pay = payContext(
+                clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency, statementEnd: statement.to)
+            {
                 entry["pay"] = pay
             }
             return entry
@@ -419,13 +421,24 @@ extension ClientPages {
     /// An EPC QR code, with the payee's name, IBAN and BIC as text, for euros when the payee has an IBAN; a pay link
     /// for any currency when the payee has a `payment_url`.
     func payContext(
-        clientIndex: Int, invoice: String?, minorUnits: Int64, currency: CurrencyCode, drawCode: Bool = true
+        clientIndex: Int, invoice: String?, minorUnits: Int64, currency: CurrencyCode, drawCode: Bool = true, statementEnd: CalendarDate? = nil
     ) -> [String: Any]? {
         guard minorUnits > 0, let payee = options.payee else { return nil }
         let client = books.clients[clientIndex].number
         let reference = invoice ?? client
         var context: [String: Any] = ["amount": site.money(minorUnits, currency), "currency": currency.code, "reference": reference]
-        if currency.code == "EUR", let payment = EPCPayment(payee: payee, cents: minorUnits, remittance: reference) {
+        // A Swiss client's or a CHF balance: the QR-bill on the statement (SwissQRBill+Choice.swift), instead of the EPC code.
+        let swiss = SwissQRBill.choice(
+            payee: payee, client: books.clients[clientIndex], minorUnits: minorUnits, currency: currency, end: invoice == nil ? statementEnd : nil,
+            message: reference)
+        if case .bill(let bill) = swiss {
+            context["payee"] = payee.name
+            context["iban"] = Payee.printedIBAN(bill.iban)
+            context["reference"] = bill.reference.printed
+            let language = books.clients[clientIndex].language.isEmpty ? options.language : books.clients[clientIndex].language
+            if drawCode, let svg = bill.svg(language: language) { context["qr"] = MarkdownValues.html(svg) }
+        }
+        if swiss == .other, currency.code == "EUR", let payment = EPCPayment(payee: payee, cents: minorUnits, remittance: reference) {
             context["payee"] = payee.name
             context["iban"] = Payee.printedIBAN(payment.payee.iban ?? "")
             if let bic = payee.bic { context["bic"] = bic }

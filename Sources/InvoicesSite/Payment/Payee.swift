@@ -12,12 +12,62 @@ public struct Payee: Sendable, Equatable {
     public var bic: String?
     /// A pay link's address with the placeholders `{client}`, `{invoice}`, `{amount}` and `{currency}`, or nil.
     public var paymentURL: String?
+    /// The payee's postal address (`payee.address`): the Swiss QR-bill's creditor.
+    public var address: Address?
+    /// The account of Swiss QR-bills (`payee.qr_bill.iban`), electronic form, when it is not ``iban``.
+    public var qrBillIBAN: String?
 
-    public init(name: String, iban: String? = nil, bic: String? = nil, paymentURL: String? = nil) {
+    /// A structured postal address, as the Swiss QR-bill carries the creditor's.
+    public struct Address: Sendable, Equatable {
+        public var street: String
+        public var number: String
+        public var zip: String
+        public var city: String
+        /// ISO 3166 alpha-2.
+        public var country: String
+
+        public init(street: String = "", number: String = "", zip: String = "", city: String = "", country: String = "") {
+            self.street = street
+            self.number = number
+            self.zip = zip
+            self.city = city
+            self.country = country.uppercased()
+        }
+
+        /// The fields the QR-bill needs (`payee.address.KEY`): the building number may be empty (an address without one).
+        public static let requiredKeys = ["street", "zip", "city", "country"]
+        public static let keys = ["street", "number", "zip", "city", "country"]
+    }
+
+    public init(
+        name: String, iban: String? = nil, bic: String? = nil, paymentURL: String? = nil, address: Address? = nil,
+        qrBillIBAN: String? = nil
+    ) {
         self.name = name
         self.iban = iban.map(Self.electronicIBAN)
         self.bic = bic.map { $0.uppercased() }
         self.paymentURL = paymentURL
+        self.address = address
+        self.qrBillIBAN = qrBillIBAN.map(Self.electronicIBAN)
+    }
+
+    /// The account Swiss QR-bills pay into: `qr_bill.iban` when set, else ``iban`` when it is a CH or LI IBAN; nil
+    /// without one (a CHF balance then gets no code).
+    public var swissAccount: String? {
+        if let qrBillIBAN { return qrBillIBAN }
+        return iban.flatMap { SwissQRBill.isSwiss($0) ? $0 : nil }
+    }
+
+    /// Why `text` cannot be a QR-bill's account, or nil: a valid IBAN of CH or LI (a QR-IBAN or a plain one).
+    public static func qrBillIBANProblem(_ text: String) -> String? {
+        if let problem = ibanProblem(text) { return problem }
+        return SwissQRBill.isSwiss(electronicIBAN(text)) ? nil : "is not a Swiss or Liechtenstein IBAN (CH or LI); a QR-bill pays only into one"
+    }
+
+    /// Why `text` cannot be the payee's country (`payee.address.country`), or nil: an ISO 3166 alpha-2 code.
+    public static func countryProblem(_ text: String) -> String? {
+        let upper = text.uppercased()
+        return upper.count == 2 && SwissQRBill.countryCode(upper) == upper ? nil : "must be an ISO 3166 alpha-2 country code, e.g. CH"
     }
 
     /// The placeholders a `payment_url` may hold.
@@ -64,12 +114,18 @@ public struct Payee: Sendable, Equatable {
         guard let length = ibanLengths[country] else { return "starts with \(country), which is not a country of the IBAN registry" }
         guard scalars.count == length else { return "has \(scalars.count) characters; an IBAN of \(country) has \(length)" }
         // ISO 7064 MOD 97-10: the first four characters moved to the end, letters as 10–35, the number mod 97 is 1.
+        return mod97(scalars[4...] + scalars[..<4]) == 1 ? nil : "fails its check digits (ISO 7064 mod 97): a character is wrong or two are swapped"
+    }
+
+    /// ISO 7064 MOD 97-10's remainder of upper-case letters and digits read as one number, each letter as 10 to 35
+    /// (two digits): what an IBAN's and an ISO 11649 creditor reference's check digits are computed with.
+    static func mod97(_ scalars: some Sequence<Unicode.Scalar>) -> Int {
         var remainder = 0
-        for scalar in scalars[4...] + scalars[..<4] {
+        for scalar in scalars {
             let value = ("0"..."9").contains(scalar) ? Int(scalar.value - 48) : Int(scalar.value - 55)
             remainder = (value < 10 ? remainder * 10 + value : remainder * 100 + value) % 97
         }
-        return remainder == 1 ? nil : "fails its check digits (ISO 7064 mod 97): a character is wrong or two are swapped"
+        return remainder
     }
 
     /// Why `text` is not a BIC, or nil: 8 or 11 characters, a four-letter bank code, a two-letter country, a

@@ -12,7 +12,8 @@ struct QRCode: Sendable, Equatable {
 
     /// The symbol for `bytes` in 8-bit mode, of the smallest version that holds them; nil when they do not fit in a
     /// QR code (2,953 bytes at level L, fewer above).
-    init?(bytes: [UInt8], level: Level = .medium) {
+    /// `minimumVersion` (1 to 40; 0 for the smallest that fits) makes the symbol at least that large.
+    init?(bytes: [UInt8], level: Level = .medium, minimumVersion: Int32 = 0) {
         let qrLevel: QRecLevel
         switch level {
         case .low: qrLevel = QR_ECLEVEL_L
@@ -20,7 +21,7 @@ struct QRCode: Sendable, Equatable {
         case .quartile: qrLevel = QR_ECLEVEL_Q
         case .high: qrLevel = QR_ECLEVEL_H
         }
-        guard !bytes.isEmpty, let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, qrLevel) })
+        guard !bytes.isEmpty, let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, minimumVersion, qrLevel) })
         else { return nil }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
@@ -37,6 +38,15 @@ struct QRCode: Sendable, Equatable {
     /// crisp edges; prints as it shows.
     func svg(label: String, className: String = "qr") -> String {
         let side = width + 8
+        let path = pathData(offset: 4)
+        let name = SiteBuilder.xml(label)
+        return "<svg class=\"\(className)\" viewBox=\"0 0 \(side) \(side)\" role=\"img\" aria-label=\"\(name)\" shape-rendering=\"crispEdges\">"
+            + "<rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
+    }
+
+    /// The dark modules as SVG path data, one rectangle per run of dark modules in a row, each module one unit, the
+    /// symbol's top left corner at (`offset`, `offset`).
+    func pathData(offset: Int) -> String {
         var path = ""
         path.reserveCapacity(width * width)
         for row in 0..<width {
@@ -45,12 +55,10 @@ struct QRCode: Sendable, Equatable {
                 guard self[row, column] else { column += 1; continue }
                 var end = column
                 while end < width && self[row, end] { end += 1 }
-                path += "M\(column + 4) \(row + 4)h\(end - column)v1h-\(end - column)z"
+                path += "M\(column + offset) \(row + offset)h\(end - column)v1h-\(end - column)z"
                 column = end
             }
         }
-        let name = SiteBuilder.xml(label)
-        return "<svg class=\"\(className)\" viewBox=\"0 0 \(side) \(side)\" role=\"img\" aria-label=\"\(name)\" shape-rendering=\"crispEdges\">"
-            + "<rect width=\"\(side)\" height=\"\(side)\" fill=\"#fff\"/><path fill=\"#000\" d=\"\(path)\"/></svg>"
+        return path
     }
 }

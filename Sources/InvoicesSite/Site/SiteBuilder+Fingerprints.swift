@@ -50,7 +50,8 @@ extension SiteBuilder {
             "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts", "datev",
         ],
         "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
-        "Payee": ["name", "iban", "bic", "paymentURL"],
+        "Payee": ["name", "iban", "bic", "paymentURL", "address", "qrBillIBAN"],
+        "Payee.Address": ["street", "number", "zip", "city", "country"],
     ]
 
     /// The fingerprints of every unit's inputs (``inputs``).
@@ -195,6 +196,10 @@ extension SiteBuilder {
             fingerprint.add(payee.iban) { $0.add($1) }
             fingerprint.add(payee.bic) { $0.add($1) }
             fingerprint.add(payee.paymentURL) { $0.add($1) }
+            fingerprint.add(payee.address) { fingerprint, address in
+                for text in [address.street, address.number, address.zip, address.city, address.country] { fingerprint.add(text) }
+            }
+            fingerprint.add(payee.qrBillIBAN) { $0.add($1) }
         }
     }
 
