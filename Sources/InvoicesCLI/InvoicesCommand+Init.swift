@@ -62,7 +62,10 @@ extension InvoicesCommand {
                     at: folder.appendingPathComponent("templates"), withIntermediateDirectories: true)
                 try Self.write(ProjectConfig.template, to: config.path)
                 for (name, text) in templates {
-                    try Self.write(text, to: folder.appendingPathComponent("templates/\(name)").path)
+                    // The translation tables are in a folder of their own (templates/i18n/de.yaml).
+                    let file = folder.appendingPathComponent("templates/\(name)")
+                    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Self.write(text, to: file.path)
                 }
                 try SampleGenerator(clients: clients, invoices: invoices, seed: 1).write(to: store.path)
             } catch {
