@@ -59,8 +59,9 @@ extension RowContext {
     /// `Invoice Paid to Date`; Cancelled void when nothing was paid, else sent with the rest written off; Reversed void.
     mutating func invoiceNinjaInvoices(_ rows: [CSVTable.Row], links: inout ServiceLinks) -> [ImportedInvoice] {
         var invoices: [ImportedInvoice] = []
+        let reader = serviceDates(rows, ["Invoice Date", "Invoice Due Date"])
         for row in rows {
-            guard var document = ninjaDocument(row, prefix: "Invoice", number: "Invoice Invoice Number") else { continue }
+            guard var document = ninjaDocument(row, prefix: "Invoice", number: "Invoice Invoice Number", reader) else { continue }
             let status: InvoiceStatus
             let column = "Invoice Status"
             var writtenOff: Int64 = 0
@@ -117,8 +118,9 @@ extension RowContext {
     /// `Credit Balance`, the credit left, must be the amount less it.
     mutating func invoiceNinjaCredits(_ rows: [CSVTable.Row], links: inout ServiceLinks) -> [ImportedInvoice] {
         var credits: [ImportedInvoice] = []
+        let reader = serviceDates(rows, ["Credit Date", "Credit Due Date"])
         for row in rows {
-            guard var document = ninjaDocument(row, prefix: "Credit", number: "Credit Credit Number") else { continue }
+            guard var document = ninjaDocument(row, prefix: "Credit", number: "Credit Credit Number", reader) else { continue }
             let column = "Credit Status"
             switch row[column] {
             case "Draft": document.invoice.status = .draft
@@ -159,6 +161,7 @@ extension RowContext {
             return []
         }
         links.ninjaPaymentFiles.append(first.location.file)
+        let reader = serviceDates(rows, ["Payment Date"])
         var payments: [ImportedPayment] = []
         for row in rows {
             let location = row.location
@@ -175,7 +178,7 @@ extension RowContext {
             guard let currency = currency(row["Payment Currency"], location, "Payment Currency"),
                 let amount = money(ninjaAmount(row["Payment Amount"]), currency, location, "Payment Amount"),
                 let refunded = money(ninjaAmount(row["Payment Refunded"]), currency, location, "Payment Refunded"),
-                let day = date(row["Payment Date"], location, "Payment Date", required: true) ?? nil
+                let day = xeroDate(row, "Payment Date", reader, required: true) ?? nil
             else { continue }
             guard refunded.minorUnits <= amount.minorUnits else {
                 problem(location, "Payment Refunded", "\(refunded.decimalString) is more than the payment, \(amount.decimalString)")
@@ -201,17 +204,26 @@ extension RowContext {
         return payments
     }
 
+    /// The dates of `columns` in `rows`: `YYYY-MM-DD` as the services write them, or `d/M/yyyy` in the order the file's
+    /// dates show (a spreadsheet that rewrote them), else `--date-format`'s (``XeroDates``). The first date that leaves the
+    /// order open is a problem.
+    mutating func serviceDates(_ rows: [CSVTable.Row], _ columns: [String]) -> XeroDates {
+        let reader = XeroDates(rows: rows, fallback: dates, columns: columns)
+        if let found = reader.problem { problem(found.0, columns[0], found.1) }
+        return reader
+    }
+
     /// An amount as Invoice Ninja writes it: a plain decimal (`1832.7`, `-50`); an empty cell is 0.
     func ninjaAmount(_ text: String) -> String { text.isEmpty ? "0" : text }
 
     /// The columns invoices and credits share, read; nil after a problem (reported).
-    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String) -> NinjaDocument? {
+    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String, _ reader: XeroDates) -> NinjaDocument? {
         let location = row.location
         let number = required(row[column], location, column, what: prefix.lowercased())
         let client = required(row["Client Name"], location, "Client Name", what: prefix.lowercased())
         let currency = currency(row["Client Currency"], location, "Client Currency")
-        let issued = date(row["\(prefix) Date"], location, "\(prefix) Date", required: true)
-        let due = date(row["\(prefix) Due Date"], location, "\(prefix) Due Date", required: false)
+        let issued = xeroDate(row, "\(prefix) Date", reader, required: true)
+        let due = xeroDate(row, "\(prefix) Due Date", reader, required: false)
         guard let currency else {
             rejectedInvoice(naming: client.map { .name($0) }, column: "Client Name", at: location)
             return nil

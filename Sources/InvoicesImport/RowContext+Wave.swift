@@ -62,6 +62,7 @@ extension RowContext {
     /// lines of an expense account are noted by transaction (a payment there is a write-off). Other lines (the bank side of
     /// a payment, bills, expenses) are not the books of a client and are left out.
     mutating func waveTransactions(_ rows: [CSVTable.Row], links: inout ServiceLinks) {
+        let reader = serviceDates(rows, ["Transaction Date"])
         for row in rows {
             let location = row.location
             if row["Account Group"] == "Expense", let transaction = row.filled("Transaction ID") {
@@ -78,7 +79,7 @@ extension RowContext {
             }
             guard let customer = required(row["Customer"], location, "Customer", what: "invoice line"),
                 let transaction = required(row["Transaction ID"], location, "Transaction ID", what: "ledger line"),
-                let day = date(row["Transaction Date"], location, "Transaction Date", required: true) ?? nil
+                let day = xeroDate(row, "Transaction Date", reader, required: true) ?? nil
             else { continue }
             links.wave.lines.append(
                 WaveLedger.Line(

@@ -307,13 +307,14 @@ struct XeroDates {
     /// Why the order could not be told, at the first ambiguous date.
     let problem: (SourceLocation, String)?
 
-    init(rows: [CSVTable.Row], fallback: DateReader) {
+    /// The order of the dates in `columns` of `rows` (Xero's; Invoice Ninja's and Wave's read the same way).
+    init(rows: [CSVTable.Row], fallback: DateReader, columns: [String] = ["InvoiceDate", "DueDate"]) {
         self.fallback = fallback
         var dayFirst: (SourceLocation, String)?
         var monthFirst: (SourceLocation, String)?
         var ambiguous: (SourceLocation, String)?
         for row in rows {
-            for column in ["InvoiceDate", "DueDate"] {
+            for column in columns {
                 guard let (a, b, _) = Self.parts(row[column]).map({ ($0.0, $0.1, $0.2) }) else { continue }
                 if a > 12, dayFirst == nil { dayFirst = (row.location, row[column]) }
                 if b > 12, monthFirst == nil { monthFirst = (row.location, row[column]) }

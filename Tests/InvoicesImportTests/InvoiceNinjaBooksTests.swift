@@ -160,6 +160,33 @@ struct InvoiceNinjaBooksTests {
         ])
     }
 
+    /// Dates a spreadsheet rewrote (`1/20/2025`) are read in the order the file's dates show, or as --date-format says.
+    @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
+        func rewrite(_ text: String, dayFirst: Bool) -> String {
+            text.replacing(iso) { match in
+                let (year, month, day) = (String(match.output[1].substring!), Int(match.output[2].substring!)!, Int(match.output[3].substring!)!)
+                return dayFirst ? "\(day)/\(month)/\(year)" : "\(month)/\(day)/\(year)"
+            }
+        }
+        let expected = try ImportReader().read(files: Self.files.map(Support.fixture))
+        let dated = { (batch: ImportBatch) in batch.invoices.map { "\($0.identifier) \($0.issued) \($0.due)" } + batch.payments.map { "\($0.invoice) \($0.date)" } }
+        for dayFirst in [false, true] {
+            let sub = folder.path(dayFirst ? "dmy" : "mdy")
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+            let paths = try Self.files.map { file in
+                let path = sub + "/" + (file as NSString).lastPathComponent
+                try Data(rewrite(String(decoding: try #require(Support.bytes(Support.fixture(file))), as: UTF8.self), dayFirst: dayFirst).utf8)
+                    .write(to: URL(fileURLWithPath: path))
+                return path
+            }
+            #expect(String(decoding: try #require(Support.bytes(paths[1])), as: UTF8.self).contains(dayFirst ? ",20/1/2025," : ",1/20/2025,"))
+            #expect(dated(try ImportReader().read(files: paths)) == dated(expected))
+        }
+    }
+
     @Test func aPaymentsExportWithoutTheInvoiceColumnSaysWhatToAdd() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

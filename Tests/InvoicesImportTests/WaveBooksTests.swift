@@ -99,6 +99,18 @@ struct WaveBooksTests {
         for (key, value) in ledger { #expect(last[key]?.owed == value && last[key]?.credit == 0, "\(key)") }
     }
 
+    /// Dates a spreadsheet rewrote day first (`20/1/2025`) are read so, told by a day past 12.
+    @Test func dayFirstDatesAreReadFromTheFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
+        let paths = try Self.variant(folder) { text in
+            text.replacing(iso) { match in "\(Int(match.output[3].substring!)!)/\(Int(match.output[2].substring!)!)/\(match.output[1].substring!)" }
+        }
+        let dated = { (batch: ImportBatch) in batch.invoices.map { "\($0.identifier) \($0.issued) \($0.due)" } + batch.payments.map { "\($0.invoice) \($0.date)" } }
+        #expect(dated(try ImportReader().read(files: paths)) == dated(try ImportReader().read(files: Self.files.map(Support.fixture))))
+    }
+
     @Test func theTransactionsWithoutTheCustomersAreRefusedNamingThem() throws {
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [Support.fixture(Self.files[1])]) }
         #expect(error.problems.count == 5)
