@@ -1,6 +1,6 @@
 internal import InvoicesCore
 
-/// Invoice Ninja v5's CSV exports (Reports › Clients, Invoices, Credits, Payments › Export), read together: the
+/// Invoice Ninja v5's CSV exports (Reports › Clients, Invoices or Invoice Items, Credits, Payments › Export), read together: the
 /// clients give the numbers and addresses, the invoices and credits name their client by name, the payments their
 /// invoice by number (docs/import.md, "Invoice Ninja"). Headers are those the English export writes: an entity's
 /// columns prefixed with its name (`Invoice Amount`), the number columns doubled (`Invoice Invoice Number`).
@@ -60,8 +60,9 @@ extension RowContext {
     mutating func invoiceNinjaInvoices(_ rows: [CSVTable.Row], links: inout ServiceLinks) -> [ImportedInvoice] {
         var invoices: [ImportedInvoice] = []
         let reader = serviceDates(rows, ["Invoice Date", "Invoice Due Date"])
-        for row in rows {
+        for (row, items) in ninjaItemGroups(rows) {
             guard var document = ninjaDocument(row, prefix: "Invoice", number: "Invoice Invoice Number", reader) else { continue }
+            if let tax = ninjaItemTax(items, document) { document.invoice.tax = tax }
             let status: InvoiceStatus
             let column = "Invoice Status"
             var writtenOff: Int64 = 0
@@ -111,6 +112,74 @@ extension RowContext {
             invoices.append(document.invoice)
         }
         return invoices
+    }
+
+    /// The invoices' rows: each row alone (the invoices export), or, in the invoice *item* export (`Item Line Total`,
+    /// one row per line item), the rows of one invoice together, whose invoice columns must agree (a problem otherwise).
+    mutating func ninjaItemGroups(_ rows: [CSVTable.Row]) -> [(CSVTable.Row, [CSVTable.Row])] {
+        guard let first = rows.first, first.optional("Item Line Total") != nil else { return rows.map { ($0, []) } }
+        var order: [String] = []
+        var groups: [String: [CSVTable.Row]] = [:]
+        for row in rows {
+            let number = row["Invoice Invoice Number"]
+            if groups[number] == nil { order.append(number) }
+            groups[number, default: []].append(row)
+        }
+        let invoiceColumns = ImportFormat.invoiceNinjaInvoices.invoiceNinjaColumns + ["Invoice Tax Amount", "Invoice Uses Inclusive Taxes"]
+        return order.compactMap { number in
+            let items = groups[number]!
+            for column in invoiceColumns {
+                if let other = items.first(where: { $0[column] != items[0][column] }) {
+                    problem(other.location, column, "'\(other[column])' differs from '\(items[0][column])' on line \(items[0].record.line) of invoice '\(number)'")
+                    return nil
+                }
+            }
+            return (items[0], items)
+        }
+    }
+
+    /// The net and tax lines an invoice's line items give (`Item Line Total`, `Item Tax Amount`, `Item Tax Name 1–3` at
+    /// `Item Tax Rate 1–3`): one tax line per name, with the net of its lines; nil when the lines do not add up to the
+    /// invoice's `Invoice Amount` and `Invoice Tax Amount` (an invoice-level discount, surcharge or tax), which then decide.
+    mutating func ninjaItemTax(_ items: [CSVTable.Row], _ document: NinjaDocument) -> ImportedTax? {
+        guard !items.isEmpty, let invoiceTax = document.invoice.tax else { return nil }
+        let currency = document.invoice.amount.currency
+        let inclusive = items[0]["Invoice Uses Inclusive Taxes"] == "Yes"
+        var net: Int64 = 0
+        var tax: Int64 = 0
+        var groups: [(rate: TaxRate, net: Int64, tax: Int64)] = []
+        for item in items {
+            guard let total = money(ninjaAmount(item["Item Line Total"]), currency, item.location, "Item Line Total", allowNegative: true)?.minorUnits,
+                let itemTax = money(ninjaAmount(item["Item Tax Amount"]), currency, item.location, "Item Tax Amount", allowNegative: true)?.minorUnits,
+                let itemNet = inclusive ? MinorUnits.subtract(total, itemTax) : total, let sum = MinorUnits.add(net, itemNet), let taxes = MinorUnits.add(tax, itemTax)
+            else { return nil }
+            (net, tax) = (sum, taxes)
+            let names = (1...3).compactMap { index -> TaxRate? in
+                item.filled("Item Tax Name \(index)").flatMap { TaxRate(name: $0, percent: ImportReader.percent(item["Item Tax Rate \(index)"])) }
+            }
+            guard names.count == (1...3).filter({ item.filled("Item Tax Name \($0)") != nil }).count else { return nil }
+            let amounts: [Int64]
+            switch names.count {
+            case 0 where itemTax == 0: continue
+            case 0: return nil
+            case 1: amounts = [itemTax]
+            default:
+                let each = names.compactMap { Self.ninjaTax(itemNet, milliPercent: $0.milliPercent) }
+                guard each.count == names.count, MinorUnits.sum(each) == itemTax else { return nil }
+                amounts = each
+            }
+            for (rate, amount) in zip(names, amounts) {
+                if let index = groups.firstIndex(where: { $0.rate == rate }) {
+                    guard let groupNet = MinorUnits.add(groups[index].net, itemNet), let groupTax = MinorUnits.add(groups[index].tax, amount) else { return nil }
+                    (groups[index].net, groups[index].tax) = (groupNet, groupTax)
+                } else {
+                    groups.append((rate, itemNet, amount))
+                }
+            }
+        }
+        guard net == invoiceTax.net, tax == invoiceTax.lines.reduce(0, { $0 + $1.amount }) else { return nil }
+        return ImportedTax(
+            net: net, lines: groups.map { ImportedTax.Line(name: $0.rate.name, rate: $0.rate.percent, net: $0.net == net ? nil : $0.net, amount: $0.tax) })
     }
 
     /// Invoice Ninja's credits, as credit notes: Draft a draft; Sent, Partial and Applied sent. The applied part

@@ -160,6 +160,29 @@ struct InvoiceNinjaBooksTests {
         ])
     }
 
+    /// The invoice *item* export (the invoice columns and one row per line item): three lines at two rates give one tax
+    /// line per rate with its lines' net; lines that an invoice-level discount makes disagree leave the invoice's figures.
+    @Test func theInvoiceItemExportGivesTaxLinesPerRate() throws {
+        let batch = try ImportReader().read(files: [Self.files[0], "invoiceninja/invoiceninja-invoice-items.csv"].map(Support.fixture))
+        let tax = { (identifier: String) in batch.invoices.first { $0.identifier == identifier }?.tax }
+        #expect(batch.invoices.map(\.identifier) == ["0013", "0014"])
+        #expect(tax("0013") == ImportedTax(net: 35_000, lines: [
+            ImportedTax.Line(name: "USt", rate: "19", net: 30_000, amount: 5_700), ImportedTax.Line(name: "USt ermäßigt", rate: "7", net: 5_000, amount: 350),
+        ]))
+        #expect(tax("0014") == ImportedTax(net: 25_000, name: "State", rate: "8", amount: 2_000))
+        #expect(batch.invoices.first?.source.line == 2)
+        // The invoice columns of one invoice's lines must agree.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("items.csv")
+        let text = String(decoding: try #require(Support.bytes(Support.fixture("invoiceninja/invoiceninja-invoice-items.csv"))), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        try Data((lines[..<3] + [lines[3].replacingOccurrences(of: ",0013,410.5,410.5,", with: ",0013,410.5,400.5,")[...]] + lines[4...]).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [Support.fixture(Self.files[0]), path]) }
+        #expect(error.problems.map(\.description) == ["\(path):4: column 'Invoice Balance': '400.5' differs from '410.5' on line 2 of invoice '0013'"])
+    }
+
     /// Dates a spreadsheet rewrote (`1/20/2025`) are read in the order the file's dates show, or as --date-format says.
     @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
         let folder = try TemporaryFolder()
