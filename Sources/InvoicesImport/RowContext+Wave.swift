@@ -206,6 +206,8 @@ extension RowContext {
             return ImportedTax.Line(name: group.name, rate: rate.percent, net: group.net == net ? nil : group.net, amount: group.tax)
         }
         let issued = arLine.date
+        guard checkOrder(issued: issued, due: issued.adding(days: defaultTerms), paid: nil, arLine.source, dueColumn: nil, paidColumn: "Transaction Date")
+        else { return nil }
         var invoice = ImportedInvoice(
             identifier: number, client: .name(arLine.customer), clientColumn: "Customer", amount: Money(minorUnits: total, currency: currency),
             issued: issued, due: issued.adding(days: defaultTerms), dueIsDerived: true, paid: nil, notes: items.joined(separator: ", "),
