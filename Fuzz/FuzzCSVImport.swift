@@ -22,6 +22,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var problems = ProblemList(files: ["fuzz.csv"], limit: 1_000_000)
         let dates = DateReader(pattern: options.dateFormat)
         reader.read(file: "fuzz.csv", bytes: bytes, dates: dates, into: &batch, problems: &problems)
+        reader.link(&batch, problems: &problems)
         reader.checkDuplicates(&batch, problems: &problems)
         for problem in problems.first {
             check(problem.location.file == "fuzz.csv", "a problem names another file: \(problem)")

@@ -1,6 +1,6 @@
 internal import InvoicesCore
 
-/// Invoice Ninja v5's CSV exports (Reports › Clients, Invoices, Credits, Payments › Export), read together: the
+/// Invoice Ninja v5's CSV exports (Reports › Clients, Invoices or Invoice Items, Credits, Payments › Export), read together: the
 /// clients give the numbers and addresses, the invoices and credits name their client by name, the payments their
 /// invoice by number (docs/import.md, "Invoice Ninja"). Headers are those the English export writes: an entity's
 /// columns prefixed with its name (`Invoice Amount`), the number columns doubled (`Invoice Invoice Number`).
@@ -59,8 +59,10 @@ extension RowContext {
     /// `Invoice Paid to Date`; Cancelled void when nothing was paid, else sent with the rest written off; Reversed void.
     mutating func invoiceNinjaInvoices(_ rows: [CSVTable.Row], links: inout ServiceLinks) -> [ImportedInvoice] {
         var invoices: [ImportedInvoice] = []
-        for row in rows {
-            guard var document = ninjaDocument(row, prefix: "Invoice", number: "Invoice Invoice Number") else { continue }
+        let reader = serviceDates(rows, ["Invoice Date", "Invoice Due Date"])
+        for (row, items) in ninjaItemGroups(rows) {
+            guard var document = ninjaDocument(row, prefix: "Invoice", number: "Invoice Invoice Number", reader) else { continue }
+            if let tax = ninjaItemTax(items, document) { document.invoice.tax = tax }
             let status: InvoiceStatus
             let column = "Invoice Status"
             var writtenOff: Int64 = 0
@@ -112,13 +114,82 @@ extension RowContext {
         return invoices
     }
 
+    /// The invoices' rows: each row alone (the invoices export), or, in the invoice *item* export (`Item Line Total`,
+    /// one row per line item), the rows of one invoice together, whose invoice columns must agree (a problem otherwise).
+    mutating func ninjaItemGroups(_ rows: [CSVTable.Row]) -> [(CSVTable.Row, [CSVTable.Row])] {
+        guard let first = rows.first, first.optional("Item Line Total") != nil else { return rows.map { ($0, []) } }
+        var order: [String] = []
+        var groups: [String: [CSVTable.Row]] = [:]
+        for row in rows {
+            let number = row["Invoice Invoice Number"]
+            if groups[number] == nil { order.append(number) }
+            groups[number, default: []].append(row)
+        }
+        let invoiceColumns = ImportFormat.invoiceNinjaInvoices.invoiceNinjaColumns + ["Invoice Tax Amount", "Invoice Uses Inclusive Taxes"]
+        return order.compactMap { number in
+            let items = groups[number]!
+            for column in invoiceColumns {
+                if let other = items.first(where: { $0[column] != items[0][column] }) {
+                    problem(other.location, column, "'\(other[column])' differs from '\(items[0][column])' on line \(items[0].record.line) of invoice '\(number)'")
+                    return nil
+                }
+            }
+            return (items[0], items)
+        }
+    }
+
+    /// The net and tax lines an invoice's line items give (`Item Line Total`, `Item Tax Amount`, `Item Tax Name 1–3` at
+    /// `Item Tax Rate 1–3`): one tax line per name, with the net of its lines; nil when the lines do not add up to the
+    /// invoice's `Invoice Amount` and `Invoice Tax Amount` (an invoice-level discount, surcharge or tax), which then decide.
+    mutating func ninjaItemTax(_ items: [CSVTable.Row], _ document: NinjaDocument) -> ImportedTax? {
+        guard !items.isEmpty, let invoiceTax = document.invoice.tax else { return nil }
+        let currency = document.invoice.amount.currency
+        let inclusive = items[0]["Invoice Uses Inclusive Taxes"] == "Yes"
+        var net: Int64 = 0
+        var tax: Int64 = 0
+        var groups: [(rate: TaxRate, net: Int64, tax: Int64)] = []
+        for item in items {
+            guard let total = money(ninjaAmount(item["Item Line Total"]), currency, item.location, "Item Line Total", allowNegative: true)?.minorUnits,
+                let itemTax = money(ninjaAmount(item["Item Tax Amount"]), currency, item.location, "Item Tax Amount", allowNegative: true)?.minorUnits,
+                let itemNet = inclusive ? MinorUnits.subtract(total, itemTax) : total, let sum = MinorUnits.add(net, itemNet), let taxes = MinorUnits.add(tax, itemTax)
+            else { return nil }
+            (net, tax) = (sum, taxes)
+            let names = (1...3).compactMap { index -> TaxRate? in
+                item.filled("Item Tax Name \(index)").flatMap { TaxRate(name: $0, percent: ImportReader.percent(item["Item Tax Rate \(index)"])) }
+            }
+            guard names.count == (1...3).filter({ item.filled("Item Tax Name \($0)") != nil }).count else { return nil }
+            let amounts: [Int64]
+            switch names.count {
+            case 0 where itemTax == 0: continue
+            case 0: return nil
+            case 1: amounts = [itemTax]
+            default:
+                let each = names.compactMap { Self.ninjaTax(itemNet, milliPercent: $0.milliPercent) }
+                guard each.count == names.count, MinorUnits.sum(each) == itemTax else { return nil }
+                amounts = each
+            }
+            for (rate, amount) in zip(names, amounts) {
+                if let index = groups.firstIndex(where: { $0.rate == rate }) {
+                    guard let groupNet = MinorUnits.add(groups[index].net, itemNet), let groupTax = MinorUnits.add(groups[index].tax, amount) else { return nil }
+                    (groups[index].net, groups[index].tax) = (groupNet, groupTax)
+                } else {
+                    groups.append((rate, itemNet, amount))
+                }
+            }
+        }
+        guard net == invoiceTax.net, tax == invoiceTax.lines.reduce(0, { $0 + $1.amount }) else { return nil }
+        return ImportedTax(
+            net: net, lines: groups.map { ImportedTax.Line(name: $0.rate.name, rate: $0.rate.percent, net: $0.net == net ? nil : $0.net, amount: $0.tax) })
+    }
+
     /// Invoice Ninja's credits, as credit notes: Draft a draft; Sent, Partial and Applied sent. The applied part
     /// (`Credit Paid to Date`, used to pay invoices) leaves the client's credit as a negative payment on the credit's date;
     /// `Credit Balance`, the credit left, must be the amount less it.
     mutating func invoiceNinjaCredits(_ rows: [CSVTable.Row], links: inout ServiceLinks) -> [ImportedInvoice] {
         var credits: [ImportedInvoice] = []
+        let reader = serviceDates(rows, ["Credit Date", "Credit Due Date"])
         for row in rows {
-            guard var document = ninjaDocument(row, prefix: "Credit", number: "Credit Credit Number") else { continue }
+            guard var document = ninjaDocument(row, prefix: "Credit", number: "Credit Credit Number", reader) else { continue }
             let column = "Credit Status"
             switch row[column] {
             case "Draft": document.invoice.status = .draft
@@ -159,6 +230,7 @@ extension RowContext {
             return []
         }
         links.ninjaPaymentFiles.append(first.location.file)
+        let reader = serviceDates(rows, ["Payment Date"])
         var payments: [ImportedPayment] = []
         for row in rows {
             let location = row.location
@@ -175,7 +247,7 @@ extension RowContext {
             guard let currency = currency(row["Payment Currency"], location, "Payment Currency"),
                 let amount = money(ninjaAmount(row["Payment Amount"]), currency, location, "Payment Amount"),
                 let refunded = money(ninjaAmount(row["Payment Refunded"]), currency, location, "Payment Refunded"),
-                let day = date(row["Payment Date"], location, "Payment Date", required: true) ?? nil
+                let day = xeroDate(row, "Payment Date", reader, required: true) ?? nil
             else { continue }
             guard refunded.minorUnits <= amount.minorUnits else {
                 problem(location, "Payment Refunded", "\(refunded.decimalString) is more than the payment, \(amount.decimalString)")
@@ -201,17 +273,26 @@ extension RowContext {
         return payments
     }
 
+    /// The dates of `columns` in `rows`: `YYYY-MM-DD` as the services write them, or `d/M/yyyy` in the order the file's
+    /// dates show (a spreadsheet that rewrote them), else `--date-format`'s (``XeroDates``). The first date that leaves the
+    /// order open is a problem.
+    mutating func serviceDates(_ rows: [CSVTable.Row], _ columns: [String]) -> XeroDates {
+        let reader = XeroDates(rows: rows, fallback: dates, columns: columns)
+        if let found = reader.problem { problem(found.0, columns[0], found.1) }
+        return reader
+    }
+
     /// An amount as Invoice Ninja writes it: a plain decimal (`1832.7`, `-50`); an empty cell is 0.
     func ninjaAmount(_ text: String) -> String { text.isEmpty ? "0" : text }
 
     /// The columns invoices and credits share, read; nil after a problem (reported).
-    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String) -> NinjaDocument? {
+    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String, _ reader: XeroDates) -> NinjaDocument? {
         let location = row.location
         let number = required(row[column], location, column, what: prefix.lowercased())
         let client = required(row["Client Name"], location, "Client Name", what: prefix.lowercased())
         let currency = currency(row["Client Currency"], location, "Client Currency")
-        let issued = date(row["\(prefix) Date"], location, "\(prefix) Date", required: true)
-        let due = date(row["\(prefix) Due Date"], location, "\(prefix) Due Date", required: false)
+        let issued = xeroDate(row, "\(prefix) Date", reader, required: true)
+        let due = xeroDate(row, "\(prefix) Due Date", reader, required: false)
         guard let currency else {
             rejectedInvoice(naming: client.map { .name($0) }, column: "Client Name", at: location)
             return nil

@@ -105,7 +105,7 @@ extension RowContext {
         _ report: QuickBooksReport, _ table: CSVTable, _ reading: QuickBooksColumns
     ) -> (entries: [QuickBooksEntry], leftOut: Int, rejected: Set<String>) {
         let grouped = report.kind == .transactionsByCustomer
-        let reader = XeroDates(rows: table.rows, columns: ["Date", "Due Date"], fallback: dates)
+        let reader = XeroDates(rows: table.rows, fallback: dates, columns: ["Date", "Due Date"])
         if let found = reader.problem { problem(found.0, reading.spelled["Date"], found.1) }
         var customer: String?
         var ended = false

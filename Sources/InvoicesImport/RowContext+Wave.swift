@@ -62,6 +62,7 @@ extension RowContext {
     /// lines of an expense account are noted by transaction (a payment there is a write-off). Other lines (the bank side of
     /// a payment, bills, expenses) are not the books of a client and are left out.
     mutating func waveTransactions(_ rows: [CSVTable.Row], links: inout ServiceLinks) {
+        let reader = serviceDates(rows, ["Transaction Date"])
         for row in rows {
             let location = row.location
             if row["Account Group"] == "Expense", let transaction = row.filled("Transaction ID") {
@@ -78,7 +79,7 @@ extension RowContext {
             }
             guard let customer = required(row["Customer"], location, "Customer", what: "invoice line"),
                 let transaction = required(row["Transaction ID"], location, "Transaction ID", what: "ledger line"),
-                let day = date(row["Transaction Date"], location, "Transaction Date", required: true) ?? nil
+                let day = xeroDate(row, "Transaction Date", reader, required: true) ?? nil
             else { continue }
             links.wave.lines.append(
                 WaveLedger.Line(
@@ -205,6 +206,8 @@ extension RowContext {
             return ImportedTax.Line(name: group.name, rate: rate.percent, net: group.net == net ? nil : group.net, amount: group.tax)
         }
         let issued = arLine.date
+        guard checkOrder(issued: issued, due: issued.adding(days: defaultTerms), paid: nil, arLine.source, dueColumn: nil, paidColumn: "Transaction Date")
+        else { return nil }
         var invoice = ImportedInvoice(
             identifier: number, client: .name(arLine.customer), clientColumn: "Customer", amount: Money(minorUnits: total, currency: currency),
             issued: issued, due: issued.adding(days: defaultTerms), dueIsDerived: true, paid: nil, notes: items.joined(separator: ", "),

@@ -307,7 +307,8 @@ struct XeroDates {
     /// Why the order could not be told, at the first ambiguous date.
     let problem: (SourceLocation, String)?
 
-    init(rows: [CSVTable.Row], columns: [String] = ["InvoiceDate", "DueDate"], fallback: DateReader) {
+    /// The order of the dates in `columns` of `rows` (Xero's; Invoice Ninja's and Wave's read the same way).
+    init(rows: [CSVTable.Row], fallback: DateReader, columns: [String] = ["InvoiceDate", "DueDate"]) {
         self.fallback = fallback
         var dayFirst: (SourceLocation, String)?
         var monthFirst: (SourceLocation, String)?

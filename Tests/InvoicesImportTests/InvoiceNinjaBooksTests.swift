@@ -111,24 +111,7 @@ struct InvoiceNinjaBooksTests {
     @Test func theBuiltSitesTotalsPerClientAndCurrencyAreInvoiceNinjasBalances() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = folder.path("books.sqlite")
-        let imported = try CLI.run(["import", "--store", store] + Self.files.map(Support.fixture))
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"])
-        #expect(build.status == 0, "\(build.stderr)")
-        let csv = try CSVDocument(bytes: [UInt8](try #require(Support.bytes(folder.path("site/totals.csv")))))
-        let column = { (name: String) in try #require(csv.header.firstIndex(of: name)) }
-        let (name, currency, month, outstanding, credit) = (
-            try column("client_name"), try column("currency"), try column("month"), try column("outstanding"), try column("credit"))
-        var last: [String: (month: String, owed: Int64, credit: Int64)] = [:]
-        for record in csv.records {
-            let fields = record.fields
-            let key = fields[name] + " " + fields[currency]
-            guard last[key].map({ $0.month < fields[month] }) ?? true else { continue }
-            let code = try CurrencyCode(fields[currency])
-            last[key] = (fields[month], try Money(parsing: fields[outstanding], currency: code).minorUnits,
-                         try Money(parsing: fields[credit], currency: code).minorUnits)
-        }
+        let last = try Support.builtTotals(importing: Self.files.map(Support.fixture), in: folder)
         let ninja = try Self.ninjaBalances()
         #expect(Set(last.keys) == Set(ninja.keys))
         for (key, value) in ninja {
@@ -175,6 +158,56 @@ struct InvoiceNinjaBooksTests {
             "\(more[1]):4: column 'Invoice Paid to Date': Invoice Ninja's paid to date 200.00 is less than the payments the payments export lists "
                 + "for invoice '0003' (250.00); a payment may name one invoice only"
         ])
+    }
+
+    /// The invoice *item* export (the invoice columns and one row per line item): three lines at two rates give one tax
+    /// line per rate with its lines' net; lines that an invoice-level discount makes disagree leave the invoice's figures.
+    @Test func theInvoiceItemExportGivesTaxLinesPerRate() throws {
+        let batch = try ImportReader().read(files: [Self.files[0], "invoiceninja/invoiceninja-invoice-items.csv"].map(Support.fixture))
+        let tax = { (identifier: String) in batch.invoices.first { $0.identifier == identifier }?.tax }
+        #expect(batch.invoices.map(\.identifier) == ["0013", "0014"])
+        #expect(tax("0013") == ImportedTax(net: 35_000, lines: [
+            ImportedTax.Line(name: "USt", rate: "19", net: 30_000, amount: 5_700), ImportedTax.Line(name: "USt ermäßigt", rate: "7", net: 5_000, amount: 350),
+        ]))
+        #expect(tax("0014") == ImportedTax(net: 25_000, name: "State", rate: "8", amount: 2_000))
+        #expect(batch.invoices.first?.source.line == 2)
+        // The invoice columns of one invoice's lines must agree.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("items.csv")
+        let text = String(decoding: try #require(Support.bytes(Support.fixture("invoiceninja/invoiceninja-invoice-items.csv"))), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        try Data((lines[..<3] + [lines[3].replacingOccurrences(of: ",0013,410.5,410.5,", with: ",0013,410.5,400.5,")[...]] + lines[4...]).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [Support.fixture(Self.files[0]), path]) }
+        #expect(error.problems.map(\.description) == ["\(path):4: column 'Invoice Balance': '400.5' differs from '410.5' on line 2 of invoice '0013'"])
+    }
+
+    /// Dates a spreadsheet rewrote (`1/20/2025`) are read in the order the file's dates show, or as --date-format says.
+    @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
+        func rewrite(_ text: String, dayFirst: Bool) -> String {
+            text.replacing(iso) { match in
+                let (year, month, day) = (String(match.output[1].substring!), Int(match.output[2].substring!)!, Int(match.output[3].substring!)!)
+                return dayFirst ? "\(day)/\(month)/\(year)" : "\(month)/\(day)/\(year)"
+            }
+        }
+        let expected = try ImportReader().read(files: Self.files.map(Support.fixture))
+        let dated = { (batch: ImportBatch) in batch.invoices.map { "\($0.identifier) \($0.issued) \($0.due)" } + batch.payments.map { "\($0.invoice) \($0.date)" } }
+        for dayFirst in [false, true] {
+            let sub = folder.path(dayFirst ? "dmy" : "mdy")
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+            let paths = try Self.files.map { file in
+                let path = sub + "/" + (file as NSString).lastPathComponent
+                try Data(rewrite(String(decoding: try #require(Support.bytes(Support.fixture(file))), as: UTF8.self), dayFirst: dayFirst).utf8)
+                    .write(to: URL(fileURLWithPath: path))
+                return path
+            }
+            #expect(String(decoding: try #require(Support.bytes(paths[1])), as: UTF8.self).contains(dayFirst ? ",20/1/2025," : ",1/20/2025,"))
+            #expect(dated(try ImportReader().read(files: paths)) == dated(expected))
+        }
     }
 
     @Test func aPaymentsExportWithoutTheInvoiceColumnSaysWhatToAdd() throws {

@@ -93,24 +93,22 @@ struct WaveBooksTests {
     @Test func theBuiltSitesTotalsPerClientAndCurrencyAreTheLedgersReceivables() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = folder.path("books.sqlite")
-        let imported = try CLI.run(["import", "--store", store] + Self.files.map(Support.fixture))
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"])
-        #expect(build.status == 0, "\(build.stderr)")
-        let csv = try CSVDocument(bytes: [UInt8](try #require(Support.bytes(folder.path("site/totals.csv")))))
-        let column = { (name: String) in try #require(csv.header.firstIndex(of: name)) }
-        let (name, currency, month, outstanding) = (try column("client_name"), try column("currency"), try column("month"), try column("outstanding"))
-        var last: [String: (month: String, owed: Int64)] = [:]
-        for record in csv.records {
-            let fields = record.fields
-            let key = fields[name] + " " + fields[currency]
-            guard last[key].map({ $0.month < fields[month] }) ?? true else { continue }
-            last[key] = (fields[month], try Money(parsing: fields[outstanding], currency: CurrencyCode(fields[currency])).minorUnits)
-        }
+        let last = try Support.builtTotals(importing: Self.files.map(Support.fixture), in: folder)
         let ledger = try Self.ledgerBalances()
         #expect(Set(last.keys) == Set(ledger.keys))
-        for (key, value) in ledger { #expect(last[key]?.owed == value, "\(key)") }
+        for (key, value) in ledger { #expect(last[key]?.owed == value && last[key]?.credit == 0, "\(key)") }
+    }
+
+    /// Dates a spreadsheet rewrote day first (`20/1/2025`) are read so, told by a day past 12.
+    @Test func dayFirstDatesAreReadFromTheFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
+        let paths = try Self.variant(folder) { text in
+            text.replacing(iso) { match in "\(Int(match.output[3].substring!)!)/\(Int(match.output[2].substring!)!)/\(match.output[1].substring!)" }
+        }
+        let dated = { (batch: ImportBatch) in batch.invoices.map { "\($0.identifier) \($0.issued) \($0.due)" } + batch.payments.map { "\($0.invoice) \($0.date)" } }
+        #expect(dated(try ImportReader().read(files: paths)) == dated(try ImportReader().read(files: Self.files.map(Support.fixture))))
     }
 
     @Test func theTransactionsWithoutTheCustomersAreRefusedNamingThem() throws {
