@@ -397,15 +397,10 @@ extension RowContext {
         return nil
     }
 
-    /// An amount as QuickBooks writes it: `1,234.56`, `-400.00` or `(400.00)`, with or without a currency symbol;
-    /// an empty cell is nil when `empty` allows it (a problem otherwise).
-    mutating func quickBooksMoney(_ row: CSVTable.Row, _ column: String, _ currency: CurrencyCode, spelled: String, empty: Bool = false) -> Int64?? {
-        var text = Substring(row[column])
-        if text.isEmpty {
-            if empty { return .some(nil) }
-            problem(row.location, spelled, "is empty; every transaction has an amount")
-            return nil
-        }
+    /// An amount's sign and magnitude as accounting exports write them: `(400.00)` and `-400.00` are negative, and a
+    /// leading currency symbol among `symbols` is dropped (`-$400.00`).
+    static func signed(_ text: Substring, symbols: String) -> (negative: Bool, magnitude: Substring) {
+        var text = text
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             negative = true
@@ -415,7 +410,21 @@ extension RowContext {
             negative.toggle()
             text = text.dropFirst()
         }
-        if let symbol = text.first, "$£€¥".contains(symbol) { text = text.dropFirst() }
+        if let symbol = text.first, symbols.contains(symbol) { text = text.dropFirst() }
+        return (negative, text)
+    }
+
+    /// An amount as QuickBooks writes it: `1,234.56`, `-400.00` or `(400.00)`, with or without a currency symbol;
+    /// an empty cell is nil when `empty` allows it (a problem otherwise).
+    mutating func quickBooksMoney(_ row: CSVTable.Row, _ column: String, _ currency: CurrencyCode, spelled: String, empty: Bool = false) -> Int64?? {
+        var text = Substring(row[column])
+        if text.isEmpty {
+            if empty { return .some(nil) }
+            problem(row.location, spelled, "is empty; every transaction has an amount")
+            return nil
+        }
+        let (negative, magnitude) = Self.signed(text, symbols: "$£€¥")
+        text = magnitude
         // Thousands separators: groups of three digits before the decimal point.
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let groups = parts[0].split(separator: ",", omittingEmptySubsequences: false)
