@@ -292,17 +292,19 @@ extension RowContext {
             }
         }
         let byDate = { (a: QuickBooksEntry, b: QuickBooksEntry) in a.issued < b.issued }
-        let order = open.indices.sorted { byDate(open[$0].entry, open[$1].entry) || (!byDate(open[$1].entry, open[$0].entry) && $0 < $1) }
+        // Each customer's open invoices in one currency, oldest first (file order within a day).
+        let key = { (entry: QuickBooksEntry) in [entry.customer, entry.amount.currency.code] }
+        var order: [[String]: [Int]] = [:]
+        for index in open.indices.sorted(by: { byDate(open[$0].entry, open[$1].entry) || (!byDate(open[$1].entry, open[$0].entry) && $0 < $1) }) {
+            order[key(open[index].entry), default: []].append(index)
+        }
         let creditOrder = credits.indices.sorted {
             byDate(credits[$0].entry, credits[$1].entry) || (!byDate(credits[$1].entry, credits[$0].entry) && $0 < $1)
         }
         for index in creditOrder {
             let credit = credits[index].entry
             guard !credit.void, credit.amount.minorUnits > 0 else { continue }
-            let eligible = order.filter {
-                open[$0].remaining > 0 && open[$0].entry.customer == credit.customer && open[$0].entry.amount.currency == credit.amount.currency
-                    && open[$0].entry.issued <= credit.issued
-            }
+            let eligible = (order[key(credit)] ?? []).filter { open[$0].remaining > 0 && open[$0].entry.issued <= credit.issued }
             if credit.kind == .creditMemo {
                 if let target = eligible.first, open[target].remaining >= credit.amount.minorUnits {
                     open[target].remaining -= credit.amount.minorUnits
