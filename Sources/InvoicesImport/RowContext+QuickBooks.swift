@@ -292,17 +292,19 @@ extension RowContext {
             }
         }
         let byDate = { (a: QuickBooksEntry, b: QuickBooksEntry) in a.issued < b.issued }
-        let order = open.indices.sorted { byDate(open[$0].entry, open[$1].entry) || (!byDate(open[$1].entry, open[$0].entry) && $0 < $1) }
+        // Each customer's open invoices in one currency, oldest first (file order within a day).
+        let key = { (entry: QuickBooksEntry) in [entry.customer, entry.amount.currency.code] }
+        var order: [[String]: [Int]] = [:]
+        for index in open.indices.sorted(by: { byDate(open[$0].entry, open[$1].entry) || (!byDate(open[$1].entry, open[$0].entry) && $0 < $1) }) {
+            order[key(open[index].entry), default: []].append(index)
+        }
         let creditOrder = credits.indices.sorted {
             byDate(credits[$0].entry, credits[$1].entry) || (!byDate(credits[$1].entry, credits[$0].entry) && $0 < $1)
         }
         for index in creditOrder {
             let credit = credits[index].entry
             guard !credit.void, credit.amount.minorUnits > 0 else { continue }
-            let eligible = order.filter {
-                open[$0].remaining > 0 && open[$0].entry.customer == credit.customer && open[$0].entry.amount.currency == credit.amount.currency
-                    && open[$0].entry.issued <= credit.issued
-            }
+            let eligible = (order[key(credit)] ?? []).filter { open[$0].remaining > 0 && open[$0].entry.issued <= credit.issued }
             if credit.kind == .creditMemo {
                 if let target = eligible.first, open[target].remaining >= credit.amount.minorUnits {
                     open[target].remaining -= credit.amount.minorUnits
@@ -397,15 +399,10 @@ extension RowContext {
         return nil
     }
 
-    /// An amount as QuickBooks writes it: `1,234.56`, `-400.00` or `(400.00)`, with or without a currency symbol;
-    /// an empty cell is nil when `empty` allows it (a problem otherwise).
-    mutating func quickBooksMoney(_ row: CSVTable.Row, _ column: String, _ currency: CurrencyCode, spelled: String, empty: Bool = false) -> Int64?? {
-        var text = Substring(row[column])
-        if text.isEmpty {
-            if empty { return .some(nil) }
-            problem(row.location, spelled, "is empty; every transaction has an amount")
-            return nil
-        }
+    /// An amount's sign and magnitude as accounting exports write them: `(400.00)` and `-400.00` are negative, and a
+    /// leading currency symbol among `symbols` is dropped (`-$400.00`).
+    static func signed(_ text: Substring, symbols: String) -> (negative: Bool, magnitude: Substring) {
+        var text = text
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             negative = true
@@ -415,7 +412,21 @@ extension RowContext {
             negative.toggle()
             text = text.dropFirst()
         }
-        if let symbol = text.first, "$£€¥".contains(symbol) { text = text.dropFirst() }
+        if let symbol = text.first, symbols.contains(symbol) { text = text.dropFirst() }
+        return (negative, text)
+    }
+
+    /// An amount as QuickBooks writes it: `1,234.56`, `-400.00` or `(400.00)`, with or without a currency symbol;
+    /// an empty cell is nil when `empty` allows it (a problem otherwise).
+    mutating func quickBooksMoney(_ row: CSVTable.Row, _ column: String, _ currency: CurrencyCode, spelled: String, empty: Bool = false) -> Int64?? {
+        var text = Substring(row[column])
+        if text.isEmpty {
+            if empty { return .some(nil) }
+            problem(row.location, spelled, "is empty; every transaction has an amount")
+            return nil
+        }
+        let (negative, magnitude) = Self.signed(text, symbols: "$£€¥")
+        text = magnitude
         // Thousands separators: groups of three digits before the decimal point.
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let groups = parts[0].split(separator: ",", omittingEmptySubsequences: false)

@@ -244,16 +244,8 @@ extension RowContext {
     mutating func xeroMoney(_ row: CSVTable.Row, _ column: String, _ currency: CurrencyCode, empty: Int64? = nil) -> Int64? {
         var text = Substring(row[column].trimmingCharacters(in: .whitespaces))
         if text.isEmpty, let empty { return empty }
-        var negative = false
-        if text.hasPrefix("("), text.hasSuffix(")") {
-            negative = true
-            text = text.dropFirst().dropLast()
-        }
-        if text.hasPrefix("-") {
-            negative.toggle()
-            text = text.dropFirst()
-        }
-        if let symbol = text.first, "$£€".contains(symbol) { text = text.dropFirst() }
+        let (negative, magnitude) = Self.signed(text, symbols: "$£€")
+        text = magnitude
         guard let money = money(String(text), currency, row.location, column) else { return nil }
         // Every amount is turned to the store's sign by negation, which the most negative 64-bit value has not.
         guard money.minorUnits != .min else {

@@ -86,13 +86,7 @@ struct QuickBooksImportTests {
         #expect(books.clients.map(\.name).sorted() == ["Bluebird Bakery", "Müller, Søren & Co. GmbH"])
 
         // The report's totals per client and currency are QuickBooks' own balances.
-        let report = try Report(books: books)
-        var built: [String: (owed: Int64, credit: Int64)] = [:]
-        for totals in report.clients {
-            for currency in totals.currencies {
-                built[books.clients[totals.clientIndex].name + " " + currency.currency.code] = (currency.period.outstanding, currency.period.credit)
-            }
-        }
+        let built = try Support.reportBalances(books)
         let quickBooks = try Self.quickBooksBalances(Support.fixture(Self.ledger))
         #expect(quickBooks.count == 2 && built.count == 2)
         for (key, value) in quickBooks {
@@ -112,24 +106,7 @@ struct QuickBooksImportTests {
     @Test func theBuiltSitesTotalsPerClientAndCurrencyAreQuickBooksBalances() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = folder.path("books.sqlite")
-        let imported = try CLI.run(["import", "--store", store, Support.fixture(Self.ledger)])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"])
-        #expect(build.status == 0, "\(build.stderr)")
-        let csv = try CSVDocument(bytes: [UInt8](try #require(Support.bytes(folder.path("site/totals.csv")))))
-        let column = { (name: String) in try #require(csv.header.firstIndex(of: name)) }
-        let (name, currency, month, outstanding, credit) = (
-            try column("client_name"), try column("currency"), try column("month"), try column("outstanding"), try column("credit"))
-        var last: [String: (month: String, owed: Int64, credit: Int64)] = [:]
-        for record in csv.records {
-            let fields = record.fields
-            let key = fields[name] + " " + fields[currency]
-            guard last[key].map({ $0.month < fields[month] }) ?? true else { continue }
-            let code = try CurrencyCode(fields[currency])
-            last[key] = (fields[month], try Money(parsing: fields[outstanding], currency: code).minorUnits,
-                         try Money(parsing: fields[credit], currency: code).minorUnits)
-        }
+        let last = try Support.builtTotals(importing: [Support.fixture(Self.ledger)], in: folder)
         let quickBooks = try Self.quickBooksBalances(Support.fixture(Self.ledger))
         #expect(Set(last.keys) == Set(quickBooks.keys))
         for (key, value) in quickBooks {
