@@ -105,7 +105,7 @@ extension ContextCore {
 
     /// IDs of `destination` rows whose to-one `relationship` points at `target`, in this context's view.
     func relatedIDs(of destination: EntityDescription, via relationship: Int, target: ObjectID) throws -> [ObjectID] {
-        let overlay = storage.overlay(for: destination.name)
+        let (overlay, related) = storage.relatedInOverlay(destination.name, relationship: relationship)
         var result: [ObjectID] = []
         if let key = target.primaryKey {
             for related in try storage.store.primaryKeys(of: destination.name, relationship: relationship, referencing: key) {
@@ -113,12 +113,7 @@ extension ContextCore {
                 if !overlay.changedIDs.contains(id) { result.append(id) }
             }
         }
-        for row in overlay.byKey.values where !row.isDeleted && row.values.relationships[relationship] == target {
-            result.append(row.objectID)
-        }
-        for row in overlay.extras where row.values.relationships[relationship] == target {
-            result.append(row.objectID)
-        }
+        result += related[target] ?? []
         return result.sorted()
     }
 

@@ -129,9 +129,60 @@ struct RowOverlay {
     static var empty: RowOverlay { RowOverlay() }
 }
 
+/// One entity's merged overlay in ``ContextStorage/overlayCache``.
+struct OverlayCacheEntry {
+    /// The ID map's generation, then the revision of each layer from this one up to the root.
+    var key: [UInt64]
+    var overlay: RowOverlay
+    /// By to-one relationship index: the live overlay rows (changed or inserted) by the object they point at.
+    var related: [Int: [ObjectID: [ObjectID]]] = [:]
+}
+
 extension ContextStorage {
-    /// Pending changes of `entity` in this layer and all its ancestors (nearest layer wins), keyed canonically.
+    /// What the merged overlay of every entity depends on: the ID map's generation and each layer's revision.
+    func overlayKey() -> [UInt64] {
+        var key = [mapGeneration]
+        var layer: ContextStorage? = self
+        while let current = layer {
+            key.append(current.withLock { current.revision })
+            layer = current.parent
+        }
+        return key
+    }
+
+    /// Pending changes of `entity` in this layer and all its ancestors (nearest layer wins), keyed canonically;
+    /// merged once per change of any layer (``overlayCache``).
     func overlay(for entity: String) -> RowOverlay {
+        let key = overlayKey()
+        if let cached = withLock({ overlayCache[entity] }), cached.key == key { return cached.overlay }
+        let overlay = mergedOverlay(for: entity)
+        withLock { overlayCache[entity] = OverlayCacheEntry(key: key, overlay: overlay) }
+        return overlay
+    }
+
+    /// The live rows of `entity`'s overlay (changed store rows not deleted, and inserted rows) whose to-one
+    /// `relationship` points at each object, in overlay order; indexed once per change of any layer.
+    func relatedInOverlay(_ entity: String, relationship: Int) -> (overlay: RowOverlay, related: [ObjectID: [ObjectID]]) {
+        let key = overlayKey()
+        if let cached = withLock({ overlayCache[entity] }), cached.key == key, let related = cached.related[relationship] {
+            return (cached.overlay, related)
+        }
+        let overlay = self.overlay(for: entity)
+        var related: [ObjectID: [ObjectID]] = [:]
+        for row in overlay.byKey.values where !row.isDeleted {
+            if let target = row.values.relationships[relationship] { related[target, default: []].append(row.objectID) }
+        }
+        for row in overlay.extras {
+            if let target = row.values.relationships[relationship] { related[target, default: []].append(row.objectID) }
+        }
+        withLock {
+            if overlayCache[entity]?.key == key { overlayCache[entity]?.related[relationship] = related }
+        }
+        return (overlay, related)
+    }
+
+    /// The overlay of `entity`, merged from every layer now.
+    private func mergedOverlay(for entity: String) -> RowOverlay {
         var layers: [[ObjectID: PendingChange]] = []
         var layer: ContextStorage? = self
         while let current = layer {

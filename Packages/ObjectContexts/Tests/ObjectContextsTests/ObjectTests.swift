@@ -207,4 +207,34 @@ struct ObjectTests {
         }
         #expect(titles == ["Alpha", "Beta"])
     }
+
+    /// A to-many relationship is answered from an index of the pending rows that is made once per change of any
+    /// layer (ContextStorage.overlayCache): a change in this context, or one a sibling saves into the parent, is seen
+    /// at the next read, as without the index.
+    @Test("to-many reads see every layer's changes after the index was made")
+    func toManyReadsSeeChangesAfterTheIndexWasMade() throws {
+        let store = makeStore()
+        let parent = PrivateContext(store: store)
+        let child = PrivateContext(parent: parent)
+        try child.performAndWait { child in
+            let author = try #require(child.existingObject(with: ann) as? Author)
+            #expect(author.books.count == 1)
+            let book = try child.insert(Book.self)
+            try book.setTitle("Beta")
+            try book.setAuthor(author)
+            #expect(author.books.count == 2)
+        }
+        let sibling = PrivateContext(parent: parent)
+        try sibling.performAndWait { sibling in
+            let author = try #require(sibling.existingObject(with: ann) as? Author)
+            let book = try sibling.insert(Book.self)
+            try book.setTitle("Gamma")
+            try book.setAuthor(author)
+            try sibling.save()
+        }
+        let titles = try child.performAndWait { child in
+            try (child.existingObject(with: ann) as! Author).books.map(\.title).sorted()
+        }
+        #expect(titles == ["Alpha", "Beta", "Gamma"])
+    }
 }
