@@ -182,4 +182,22 @@ struct QuickBooksImportTests {
         let monthFirst = try ImportReader(options: .init(dateFormat: "MM/dd/yyyy", currency: "USD")).read(files: [path])
         #expect(monthFirst.invoices.map { "\($0.issued) \($0.due)" } == ["2026-03-04 2026-04-05"])
     }
+
+    /// A transaction the books do not hold (a journal entry) is refused at its type's cell, a row after TOTAL that is
+    /// not the footer at its line; the estimate (non-posting) and the footer rows are passed over.
+    @Test func unknownTypesAndStrayRowsAreRefusedAtTheirCells() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try Self.variant(folder, Self.ledger) {
+            $0.replacingOccurrences(of: ",03/15/2026,Invoice,1009,", with: ",03/15/2026,Journal Entry,1009,")
+                .replacingOccurrences(of: "\n\n\n\"Tuesday", with: "\nAmy's Bird Sanctuary,,,,,,,,9.00,,,,,\n\n\"Tuesday")
+        }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description) == [
+            "\(path):16: column 'Transaction type': 'Journal Entry' is not a sales transaction the books hold; expected Invoice, Payment, "
+                + "Credit Memo, Sales Receipt or Refund Receipt (Estimate and other non-posting ones are left out); filter it out of the report "
+                + "(Customize › Filter › Transaction Type)",
+            "\(path):25: comes after the report's TOTAL row, where only its basis and the time it was run stand; remove it",
+        ])
+    }
 }
