@@ -208,6 +208,124 @@ def quickbooks(folder, n):
               footer=[["TOTAL"] + [""] * 13, [], ["Wednesday, December 31, 2025 10:15 AM GMT-05:00"]])
     return [path], []
 
+NINJA_CLIENTS = ("Name,Number,Client User,Client Assigned User,Balance,Paid to Date,Client Currency,Website,Private Notes,Industry,"
+                 "Client Size,Client Phone,Street,Apt/Suite,City,State/Province,Postal Code,Country,Shipping Street,"
+                 "Shipping Apt/Suite,Shipping City,Shipping State/Province,Shipping Postal Code,Shipping Country,"
+                 "Client Payment Terms,VAT Number,ID Number,Public Notes,Contact Phone,First Name,Last Name,Email,Custom Value 1,"
+                 "Custom Value 2,Custom Value 3,Custom Value 4,Contact Custom Value 1,Contact Custom Value 2,"
+                 "Contact Custom Value 3,Contact Custom Value 4,Payment Balance,Credit Balance,Classification").split(",")
+NINJA_INVOICES = ("Client Name,Client Currency,Invoice Invoice Number,Invoice Amount,Invoice Balance,Invoice Paid to Date,"
+                  "Invoice PO Number,Invoice Date,Invoice Due Date,Invoice Terms,Invoice Footer,Invoice Status,Invoice Public Notes,"
+                  "Invoice Private Notes,Invoice Uses Inclusive Taxes,Invoice Is Amount Discount,Invoice Discount,"
+                  "Invoice Partial/Deposit,Invoice Partial Due Date,Invoice Custom Surcharge 1,Invoice Custom Surcharge 2,"
+                  "Invoice Custom Surcharge 3,Invoice Custom Surcharge 4,Invoice Exchange Rate,Invoice Tax Amount,"
+                  "Invoice Assigned User,Invoice User,Invoice Custom Value 1,Invoice Custom Value 2,Invoice Custom Value 3,"
+                  "Invoice Custom Value 4,Invoice Tax Name 1,Invoice Tax Name 2,Invoice Tax Name 3,Invoice Tax Rate 1,"
+                  "Invoice Tax Rate 2,Invoice Tax Rate 3,Invoice Recurring Invoice,Invoice Auto Bill,Invoice Project").split(",")
+NINJA_PAYMENTS = ("Client Name,Payment Date,Payment Amount,Payment Refunded,Payment Applied,Payment Transaction Reference,"
+                  "Payment Currency,Payment Exchange Rate,Payment Number,Payment Method,Payment Status,Payment Private Notes,"
+                  "Payment Custom Value 1,Payment Custom Value 2,Payment Custom Value 3,Payment Custom Value 4,Payment User,"
+                  "Payment Assigned User,Invoice Invoice Number").split(",")
+
+
+def paid_part(i, gross):
+    """What of invoice i's gross is paid: all, half or nothing (state)."""
+    return gross if state(i) == "paid" else gross // 2 if state(i) == "partial" else 0
+
+
+def invoiceninja(folder, n):
+    """Invoice Ninja v5's clients, invoices and payments exports (the payments report with its invoice column added)."""
+    owed = [0] * CLIENTS
+    paid_to_date = [0] * CLIENTS
+    invoices, payments = [], []
+    for i in range(n):
+        net, tax = cents(i)
+        gross, paid = net + tax, paid_part(i, net + tax)
+        c = i % CLIENTS
+        owed[c] += gross - paid
+        paid_to_date[c] += paid
+        status = "Paid" if paid == gross else "Partial" if paid else "Sent"
+        row = dict.fromkeys(NINJA_INVOICES, "")
+        row.update({"Client Name": f"Client {c}", "Client Currency": "EUR", "Invoice Invoice Number": f"{i + 1:06d}",
+                    "Invoice Amount": money(gross), "Invoice Balance": money(gross - paid), "Invoice Paid to Date": money(paid),
+                    "Invoice Date": iso(i), "Invoice Due Date": iso(i, 5), "Invoice Status": status,
+                    "Invoice Uses Inclusive Taxes": "No", "Invoice Is Amount Discount": "Yes", "Invoice Discount": "0",
+                    "Invoice Partial/Deposit": "0", "Invoice Exchange Rate": "1", "Invoice Tax Amount": money(tax),
+                    "Invoice User": "Ana Admin", "Invoice Tax Name 1": "VAT", "Invoice Tax Rate 1": "20",
+                    "Invoice Tax Rate 2": "0", "Invoice Tax Rate 3": "0", "Invoice Auto Bill": "No"})
+        invoices.append([row[column] for column in NINJA_INVOICES])
+        if paid:
+            payment = dict.fromkeys(NINJA_PAYMENTS, "")
+            payment.update({"Client Name": f"Client {c}", "Payment Date": iso(i, 5), "Payment Amount": money(paid),
+                            "Payment Refunded": "0", "Payment Applied": money(paid), "Payment Currency": "EUR",
+                            "Payment Exchange Rate": "1", "Payment Number": f"{len(payments) + 1:06d}",
+                            "Payment Method": "Bank Transfer", "Payment Status": "Completed", "Payment User": "Ana Admin",
+                            "Invoice Invoice Number": f"{i + 1:06d}"})
+            payments.append([payment[column] for column in NINJA_PAYMENTS])
+    clients = []
+    for c in range(CLIENTS):
+        row = dict.fromkeys(NINJA_CLIENTS, "")
+        row.update({"Name": f"Client {c}", "Number": f"{c + 1:04d}", "Client User": "Ana Admin", "Balance": money(owed[c]),
+                    "Paid to Date": money(paid_to_date[c]), "Client Currency": "EUR", "Street": "1 Main St", "City": "Springfield",
+                    "Country": "Germany", "Email": f"c{c}@example.com", "Payment Balance": "0", "Credit Balance": "0"})
+        clients.append([row[column] for column in NINJA_CLIENTS])
+    files = [os.path.join(folder, name) for name in ("ninja-clients.csv", "ninja-invoices.csv", "ninja-payments.csv")]
+    write_csv(files[0], NINJA_CLIENTS, clients)
+    write_csv(files[1], NINJA_INVOICES, invoices)
+    write_csv(files[2], NINJA_PAYMENTS, payments)
+    return files, []
+
+
+WAVE_CUSTOMERS = ("customer_name,email,contact_first_name,contact_last_name,customer_currency,account_number,phone,fax,mobile,"
+                  "toll_free,website,country,province/state,address_line_1,address_line_2,city,postal_code/zip_code,"
+                  "shipping_address,ship-to_contact,ship-to_country,ship-to_province/state,ship-to_address_line_1,"
+                  "ship-to_address_line_2,ship-to_city,ship-to_postal_code/zip_code,ship-to_phone,delivery_instructions").split(",")
+WAVE_LEDGER = ["Transaction ID", "Transaction Date", "Account Name", "Transaction Description", "Transaction Line Description",
+               "Amount (One column)", " ", "Debit Amount (Two Column Approach)", "Credit Amount (Two Column Approach)",
+               "Other Accounts for this Transaction", "Customer", "Vendor", "Invoice Number", "Bill Number", "Notes / Memo",
+               "Amount Before Sales Tax", "Sales Tax Amount", "Sales Tax Name", "Transaction Date Added",
+               "Transaction Date Last Modified", "Account Group", "Account Type", "Account ID"]
+
+
+def wave(folder, n):
+    """Wave's customers export and its accounting transactions export (income, tax and receivable lines per invoice,
+    receivable and cash lines per payment)."""
+    customers = os.path.join(folder, "wave-customers.csv")
+    write_csv(customers, WAVE_CUSTOMERS,
+              [[f"Client {c}", f"c{c}@example.com", "Ana", "Diaz", "CAD"] + [""] * 6 + ["Canada", "Ontario", "1 Main St", "",
+                                                                                       "Toronto", "M5V 2T6", "False"]
+               + [""] * 9 for c in range(CLIENTS)])
+    rows = []
+    serial = 1_900_000_000_000_000_000
+
+    def line(transaction, date, account, description, amount, debit, credit, others, customer, number, before, tax, tax_name,
+             group, kind):
+        rows.append([str(transaction), date, account, description, description, amount, "", debit, credit, others, customer, "",
+                     number, "", "", before, tax, tax_name, date, date, group, kind, ""])
+
+    for i in range(n):
+        net, tax = cents(i)
+        gross, paid = net + tax, paid_part(i, net + tax)
+        customer, number, date = f"Client {i % CLIENTS}", str(i + 1), iso(i)
+        serial += 1
+        label = f"{customer} - {number}"
+        line(serial, date, "Sales", label, money(net), "", money(net), "Accounts Receivable, GST", customer, number, money(net),
+             money(tax), "GST", "Income", "Income")
+        line(serial, date, "GST", label, money(tax), "", money(tax), "Accounts Receivable", customer, number, money(tax), "", "",
+             "Liability", "Sales Tax on Sales and Purchases")
+        line(serial, date, "Accounts Receivable", label, money(gross), money(gross), "", "GST, Sales", customer, number,
+             money(gross), "", "", "Asset", "System Receivable Invoice")
+        if paid:
+            serial += 1
+            day_paid = iso(i, 5)
+            line(serial, day_paid, "Accounts Receivable", "Invoice Payment", "-" + money(paid), "", money(paid), "Cash on Hand",
+                 customer, number, "-" + money(paid), "", "", "Asset", "System Receivable Invoice")
+            line(serial, day_paid, "Cash on Hand", "Invoice Payment", money(paid), money(paid), "", "Accounts Receivable", "", "",
+                 money(paid), "", "", "Asset", "Cash and Bank")
+    ledger = os.path.join(folder, "wave-transactions.csv")
+    write_csv(ledger, WAVE_LEDGER, rows)
+    return [customers, ledger], []
+
 
 # One line per service: its name and the generator of its files.
 SERVICES = [
@@ -216,6 +334,8 @@ SERVICES = [
     ("Xero", xero),
     ("Stripe (API JSON)", stripe),
     ("QuickBooks Online", quickbooks),
+    ("Invoice Ninja", invoiceninja),
+    ("Wave", wave),
 ]
 
 
@@ -252,7 +372,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--invoices", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", default="", help="comma-separated generator names (freshbooks,zoho,xero,stripe,quickbooks)")
+    parser.add_argument("--only", default="", help="comma-separated generator names (freshbooks,zoho,xero,stripe,quickbooks,invoiceninja,wave)")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     report(import_timings(args.invoices, args.runs, only), args.invoices)
