@@ -68,17 +68,15 @@ struct ProjectCommandTests {
         #expect(try String(contentsOfFile: folder.path("report/Output/index.html"), encoding: .utf8).contains("From the file"))
     }
 
-    @Test func buildWithoutAProjectFileOrStoreIsAUsageError() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buildWithoutAProjectFileOrStoreIsAUsageError() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["build"], in: folder.url)
         #expect(result.status == 64)
         #expect(result.stderr.contains("no store to read: pass --store PATH, or run 'invoices init'"))
     }
 
-    @Test func aBadProjectFileNamesEveryLineAndExits65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBadProjectFileNamesEveryLineAndExits65() throws {
+        let folder = try TemporaryFolder.current
         try Data("store: books.sqlite\nmonht: 2025-06\nas_of: yesterday\n".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
         let result = try CLI.run(["build"], in: folder.url)
         #expect(result.status == 65)
@@ -101,9 +99,8 @@ struct ProjectCommandTests {
         #expect((object["problems"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func checkReportsEveryProblemInABrokenStoreAndTemplates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func checkReportsEveryProblemInABrokenStoreAndTemplates() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("broken.sqlite")
         try StoreFixture.make(at: store, sql: """
             INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
@@ -144,9 +141,8 @@ struct ProjectCommandTests {
         #expect(overview["column"] as? Int == 4)
     }
 
-    @Test func checkOnAMissingStoreExits66() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func checkOnAMissingStoreExits66() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["check", "--store", folder.path("nope.sqlite")])
         #expect(result.status == 66)
         #expect(result.stdout.contains("nope.sqlite: no such file"))

@@ -90,9 +90,8 @@ struct TemplateCheckTests {
         }
     }
 
-    @Test func theContextsHoldOnlyDocumentedNames() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theContextsHoldOnlyDocumentedNames() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(
