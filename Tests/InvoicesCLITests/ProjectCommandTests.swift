@@ -6,18 +6,17 @@ import Testing
 /// `init`, `build` from invoices.yaml and `check`, run through the built binary.
 @Suite(.serialized)
 struct ProjectCommandTests {
-    /// A project made by `invoices init` in a fresh folder, with a small sample store.
+    /// A project made by `invoices init` in the test's `.temporaryFolder`, with a small sample store.
     static func project() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["init", folder.path("report"), "--clients", "6", "--invoices", "120"])
         #expect(result.status == 0, "\(result.stderr)")
         return folder
     }
 
     /// The project file's locale comment shows what the formatter gives for each example locale.
-    @Test func theLocaleCommentShowsTheFormatsTheToolWrites() throws {
+    @Test(.temporaryFolder) func theLocaleCommentShowsTheFormatsTheToolWrites() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let yaml = try String(contentsOfFile: folder.path("report/invoices.yaml"), encoding: .utf8)
         let euro = try CurrencyCode("EUR")
         for (locale, pattern) in [("de_DE", "de_DE (%@)"), ("en_GB", "en_GB (%@)"), ("en_US_POSIX", "every machine: %@.")] {
@@ -28,9 +27,8 @@ struct ProjectCommandTests {
         }
     }
 
-    @Test func initCreatesAProjectAndPrintsTheNextCommand() throws {
+    @Test(.temporaryFolder) func initCreatesAProjectAndPrintsTheNextCommand() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         for name in ["invoices.yaml", "books.sqlite", "templates/overview.md", "templates/layout.html", "templates/style.css"] {
             #expect(FileManager.default.fileExists(atPath: folder.path("report/\(name)")), "\(name)")
         }
@@ -47,9 +45,8 @@ struct ProjectCommandTests {
         #expect(forced.stdout.contains("Next: cd \(folder.path("report")) && invoices build"))
     }
 
-    @Test func buildReadsTheProjectFileAndFlagsWin() throws {
+    @Test(.temporaryFolder) func buildReadsTheProjectFileAndFlagsWin() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         let build = try CLI.run(["build"], in: report)
         #expect(build.status == 0, "\(build.stderr)")
@@ -84,9 +81,8 @@ struct ProjectCommandTests {
         #expect(result.stderr.contains("invoices.yaml:3:8: as_of 'yesterday' is not a date"))
     }
 
-    @Test func checkIsCleanOnAFreshProject() throws {
+    @Test(.temporaryFolder) func checkIsCleanOnAFreshProject() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let result = try CLI.run(["check"], in: folder.url.appendingPathComponent("report"))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("OK: "))
@@ -148,9 +144,8 @@ struct ProjectCommandTests {
         #expect(result.stdout.contains("nope.sqlite: no such file"))
     }
 
-    @Test func aTemplateErrorExits65WithItsLocationAndKeepsThePreviousSite() throws {
+    @Test(.temporaryFolder) func aTemplateErrorExits65WithItsLocationAndKeepsThePreviousSite() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         #expect(try CLI.run(["build"], in: report).status == 0)
         let before = try Data(contentsOf: report.appendingPathComponent("Output/index.html"))
