@@ -20,13 +20,12 @@ struct AgingBucketsBuildTests {
     static func minorUnits(_ shown: String) -> Int64 { Int64(shown.filter(\.isNumber)) ?? -1 }
 
     /// `--aging-buckets` through the flag, and `aging_buckets:` as a YAML list through the project file.
-    @Test(arguments: [
+    @Test(.temporaryFolder, arguments: [
         ([15, 45], ["not_due", "days_1_15", "days_16_45", "days_over_45"], true),
         ([30, 60, 90, 120, 180], ["not_due", "days_1_30", "days_31_60", "days_61_90", "days_91_120", "days_121_180", "days_over_180"], false),
     ])
     func bucketsFollowTheListAndSumToTheReport(limits: [Int], columns: [String], projectKey: Bool) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = try Self.sample(folder)
         let list = limits.map(String.init)
         try "store: books.sqlite\noutput: site\n\(projectKey ? "aging_buckets: [\(list.joined(separator: ", "))]\n" : "")".write(
@@ -95,9 +94,8 @@ struct AgingBucketsBuildTests {
 
     /// No list, `[30, 60, 90]` in the project file and `--aging-buckets 30,60,90` write the same bytes, with
     /// aging.csv's header as before; changing the list rebuilds the pages that show it.
-    @Test func theDefaultListChangesNoByte() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theDefaultListChangesNoByte() throws {
+        let folder = try TemporaryFolder.current
         let store = try Self.sample(folder)
         func build(_ output: String, _ extra: [String] = [], config: String? = nil) throws -> [String: Data] {
             var arguments = ["build", "--store", store, "--output", folder.path(output), "--quiet"] + extra
@@ -126,10 +124,9 @@ struct AgingBucketsBuildTests {
     }
 
     /// A bad list is refused naming the value: 64 as a flag, 65 in the project file.
-    @Test(arguments: ["30,30", "60,30", "0,30", "-5", "", "1,2,3,4,5,6,7,8,9", "30,abc", "10000"])
+    @Test(.temporaryFolder, arguments: ["30,30", "60,30", "0,30", "-5", "", "1,2,3,4,5,6,7,8,9", "30,abc", "10000"])
     func aBadListIsRefused(text: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = try Self.sample(folder)
         let flag = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--aging-buckets=\(text)"])
         #expect(flag.status == 64)

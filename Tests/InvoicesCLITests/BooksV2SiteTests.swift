@@ -14,9 +14,8 @@ struct BooksV2SiteTests {
         return pages
     }
 
-    @Test func aV1StoreAndItsMigrationBuildTheSamePages() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV1StoreAndItsMigrationBuildTheSamePages() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v1.sqlite"), sql: StoreFixture.small)
         try FileManager.default.copyItem(atPath: folder.path("v1.sqlite"), toPath: folder.path("v2.sqlite"))
         try StoreFixture.migrateToV2(folder.path("v2.sqlite"))
@@ -31,10 +30,9 @@ struct BooksV2SiteTests {
         #expect(!index.contains("Taxes") && !index.contains("Credits and write-offs"))
     }
 
-    @Test(arguments: ["accrual", "cash"])
+    @Test(.temporaryFolder, arguments: ["accrual", "cash"])
     func aV2StoreShowsBalancesCreditsVoidsAndTaxes(basis: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         let result = try CLI.run([
             "build", "--store", folder.path("v2.sqlite"), "--output", folder.path("site"), "--as-of", "2025-09-30", "--basis", basis,
@@ -64,9 +62,8 @@ struct BooksV2SiteTests {
     }
 
     /// Statements of the hand-computed cases: every line, its running balance, and the closing balance.
-    @Test func statementsListEveryLineWithARunningBalance() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func statementsListEveryLineWithARunningBalance() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         let result = try CLI.run(["build", "--store", folder.path("v2.sqlite"), "--output", folder.path("site")])
         #expect(result.status == 0, "\(result.stderr)")

@@ -4,9 +4,8 @@ import Testing
 
 @Suite(.serialized)
 struct BuildCommandTests {
-    @Test func sampleThenBuildWritesASiteAndLeavesTheStoreAlone() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func sampleThenBuildWritesASiteAndLeavesTheStoreAlone() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "12", "--invoices", "300", "--seed", "3", "--output", store])
         #expect(sample.status == 0, "\(sample.stderr)")
@@ -20,9 +19,8 @@ struct BuildCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("site/clients.html")))
     }
 
-    @Test func aMissingStoreExits66AndWritesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMissingStoreExits66AndWritesNothing() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["build", "--store", folder.path("nope.sqlite"), "--output", folder.path("site")])
         #expect(result.status == 66)
         #expect(result.stderr == "Error: \(folder.path("nope.sqlite")): no such file; create one with 'invoices sample' or 'invoices import'\n")
@@ -30,9 +28,8 @@ struct BuildCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("nope.sqlite")))
     }
 
-    @Test func aFileThatIsNotAStoreExits65AndKeepsThePreviousSite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileThatIsNotAStoreExits65AndKeepsThePreviousSite() throws {
+        let folder = try TemporaryFolder.current
         #expect(try CLI.run(["sample", "--clients", "2", "--invoices", "5", "--output", folder.path("books.sqlite")]).status == 0)
         #expect(try CLI.run(["build", "--store", folder.path("books.sqlite"), "--output", folder.path("site"), "--quiet"]).status == 0)
         let previous = try String(contentsOfFile: folder.path("site/index.html"), encoding: .utf8)
@@ -44,9 +41,8 @@ struct BuildCommandTests {
     }
 
     /// Issue 16: an empty store used to report the invented period "January 2000".
-    @Test func anEmptyStoreBuildsAnHonestEmptySite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anEmptyStoreBuildsAnHonestEmptySite() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("empty.sqlite")
         try StoreFixture.make(at: store, sql: "INSERT INTO client (number, name) VALUES ('C-1', 'Only client');")
         let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--base-url", "https://example.com/books/"])

@@ -3,9 +3,8 @@ import InvoicesTesting
 import Testing
 
 struct BuildExportsTests {
-    @Test func buildWritesTheExportsAndConvertsWithRates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buildWritesTheExportsAndConvertsWithRates() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "8", "--invoices", "200", "--seed", "5", "--output", store])
         #expect(sample.status == 0, "\(sample.stderr)")
@@ -31,15 +30,14 @@ struct BuildExportsTests {
         #expect(index.contains("2025-06-30"))
     }
 
-    @Test(arguments: [
+    @Test(.temporaryFolder, arguments: [
         (["--rates", "missing.csv", "--base-currency", "EUR"], Int32(66), "missing.csv: no such file; check --rates"),
         (["--rates", "bad.csv", "--base-currency", "EUR"], Int32(65), "bad.csv:2: 'EURO' is not an ISO 4217"),
         (["--rates", "bad.csv"], Int32(64), "--rates needs --base-currency"),
         (["--rates", "bad.csv", "--base-currency", "EURO"], Int32(64), "--base-currency 'EURO' is not"),
     ])
     func badRatesOptionsNameTheProblem(options: [String], status: Int32, message: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         try Data("date,from,to,rate\n2025-01-01,JPY,EURO,0.1\n".utf8).write(to: folder.url.appendingPathComponent("bad.csv"))
         let result = try CLI.run(["build", "--store", "s.sqlite", "--output", "site"] + options, in: folder.url)
@@ -60,9 +58,8 @@ struct QuarterCSVTests {
         return (negative ? -1 : 1) * (whole * 100 + fraction)
     }
 
-    @Test func eachQuarterCSVHoldsThePageRowsAndSumsToTheQuarterTaxes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func eachQuarterCSVHoldsThePageRowsAndSumsToTheQuarterTaxes() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "400", "--seed", "3", "--output", store]).status == 0)
         let build = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--fiscal-year-start", "04", "--quiet"])

@@ -45,10 +45,9 @@ struct CSVDialectBuildTests {
     }
 
     /// de_DE through the project file's key (`;` and `,`), en_US through the flag (`,` and `.`, a byte order mark).
-    @Test(arguments: [("de_DE", true), ("en_US", false)])
+    @Test(.temporaryFolder, arguments: [("de_DE", true), ("en_US", false)])
     func everyCSVReadsBackToTheDefaultValues(locale: String, projectKey: Bool) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "400", "--seed", "3", "--output", store]).status == 0)
         try StoreFixture.execute(store, Self.hostileSQL)
@@ -110,9 +109,8 @@ struct CSVDialectBuildTests {
     ]
 
     /// The default dialect's bytes do not change, whatever the locale, and naming it changes nothing.
-    @Test func theDefaultDialectsBytesAreUnchanged() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theDefaultDialectsBytesAreUnchanged() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "40", "--invoices", "1200", "--seed", "1", "--output", store]).status == 0)
         for (name, options) in [("a", [String]()), ("b", ["--locale", "de_DE"]), ("c", ["--locale", "fr_FR", "--csv-dialect", "rfc4180"])] {
@@ -124,9 +122,8 @@ struct CSVDialectBuildTests {
     }
 
     /// Switching dialects rewrites the CSV files in an incremental build (the dialect is in the fingerprint).
-    @Test func switchingTheDialectRebuildsTheCSVFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func switchingTheDialectRebuildsTheCSVFiles() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "6", "--invoices", "120", "--seed", "4", "--output", store]).status == 0)
         func build(_ output: String, _ options: [String]) throws -> [String: Data] {
@@ -142,9 +139,8 @@ struct CSVDialectBuildTests {
         #expect(try build("site", []) == plain)
     }
 
-    @Test func anUnknownDialectIsRefused() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anUnknownDialectIsRefused() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let flag = try CLI.run(["build", "--store", "s.sqlite", "--output", "site", "--csv-dialect", "xlsx"], in: folder.url)
         #expect(flag.status == 64 && flag.stderr.contains("--csv-dialect 'xlsx' is not a CSV dialect; expected 'rfc4180' or 'excel'"), "\(flag.stderr)")

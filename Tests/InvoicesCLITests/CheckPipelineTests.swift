@@ -27,9 +27,8 @@ struct CheckPipelineTests {
         return path
     }
 
-    @Test func checkHonoursTheCoreDataDateOptionsAndListsTheWarningsBuildPrints() throws {
-        let folder = try TemporaryFolder("check-pipeline")
-        defer { folder.remove() }
+    @Test(.temporaryFolder("check-pipeline")) func checkHonoursTheCoreDataDateOptionsAndListsTheWarningsBuildPrints() throws {
+        let folder = try TemporaryFolder.current
         let store = try Self.coreDataStore(in: folder)
 
         // Without the option the store has no issue date the tool knows of: both commands say which option to use.
@@ -60,9 +59,8 @@ struct CheckPipelineTests {
 }
 
 extension CheckPipelineTests {
-    @Test func anUnknownLocaleIsAUsageErrorNamingCloseMatches() throws {
-        let folder = try TemporaryFolder("locale")
-        defer { folder.remove() }
+    @Test(.temporaryFolder("locale")) func anUnknownLocaleIsAUsageErrorNamingCloseMatches() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("s.sqlite")
         try StoreFixture.make(at: store, sql: "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');")
         let typo = try CLI.run(["build", "--store", store, "--output", folder.path("Output"), "--locale", "de_DX"])

@@ -28,10 +28,9 @@ struct ClientSearchTests {
         dom.matches(of: /<tr( hidden="")?><td>([^<]*)<\/td><th scope="row">/).map { (String($0.output.2), $0.output.1 != nil) }
     }
 
-    @Test func typingFiltersByNameNumberOrCityAndWithoutJavaScriptTheWholeListShows() async throws {
+    @Test(.temporaryFolder) func typingFiltersByNameNumberOrCityAndWithoutJavaScriptTheWholeListShows() async throws {
         let browser = try #require(Self.chromium(), "headless Chromium is needed: make test installs Debian's chromium")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let project = folder.path("report")
         #expect(try CLI.run(["init", project]).status == 0)
         // Three clients of our own, with accents and a city in common.
@@ -66,10 +65,9 @@ struct ClientSearchTests {
 
     /// More clients than a page (`--page-size 10`): clients.html lists none itself but links the pages of the list,
     /// and the box searches every client through clients-index.js, pages or not.
-    @Test func withMoreClientsThanAPageTheBoxSearchesEveryClientThroughTheIndex() async throws {
+    @Test(.temporaryFolder) func withMoreClientsThanAPageTheBoxSearchesEveryClientThroughTheIndex() async throws {
         let browser = try #require(Self.chromium(), "headless Chromium is needed: make test installs Debian's chromium")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let project = folder.path("report")
         #expect(try CLI.run(["init", project]).status == 0)
         // Thirty clients of our own after the sample's, one of them hostile, so the list spans several pages.

@@ -31,9 +31,8 @@ struct ClosedPeriodTests {
             expected: "INV-8 tax line 1 tax: MWST → VAT"),
     ]
 
-    @Test func aClosedPeriodWithoutARecordOfThePreviousBuildIsRefused() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aClosedPeriodWithoutARecordOfThePreviousBuildIsRefused() throws {
+        let project = try TestProject.v2Cases()
         let result = try project.build(["--closed-through", "2025-09-30"])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.contains(".site.trail") && result.stderr.contains("--allow-closed-changes"), "\(result.stderr)")
@@ -45,10 +44,9 @@ struct ClosedPeriodTests {
         #expect(FileManager.default.fileExists(atPath: project.trail))
     }
 
-    @Test(arguments: edits)
+    @Test(.temporaryFolder, arguments: edits)
     func aChangeInTheClosedPeriodStopsTheBuildNamingTheDocumentFieldAndBothValues(edit: Edit) throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0, "nothing changed: the closed check passes")
         let before = try project.files()
@@ -75,9 +73,8 @@ struct ClosedPeriodTests {
         #expect(try project.text("changes.csv").contains(",yes\r\n"))
     }
 
-    @Test func deletingAnInvoiceAndImportingItAgainWithTheSameFieldsIsNoChange() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func deletingAnInvoiceAndImportingItAgainWithTheSameFieldsIsNoChange() throws {
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         // INV-2 and its payment, deleted and inserted again under new row ids, with the same fields.
         try project.sql("""
@@ -95,9 +92,8 @@ struct ClosedPeriodTests {
         #expect(try project.text("changes.html").contains("Nothing changed"))
     }
 
-    @Test func incrementalAndFullBuildsWriteTheSameChangesAndTheRecordOutlivesTheOutput() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func incrementalAndFullBuildsWriteTheSameChangesAndTheRecordOutlivesTheOutput() throws {
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         // A copy of the output and its record, to build the same change in full.
         let copy = project.folder.path("copy")
@@ -117,9 +113,8 @@ struct ClosedPeriodTests {
         #expect(refused.stderr.contains("invoice INV-2 due: 2025-03-15 → 2025-03-20"), "\(refused.stderr)")
     }
 
-    @Test func hostileIdentifiersOnTheChangesPageStayText() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func hostileIdentifiersOnTheChangesPageStayText() throws {
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         try project.sql("UPDATE invoice SET identifier = '<script>alert(1)</script>', notes = '\u{202E}evil' WHERE identifier = 'INV-2'")
         #expect(try project.build().status == 0)
@@ -132,9 +127,8 @@ struct ClosedPeriodTests {
     /// An output folder whose parent does not exist yet gets its trail beside it on the first build: the trail is
     /// written before the site's folder is made, so it makes the parent itself (it once warned "cannot write the
     /// trail" and the next build had nothing to compare with).
-    @Test func aFirstBuildIntoANewFolderKeepsItsTrail() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aFirstBuildIntoANewFolderKeepsItsTrail() throws {
+        let project = try TestProject.v2Cases()
         let output = project.folder.path("new/nested/site")
         let first = try project.build(output: output)
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
@@ -148,9 +142,8 @@ struct ClosedPeriodTests {
     /// A rebuild of the same books reads only the trail's first line (their fingerprint) and leaves the file as it
     /// was; a change after such a rebuild is still found, and a trail whose fingerprint line was edited is compared
     /// in full.
-    @Test func aRebuildOfTheSameBooksKeepsTheTrailAndStillFindsTheNextChange() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aRebuildOfTheSameBooksKeepsTheTrailAndStillFindsTheNextChange() throws {
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         let first = try FileManager.default.attributesOfItem(atPath: project.trail)
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: project.trail))

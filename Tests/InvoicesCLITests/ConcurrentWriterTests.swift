@@ -40,9 +40,8 @@ struct ConcurrentWriterTests {
         }
     }
 
-    @Test func everyBuildSeesTheTotalsOfOnePointInTime() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func everyBuildSeesTheTotalsOfOnePointInTime() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(
             at: store,

@@ -20,9 +20,8 @@ struct CoreDataBuildTests {
             (2, 2, 1, 1, 10.005, 'USD', 'INV-2', NULL, 760060800);
         """
 
-    @Test func withoutAnIssueDateTheBuildExits65NamingTheOption() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func withoutAnIssueDateTheBuildExits65NamingTheOption() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("Invoices.sqlite")
         try StoreFixture.make(at: store, sql: Self.store, withSchema: false)
         let result = try CLI.run(["build", "--store", store, "--output", folder.path("site")])
@@ -32,9 +31,8 @@ struct CoreDataBuildTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func theIssueDateOptionBuildsTheSiteAndWarningsGoToStandardError() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theIssueDateOptionBuildsTheSiteAndWarningsGoToStandardError() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("Invoices.sqlite")
         try StoreFixture.make(at: store, sql: Self.store, withSchema: false)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))

@@ -60,9 +60,8 @@ struct DATEVExportTests {
         return text.split(separator: "\r\n").map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    @Test func buchungsstapelEqualsTheJournalsReceivables() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buchungsstapelEqualsTheJournalsReceivables() throws {
+        let folder = try TemporaryFolder.current
         try Self.store(folder, latin: true)
         let build = try Self.build(folder)
         #expect(build.status == 0, "\(build.stderr)")
@@ -134,9 +133,8 @@ struct DATEVExportTests {
         #expect(datev.filter { $0.value != 0 } == journal.filter { $0.value != 0 })
     }
 
-    @Test func refusalsNameTheClients() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func refusalsNameTheClients() throws {
+        let folder = try TemporaryFolder.current
         try Self.store(folder, latin: true)
         let store = folder.path("books.sqlite")
         let chineseName = try CLI.shell("sqlite3 '\(store)' \"update client set name = 'Tanaka 株式会社' where id = 5\" </dev/null")
@@ -165,9 +163,8 @@ struct DATEVExportTests {
 
     /// Another currency than EUR without a rate to EUR, an amount of three decimals (KWD fils DATEV's two cannot
     /// hold), and an invoice identifier outside Belegfeld 1's characters are refused, naming the invoice.
-    @Test func currenciesAndIdentifiersDATEVCannotHoldAreRefused() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func currenciesAndIdentifiersDATEVCannotHoldAreRefused() throws {
+        let folder = try TemporaryFolder.current
         try Self.store(folder, latin: true, dinars: true)
         let noRates = try Self.build(folder, rates: false)
         #expect(noRates.status == 65)
@@ -190,9 +187,8 @@ struct DATEVExportTests {
     /// Python's csv module, reading the file as DATEV's import does (Windows-1252, `;`, `"`), finds one record per
     /// booking of 14 fields, each name back in its Buchungstext with control characters as spaces, and the accounts
     /// the numbers' digits give.
-    @Test func hostileValuesStayData() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileValuesStayData() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: StoreFixture.v2Cases, version: 2)
         let numbers = ["C-1\ninclude", "C-2;x", "C-3\"q", "=C-4", "C-5\r\n", "C-6\t", "C-7 \"\";", "Ü-8"]
@@ -237,9 +233,8 @@ struct DATEVExportTests {
 
     /// A fiscal year from July splits the files at July; a changed `datev:` key rewrites them on the next build (it is
     /// part of the exports' fingerprint), and leaving `datev:` out writes none.
-    @Test func fiscalYearsAndChangedSettings() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func fiscalYearsAndChangedSettings() throws {
+        let folder = try TemporaryFolder.current
         try Self.store(folder, latin: true)
         let first = try Self.build(folder, extra: "fiscal_year_start: 07\n", options: ["--year", "2025"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -268,9 +263,8 @@ struct DATEVExportTests {
     }
 
     /// `datev:` needs adviser, client, chart and revenue; values out of range are refused with their key and line.
-    @Test func configurationIsChecked() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func configurationIsChecked() throws {
+        let folder = try TemporaryFolder.current
         try Self.store(folder, latin: true)
         try Data("store: books.sqlite\noutput: site\ndatev:\n  adviser: 12\n  chart: SKR05\n  debtors:\n    C-1: 70000\n".utf8)
             .write(to: folder.url.appendingPathComponent("invoices.yaml"))

@@ -20,7 +20,7 @@ struct DocumentedFiguresTests {
         """
 
     func build() throws -> (folder: TemporaryFolder, totals: [[String]], aging: [[String]]) {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: Self.sql, version: 2)
         let result = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--as-of", "2025-03-31", "--quiet"])
@@ -32,9 +32,8 @@ struct DocumentedFiguresTests {
         return (folder, try csv("totals.csv"), try csv("aging.csv"))
     }
 
-    @Test func aMonthWhosePaymentAndRefundCancelOutKeepsItsRow() throws {
+    @Test(.temporaryFolder) func aMonthWhosePaymentAndRefundCancelOutKeepsItsRow() throws {
         let (folder, totals, _) = try build()
-        defer { folder.remove() }
         let header = try #require(totals.first)
         let month = try #require(header.firstIndex(of: "month")), paid = try #require(header.firstIndex(of: "paid"))
         let rows = totals.filter { $0.first == "C-1" }
@@ -46,9 +45,8 @@ struct DocumentedFiguresTests {
         #expect(page.contains("Zero sum"))
     }
 
-    @Test func aCreditNotesPositiveBalanceIsOverdueInTheMonthRowsAsInAging() throws {
-        let (folder, totals, aging) = try build()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aCreditNotesPositiveBalanceIsOverdueInTheMonthRowsAsInAging() throws {
+        let (_, totals, aging) = try build()
         let header = try #require(totals.first)
         let month = try #require(header.firstIndex(of: "month"))
         let outstanding = try #require(header.firstIndex(of: "outstanding")), overdue = try #require(header.firstIndex(of: "overdue"))

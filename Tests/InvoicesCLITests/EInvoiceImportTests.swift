@@ -106,36 +106,9 @@ struct EInvoiceImportTests {
         }
     }
 
-    struct Project {
-        let folder = try! TemporaryFolder()
-        var store: String { folder.path("books.sqlite") }
-
-        func write(_ name: String, _ text: String) throws -> String {
-            let path = folder.path(name)
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }
-
-        func importing(_ files: [String]) throws -> CLI.Result { try CLI.run(["import", "--store", store] + files) }
-
-        func rows(_ sql: String) throws -> [[String: String]] { try StoreFixture.query(store, sql) }
-
-        /// The invoices in the store; 0 when there is no store.
-        func invoiceCount() throws -> Int { FileManager.default.fileExists(atPath: store) ? try rows("SELECT 1 FROM invoice").count : 0 }
-
-        /// Every table's rows, for comparing stores.
-        func dump() throws -> String {
-            try ["client", "invoice", "payment", "taxLine", "writeOff"].map { table in
-                try rows("SELECT * FROM \(table) ORDER BY id").map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
-                    .joined(separator: "\n")
-            }.joined(separator: "\n--\n")
-        }
-    }
-
-    @Test(arguments: ["ubl", "cii"])
+    @Test(.temporaryFolder, arguments: ["ubl", "cii"])
     func anInvoiceWithTwoVATRatesImportsWithItsTaxLinesAndBuyer(syntax: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         let document = Document()
         let file = try project.write("invoice.xml", syntax == "ubl" ? document.ubl : document.cii)
         let result = try project.importing([file])
@@ -154,9 +127,8 @@ struct EInvoiceImportTests {
 
     /// A CII credit note (381) names the UBL invoice it corrects (BT-25); a partly prepaid invoice (BT-113) gets one
     /// payment on its issue date, and the warning says it assumed so.
-    @Test func aCreditNoteCorrectsItsInvoiceAndAPrepaidAmountIsAPayment() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aCreditNoteCorrectsItsInvoiceAndAPrepaidAmountIsAPayment() throws {
+        let project = try TestProject()
         var credit = Document(number: "GS-2025-001", typeCode: "381", issued: "2025-03-10", due: nil, preceding: "RE-2025-001")
         credit.lines = ["50.00"]
         credit.vat = [("S", "7.00", "50.00", "3.50")]
@@ -178,9 +150,8 @@ struct EInvoiceImportTests {
         #expect(try project.rows("SELECT 1 FROM client").count == 1, "one buyer, three documents")
     }
 
-    @Test func aZeroDecimalCurrencyIsExactAndAnExtraDecimalIsAnError() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aZeroDecimalCurrencyIsExactAndAnExtraDecimalIsAnError() throws {
+        let project = try TestProject()
         var yen = Document(currency: "JPY")
         yen.lines = ["10000"]
         yen.vat = [("S", "10", "10000", "1000")]
@@ -195,10 +166,9 @@ struct EInvoiceImportTests {
         #expect(result.stderr.contains("fraction.xml") && result.stderr.contains("BT-131") && result.stderr.contains("decimals"), "\(result.stderr)")
     }
 
-    @Test(arguments: ["ubl", "cii"])
+    @Test(.temporaryFolder, arguments: ["ubl", "cii"])
     func aMissingDueDateIsTheIssueDatePlusTheTermsWithAWarning(syntax: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         let document = Document(due: nil)
         let result = try project.importing(["--default-terms", "14", try project.write("x.xml", syntax == "ubl" ? document.ubl : document.cii)])
         #expect(result.status == 0, "\(result.stderr)")
@@ -207,11 +177,10 @@ struct EInvoiceImportTests {
     }
 
     /// BT-112 ≠ BT-109 + BT-110 (with BT-115 following BT-112): refused with the rule and the element, nothing written.
-    @Test(arguments: [("ubl", "/Invoice/cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount"),
+    @Test(.temporaryFolder, arguments: [("ubl", "/Invoice/cac:LegalMonetaryTotal/cbc:TaxInclusiveAmount"),
                       ("cii", "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:GrandTotalAmount")])
     func aDocumentBreakingBRCO15IsRefusedNamingTheRuleAndTheElement(syntax: String, path: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         var document = Document()
         (document.gross, document.payable) = ("172.49", "172.49")
         let good = try project.write("good.xml", Document(number: "RE-2025-000").ubl)
@@ -226,9 +195,8 @@ struct EInvoiceImportTests {
     /// What EN 16931 allows but the books cannot hold is refused with a one-line reason at the element: a due date
     /// before the issue date (as in two of the standard's own examples), a VAT breakdown line taxed with the opposite
     /// sign of the total (the books keep one sign of tax per document).
-    @Test func whatTheBooksCannotHoldIsRefusedAtItsElement() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func whatTheBooksCannotHoldIsRefusedAtItsElement() throws {
+        let project = try TestProject()
         let early = try project.write("early.xml", Document(due: "2025-02-01").cii)
         var mixed = Document()
         mixed.lines = ["100.00", "-50.00"]
@@ -245,10 +213,9 @@ struct EInvoiceImportTests {
     /// Issue 44: a correction invoice (384) with negative lines and totals, in UBL and in CII, is a credit note of the
     /// opposite amounts: its XML's figures with the books' signs (a credit note's are positive and subtract),
     /// correcting the invoice it names, with a warning; the store it makes loads back (`check`).
-    @Test(arguments: ["ubl", "cii"])
+    @Test(.temporaryFolder, arguments: ["ubl", "cii"])
     func aCorrectionInvoiceWithNegativeTotalsIsACreditNote(syntax: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         var correction = Document(number: "RK-1", typeCode: "384", issued: "2025-03-10", due: "2025-03-10", preceding: "RE-2025-001")
         correction.lines = ["-100.00", "-50.00"]
         correction.vat = [("S", "19.00", "-100.00", "-19.00"), ("S", "7.00", "-50.00", "-3.50")]
@@ -268,10 +235,9 @@ struct EInvoiceImportTests {
     /// Issue 44: an invoice with one negative zero-rated line (returned goods, VAT E) and a positive total imports
     /// with every VAT breakdown line as its XML states it: the negative line, without tax, nets within the invoice's
     /// tax lines (they add up to its net), and the store loads back.
-    @Test(arguments: ["ubl", "cii"])
+    @Test(.temporaryFolder, arguments: ["ubl", "cii"])
     func aNegativeZeroRatedLineNetsWithinItsInvoice(syntax: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         var document = Document()
         document.lines = ["100.00", "-25.00"]
         document.vat = [("S", "19.00", "100.00", "19.00"), ("E", "0", "-25.00", "0.00")]
@@ -288,9 +254,8 @@ struct EInvoiceImportTests {
     /// External entities and entity expansion: the document type declaration itself is refused, before parsing.
     /// A file that is not well-formed XML is refused naming a line of it: the parser says line 0 when it stops at
     /// once, which the fuzzer found.
-    @Test func aBrokenDocumentIsRefusedAtALineOfIt() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aBrokenDocumentIsRefusedAtALineOfIt() throws {
+        let project = try TestProject()
         let ubl = Document().ubl
         let cut = String(ubl.prefix(ubl.count / 2))
         let cutLine = cut.split(separator: "\n", omittingEmptySubsequences: false).count
@@ -302,9 +267,8 @@ struct EInvoiceImportTests {
         #expect(try project.invoiceCount() == 0)
     }
 
-    @Test func anXXEOrEntityBombIsRefusedBeforeParsing() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func anXXEOrEntityBombIsRefusedBeforeParsing() throws {
+        let project = try TestProject()
         let secret = try project.write("secret.txt", "TOP-SECRET")
         let xxe = Document(notes: ["&xxe;"]).ubl.replacingOccurrences(
             of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
@@ -323,9 +287,8 @@ struct EInvoiceImportTests {
     }
 
     /// A Factur-X PDF made here (qpdf attaches the CII as factur-x.xml) imports as the XML itself does.
-    @Test func aFacturXPDFImportsItsAttachedInvoice() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aFacturXPDFImportsItsAttachedInvoice() throws {
+        let project = try TestProject()
         let xml = try project.write("factur-x.xml", Document().cii)
         let pdf = project.folder.path("invoice.pdf")
         let qpdf = try CLI.shell("qpdf --empty --add-attachment '\(xml)' --key=factur-x.xml --filename=factur-x.xml --mimetype=text/xml -- '\(pdf)'")
@@ -344,9 +307,8 @@ struct EInvoiceImportTests {
 
     /// Issue 44: a PDF carrying a ZUGFeRD 1 `ZUGFeRD-invoice.xml` (sorted first in the name tree) and a `factur-x.xml`
     /// is read through `factur-x.xml`.
-    @Test func aPDFWithSeveralAttachmentsIsReadThroughFacturX() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aPDFWithSeveralAttachmentsIsReadThroughFacturX() throws {
+        let project = try TestProject()
         let old = try project.write("old.xml", Document(number: "OLD-1").cii)
         let new = try project.write("new.xml", Document(number: "NEW-1").cii)
         let pdf = project.folder.path("both.pdf")
@@ -361,9 +323,8 @@ struct EInvoiceImportTests {
 
     /// Issue 44: a profile the tool does not read is refused by its name (the guideline ID, BT-24), not as breaking a
     /// rule it keeps: MINIMUM and BASIC WL, ZUGFeRD 1, and an extension whose own rules state the amount due.
-    @Test func aProfileTheToolDoesNotReadIsRefusedByItsName() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aProfileTheToolDoesNotReadIsRefusedByItsName() throws {
+        let project = try TestProject()
         var minimum = Document(number: "MIN-1", profile: "urn:factur-x.eu:1p0:minimum")
         minimum.lines = []
         minimum.lineTotal = "0.00"
@@ -402,9 +363,8 @@ struct EInvoiceImportTests {
 
     /// Issue 44: Factur-X EXTENDED's logistics service charges (`ram:SpecifiedLogisticsServiceCharge`) are part of
     /// BT-108: a file stating them keeps BR-CO-12 and imports with its figures.
-    @Test func anExtendedLogisticsChargeCountsInTheChargesTotal() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func anExtendedLogisticsChargeCountsInTheChargesTotal() throws {
+        let project = try TestProject()
         var document = Document(profile: "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended")
         document.vat = [("S", "19.00", "110.00", "20.90"), ("S", "7.00", "50.00", "3.50")]
         (document.net, document.tax, document.gross, document.payable) = ("160.00", "24.40", "184.40", "184.40")
@@ -424,10 +384,9 @@ struct EInvoiceImportTests {
 
     /// Issue 44: a credit note whose invoice (BT-25) is neither imported nor stored is the client's unapplied credit,
     /// with a warning, carrying its XML's figures; importing it again changes nothing.
-    @Test(arguments: ["ubl", "cii"])
+    @Test(.temporaryFolder, arguments: ["ubl", "cii"])
     func anOrphanCreditNoteIsTheClientsUnappliedCredit(syntax: String) throws {
-        let project = Project()
-        defer { project.folder.remove() }
+        let project = try TestProject()
         var credit = Document(number: "GS-9", typeCode: "381", issued: "2025-03-10", preceding: "RE-ELSEWHERE")
         credit.lines = ["50.00"]
         credit.vat = [("S", "7.00", "50.00", "3.50")]
@@ -445,9 +404,8 @@ struct EInvoiceImportTests {
     }
 
     /// Importing the same folder again changes nothing; a changed file updates its invoice.
-    @Test func reimportingChangesNothingAndAChangedFileUpdatesItsInvoice() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func reimportingChangesNothingAndAChangedFileUpdatesItsInvoice() throws {
+        let project = try TestProject()
         var second = Document(number: "RE-2025-002")
         second.buyerID = nil
         second.buyerName = "Other Buyer"
@@ -514,7 +472,7 @@ extension EInvoiceImportTests {
     /// `invoices import` under `ulimit -v` (1,000,000 KB). Under the address sanitizer (`make sanitize` sets
     /// `ASAN_OPTIONS`) the binary reserves terabytes of shadow memory at start, so there the limit is left off and
     /// only the refusals are checked; `make test` checks them within the limit.
-    func importingBounded(_ project: Project, _ files: [String]) throws -> CLI.Result {
+    func importingBounded(_ project: TestProject, _ files: [String]) throws -> CLI.Result {
         let limit = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil ? "ulimit -v 1000000; " : ""
         let output = try ProcessRunner.run(
             URL(fileURLWithPath: "/bin/bash"), ["-c", limit + "exec \"$0\" \"$@\"", CLI.executable.path, "import", "--store", project.store] + files)
@@ -522,13 +480,13 @@ extension EInvoiceImportTests {
     }
 
     /// A project whose store holds one imported invoice, and that store's dump.
-    func seeded() throws -> (Project, String) {
-        let project = Project()
+    func seeded() throws -> (TestProject, String) {
+        let project = try TestProject()
         #expect(try project.importing([try project.write("seed.xml", Document(number: "RE-SEED").ubl)]).status == 0)
         return (project, try project.dump())
     }
 
-    func write(_ project: Project, _ name: String, _ data: Data) throws -> String {
+    func write(_ project: TestProject, _ name: String, _ data: Data) throws -> String {
         let path = project.folder.path(name)
         try data.write(to: URL(fileURLWithPath: path))
         return path
@@ -536,9 +494,8 @@ extension EInvoiceImportTests {
 
     /// HIGH 2: a name tree whose `/Kids` name its own node twice was walked 2^32 times; each node is visited once,
     /// and a tree of more than 100,000 nodes is refused naming the limit.
-    @Test func aNameTreeThatNamesItselfIsWalkedOnceAndAHugeOneIsRefused() throws {
+    @Test(.temporaryFolder) func aNameTreeThatNamesItselfIsWalkedOnceAndAHugeOneIsRefused() throws {
         let (project, before) = try seeded()
-        defer { project.folder.remove() }
         let loop = try write(project, "loop.pdf", Self.facturX(tree: "<< /Kids [3 0 R 3 0 R] >>", data: Data("x".utf8)))
         let start = Date()
         let result = try importingBounded(project, [loop])
@@ -553,9 +510,8 @@ extension EInvoiceImportTests {
 
     /// HIGH 3: deep elements, a million elements, a double-Flate PDF of deep XML and a zlib bomb are each refused at
     /// their limit, within 1 GB of address space.
-    @Test func deepOrHugeXMLAndZlibBombsAreRefusedAtTheirLimits() throws {
+    @Test(.temporaryFolder) func deepOrHugeXMLAndZlibBombsAreRefusedAtTheirLimits() throws {
         let (project, before) = try seeded()
-        defer { project.folder.remove() }
         let name = String(repeating: "n", count: 1000)
         let deepText = String(repeating: "<\(name)>", count: 1000) + String(repeating: "</\(name)>", count: 1000)
         let deep = try project.write("deep.xml", deepText)
@@ -579,9 +535,8 @@ extension EInvoiceImportTests {
 
     /// MEDIUM 1 and LOW 2: sums past 64-bit minor units (BT-109 + BT-110; lines − a negative allowance; lines that
     /// wrapped to 0) break their rule instead of trapping or passing.
-    @Test func amountsPast64BitsBreakTheirRuleAndNeverCrash() throws {
+    @Test(.temporaryFolder) func amountsPast64BitsBreakTheirRuleAndNeverCrash() throws {
         let (project, before) = try seeded()
-        defer { project.folder.remove() }
         var huge = Document()
         (huge.lines, huge.lineTotal, huge.net, huge.tax, huge.gross, huge.payable) = (
             ["92233720368547758.07"], "92233720368547758.07", "92233720368547758.07", "0.01", "1.00", "1.00"
@@ -607,9 +562,8 @@ extension EInvoiceImportTests {
 
     /// LOW 2: import refuses what the build would refuse, through the shared rules: a due date past 9999-12-31 (the
     /// issue date plus the terms), a negative paid amount, a positive paid amount on a negative total.
-    @Test func importRefusesWhatTheBooksCannotHold() throws {
+    @Test(.temporaryFolder) func importRefusesWhatTheBooksCannotHold() throws {
         let (project, before) = try seeded()
-        defer { project.folder.remove() }
         var late = Document(issued: "9999-12-31", due: nil)
         late.number = "RE-LATE"
         var negative = Document(number: "RE-NEG")
@@ -631,9 +585,8 @@ extension EInvoiceImportTests {
     /// says is due: above the total (an amount due below zero), the rest is the client's credit; on a credit note
     /// it is money paid back (a negative payment); on a negative invoice (a credit note in the books) a negative paid
     /// amount is paid back too.
-    @Test func thePaidAmountLeavesTheBalanceTheAmountDueSays() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func thePaidAmountLeavesTheBalanceTheAmountDueSays() throws {
+        let project = try TestProject()
         var over = Document(number: "RE-OVER")
         (over.prepaid, over.payable) = ("200.00", "-27.50")
         var credit = Document(number: "GS-1", typeCode: "381", issued: "2025-03-10")
@@ -655,9 +608,8 @@ extension EInvoiceImportTests {
     }
 
     /// MEDIUM 6: an attachment's name and BT-1 reach the terminal escaped: no escape sequence, C1 or bidi control.
-    @Test func namesAndNumbersFromTheFileReachTheTerminalEscaped() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func namesAndNumbersFromTheFileReachTheTerminalEscaped() throws {
+        let project = try TestProject()
         // UTF-16BE: ESC ] 0 ; pwned BEL (a terminal title), ESC [ 2 J (clear the screen), a line break and a forged line.
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\nImported into books.sqlite: all good"
         let hex = "<FEFF" + hostile.utf16.map { String(format: "%04X", $0) }.joined() + ">"
@@ -676,9 +628,8 @@ extension EInvoiceImportTests {
 
     /// LOW 1: the DOCTYPE guard sees the document as the parser does, whatever its encoding: UTF-16LE without a byte
     /// order mark is transcoded first (and imports), and an encoding the tool does not read is refused by its name.
-    @Test func aDocumentTypeIsRefusedInAnyEncodingAndAnUnknownEncodingByName() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aDocumentTypeIsRefusedInAnyEncodingAndAnUnknownEncodingByName() throws {
+        let project = try TestProject()
         let declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         func utf16LE(_ text: String) -> Data { text.data(using: .utf16LittleEndian)! }
         let ubl = Document(notes: ["Vielen Dank & Grüße"].map { $0.replacingOccurrences(of: "&", with: "&amp;") }).ubl
@@ -707,9 +658,8 @@ extension EInvoiceImportTests {
 
     /// Found by the fuzzers: an element name that is not UTF-8 trapped inside FoundationXML (it is refused before
     /// parsing, at its line), and a PDF without a catalog made libqpdf print a warning of its own to the terminal.
-    @Test func invalidUTF8AndAPDFWithoutACatalogAreRefusedCleanly() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func invalidUTF8AndAPDFWithoutACatalogAreRefusedCleanly() throws {
+        let project = try TestProject()
         var bytes = Data(Document().ubl.utf8)
         let at = try #require(bytes.range(of: Data("<cac:TaxCategory>".utf8)))
         bytes.replaceSubrange(at.lowerBound + 13..<at.lowerBound + 17, with: [0xFF, 0xFF, 0xFF, 0xF1])
@@ -725,9 +675,8 @@ extension EInvoiceImportTests {
 
     /// The budget is what the reader holds to: a 12 MB document (100,000 blank notes) imports, though libxml2 given
     /// it as one chunk stops past 10,000,000 bytes.
-    @Test func anXMLFileOf12MBWithinTheBudgetImports() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func anXMLFileOf12MBWithinTheBudgetImports() throws {
+        let project = try TestProject()
         let blank = "<cbc:Note>" + String(repeating: " ", count: 100) + "</cbc:Note>\n"
         let text = Document().ubl.replacingOccurrences(of: "  <cbc:DocumentCurrencyCode>", with: String(repeating: blank, count: 100_000) + "  <cbc:DocumentCurrencyCode>")
         #expect(text.utf8.count > 12_000_000)
@@ -737,9 +686,8 @@ extension EInvoiceImportTests {
     }
 
     /// Text fields have bounds of their own: a note past 64 KB, a buyer's name past 1 KB.
-    @Test func aNoteOrNamePastItsBoundIsRefused() throws {
-        let project = Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aNoteOrNamePastItsBoundIsRefused() throws {
+        let project = try TestProject()
         let long = Document(notes: [String(repeating: "n", count: 65 << 10)]).ubl
         let named = Document(number: "RE-2", buyerID: "K-200", buyerName: String(repeating: "B", count: 1025)).cii
         let result = try project.importing([try project.write("note.xml", long), try project.write("name.xml", named)])
@@ -747,5 +695,21 @@ extension EInvoiceImportTests {
         #expect(result.stderr.contains("note.xml: /Invoice: the note is 66560 bytes long, more than 64 KB"), "\(result.stderr)")
         #expect(result.stderr.contains("name.xml: /rsm:CrossIndustryInvoice: the client name is 1025 bytes long, more than 1 KB"), "\(result.stderr)")
         #expect(try project.invoiceCount() == 0)
+    }
+}
+
+/// The e-invoice tests' project: an empty folder the files are written to and imported from.
+fileprivate extension TestProject {
+    func importing(_ files: [String]) throws -> CLI.Result { try run(["import", "--store", store] + files) }
+
+    /// The invoices in the store; 0 when there is no store.
+    func invoiceCount() throws -> Int { FileManager.default.fileExists(atPath: store) ? try rows("SELECT 1 FROM invoice").count : 0 }
+
+    /// Every table's rows, for comparing stores.
+    func dump() throws -> String {
+        try ["client", "invoice", "payment", "taxLine", "writeOff"].map { table in
+            try rows("SELECT * FROM \(table) ORDER BY id").map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
+                .joined(separator: "\n")
+        }.joined(separator: "\n--\n")
     }
 }

@@ -11,10 +11,9 @@ struct EdgeInputsTests {
         "http://ann:hunter2@127.0.0.1:8080/",
     ]
 
-    @Test(arguments: credentialURLs)
+    @Test(.temporaryFolder, arguments: credentialURLs)
     func aBaseURLWithCredentialsIsRefusedWithoutPrintingThem(url: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: StoreFixture.small)
         let flag = try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--base-url", url])
@@ -31,9 +30,8 @@ struct EdgeInputsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func aFIFOGivenAsTheStoreIsRefusedAtOnce() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFIFOGivenAsTheStoreIsRefusedAtOnce() throws {
+        let folder = try TemporaryFolder.current
         let fifo = folder.path("books.sqlite")
         #expect(mkfifo(fifo, 0o600) == 0)
         let executable = CLI.executable.path
@@ -49,9 +47,8 @@ struct EdgeInputsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func aFIFOInTheTemplatesFolderIsRefusedAtOnce() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFIFOInTheTemplatesFolderIsRefusedAtOnce() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: StoreFixture.small)
         try FileManager.default.createDirectory(atPath: folder.path("templates"), withIntermediateDirectories: true)

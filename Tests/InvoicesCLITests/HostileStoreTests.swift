@@ -68,9 +68,8 @@ struct HostileStoreTests {
         #expect(lines.first?.contains(words) == true, "\(lines)", sourceLocation: sourceLocation)
     }
 
-    @Test func aMissingFileExits66() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMissingFileExits66() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("none.sqlite")
         let result = try build(store, in: folder)
         #expect(result.status == 66)
@@ -78,9 +77,8 @@ struct HostileStoreTests {
         #expect(!FileManager.default.fileExists(atPath: store), "the missing store was created")
     }
 
-    @Test func aFileThatIsNotSQLite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileThatIsNotSQLite() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let bytes = Data("id,name\n1,Acme\n".utf8)
         try bytes.write(to: URL(fileURLWithPath: store))
@@ -90,9 +88,8 @@ struct HostileStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
     }
 
-    @Test func aMissingColumnIsNamedWithItsTable() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMissingColumnIsNamedWithItsTable() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(
             at: store,
@@ -102,9 +99,8 @@ struct HostileStoreTests {
         #expect(errorLines(result) == ["Error: \(store): invoice column currency: column is missing"])
     }
 
-    @Test func aStoreOfAnotherSchemaVersion() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreOfAnotherSchemaVersion() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: "PRAGMA user_version = 4;")
         let result = try build(store, in: folder)
@@ -146,9 +142,8 @@ struct HostileStoreTests {
         }
     }
 
-    @Test func aSumThatOverflowsAcrossTwoRowsNamesTheClientAndCurrency() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aSumThatOverflowsAcrossTwoRowsNamesTheClientAndCurrency() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let half = Int64.max / 2 + 1
         try StoreFixture.make(
@@ -197,9 +192,8 @@ struct HostileStoreTests {
             row: "'C-1'", column: "name", saying: "is not valid UTF-8")
     }
 
-    @Test func aStoreWithEveryProblemListsThemAllInOneRun() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreWithEveryProblemListsThemAllInOneRun() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let sql = Self.client
             + "INSERT INTO client (id, number, name) VALUES (2, 'C-2', NULL), (3, 'C-3', CAST(x'41ff' AS TEXT));\n"

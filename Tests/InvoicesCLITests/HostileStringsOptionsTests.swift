@@ -80,9 +80,8 @@ extension HostileStringsTests {
         return files
     }
 
-    @Test func hostileStringsWithEveryOptionOnStayText() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileStringsWithEveryOptionOnStayText() throws {
+        let folder = try TemporaryFolder.current
         let corpus = Self.corpus + ["C-1\n\n[Pay to our NEW bank account](https://evil.example/steal) [js](javascript:alert(1)) ![t](https://evil.example/t.png)"]
         let eValues = [Self.linkInjection] + Self.corpus.filter(Self.fitsXML)
         try String(repeating: "k3y", count: 16).write(toFile: folder.path("link.key"), atomically: true, encoding: .utf8)
@@ -165,9 +164,8 @@ extension HostileStringsTests {
     /// A payee name no payment code can hold, a letter with 200 combining marks (401 bytes, one character), is
     /// refused by `check` and `build` alike: exit 65 naming the key and the limit. 70 emoji of 25 bytes are cut to
     /// the four that fit. Before issue 41, `check` passed both and `build` crashed on them.
-    @Test func aPayeeNameThatCannotFitIsRefusedByCheckAndBuildAlike() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aPayeeNameThatCannotFitIsRefusedByCheckAndBuildAlike() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("books.sqlite"), sql: """
             INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
             INSERT INTO invoice (identifier, clientId, amount, currency, issuedOn, dueOn) VALUES ('INV-1', 1, 100, 'EUR', '2025-01-10', '2025-02-10');

@@ -96,9 +96,8 @@ struct HostileStringsTests {
         return shell("python3 -c 'import html5lib' 2>/dev/null") == 0
     }
 
-    @Test func hostileStringsInEveryFieldStayText() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileStringsInEveryFieldStayText() throws {
+        let folder = try TemporaryFolder.current
         let plainValues = Self.corpus.indices.map { "plain\($0)" }
         try makeStore(at: folder.path("plain.sqlite"), values: plainValues)
         try makeStore(at: folder.path("hostile.sqlite"), values: Self.corpus)
@@ -118,9 +117,8 @@ struct HostileStringsTests {
         #expect(lines.isEmpty, "\(lines.count) problems:\n\(lines.prefix(30).joined(separator: "\n"))")
     }
 
-    @Test func slugsFromHostileNamesStayInsideTheOutputFolder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func slugsFromHostileNamesStayInsideTheOutputFolder() throws {
+        let folder = try TemporaryFolder.current
         let names = [
             "../../etc/passwd", "..", "/", ".", "CON", "con", "NUL", "aux.txt", "日本語", "", "\u{0}", "~/x", "%2e%2e%2f",
             "..\\..\\windows", String(repeating: "a/", count: 300), "a\u{0}/../../b", ".hidden", "-", "index", "clients",

@@ -5,106 +5,20 @@ import Testing
 /// A rebuild renders only the pages whose inputs changed, and gives the same bytes as a full build.
 @Suite(.serialized)
 struct IncrementalBuildTests {
-    /// A project from `invoices init` (store and a copy of the default templates), built once into `site`.
-    struct Project {
-        let folder: TemporaryFolder
-        var store: String { folder.path("p/books.sqlite") }
-        var templates: String { folder.path("p/templates") }
-        var site: String { folder.path("site") }
-
-        init() throws {
-            folder = try TemporaryFolder()
-            let created = try CLI.run(["init", folder.path("p"), "--clients", "12", "--invoices", "400"])
-            #expect(created.status == 0, "\(created.stderr)")
-            let first = try build(site)
-            #expect(first.contains("changed"))
-        }
-
-        /// Builds into `output` with the project's store and templates; returns the summary line.
-        @discardableResult
-        func build(_ output: String, _ extra: [String] = []) throws -> String {
-            let result = try CLI.run(["build", "--store", store, "--templates", templates, "--output", output] + extra)
-            #expect(result.status == 0, "\(result.stderr)")
-            return result.stdout
-        }
-
-        /// Rebuilds `site` incrementally, builds everything into a fresh folder, and expects the same files with
-        /// the same bytes in both.
-        /// - Returns: The incremental build's summary line.
-        @discardableResult
-        func expectSameAsFullBuild(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-            // The full build compares with the same previous record as the incremental one, so their changes pages
-            // must be the same too.
-            let name = "full-\(UUID().uuidString)"
-            let full = folder.path(name)
-            try FileManager.default.copyItem(atPath: folder.path(".site.trail"), toPath: folder.path(".\(name).trail"))
-            let summary = try build(site, extra)
-            try build(full, extra + ["--full"])
-            let incremental = try Self.files(in: site)
-            let reference = try Self.files(in: full)
-            #expect(incremental.keys.sorted() == reference.keys.sorted(), sourceLocation: sourceLocation)
-            for (path, bytes) in reference where incremental[path] != bytes {
-                Issue.record("\(path) differs from a full build", sourceLocation: sourceLocation)
-            }
-            return summary
-        }
-
-        /// How many files a build's summary line says it took over from the previous site without rendering them.
-        static func reused(_ summary: String) -> Int? {
-            guard let match = summary.firstMatch(of: /(\d+) reused/) else { return nil }
-            return Int(match.1)
-        }
-
-        static func files(in folder: String) throws -> [String: Data] { try SiteFiles.read(folder) }
-
-        /// Each file's inode and modification time (nanoseconds).
-        func stamps() throws -> [String: [Int]] {
-            var stamps: [String: [Int]] = [:]
-            for path in try Self.files(in: site).keys {
-                var info = stat()
-                #expect(stat(site + "/" + path, &info) == 0)
-                stamps[path] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
-            }
-            return stamps
-        }
-
-        func sql(_ statement: String) throws { try StoreFixture.execute(store, statement) }
-
-        /// The inputs fingerprint the manifest records for each unit, by unit key (`period:quarters/2024-Q3.html`).
-        func unitInputs() throws -> [String: String] {
-            let manifest = try String(contentsOfFile: folder.path(".site.manifest"), encoding: .utf8)
-            var units: [String: String] = [:]
-            for line in manifest.split(separator: "\n") where line.hasPrefix("U ") {
-                let cells = line.split(separator: " ", maxSplits: 2)
-                units[String(cells[2])] = String(cells[1])
-            }
-            return units
-        }
-
-        /// The path of the client page of the client with row id `id`.
-        func clientPage(_ id: Int) throws -> String {
-            let number = try StoreFixture.query(store, "SELECT number FROM client WHERE id = \(id)")[0]["number"]!
-            let pages = try Self.files(in: site).filter { $0.key.hasPrefix("clients/") && String(decoding: $0.value, as: UTF8.self).contains(number) }
-            return try #require(pages.keys.sorted().first)
-        }
-    }
-
-    @Test func nothingChangedKeepsEveryFileAsItWas() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func nothingChangedKeepsEveryFileAsItWas() throws {
+        let project = try TestProject.initialized()
         // The first rebuild's changes page says "nothing changed" where the first build's said "first report".
-        let second = try project.build(project.site)
+        let second = try project.buildSummary(project.site)
         #expect(second.contains(" 1 changed"), "\(second)")
         let before = try project.stamps()
-        let summary = try project.build(project.site)
+        let summary = try project.buildSummary(project.site)
         #expect(summary.contains(" 0 changed"), "\(summary)")
         #expect(try project.stamps() == before)
         #expect(FileManager.default.fileExists(atPath: project.folder.path(".site.manifest")))
     }
 
-    @Test func anInvoiceChangedRendersItsPagesAndKeepsTheOthers() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func anInvoiceChangedRendersItsPagesAndKeepsTheOthers() throws {
+        let project = try TestProject.initialized()
         let invoice = try StoreFixture.query(project.store, "SELECT clientId, issuedOn FROM invoice ORDER BY id LIMIT 1")[0]
         let ownPage = try project.clientPage(Int(invoice["clientId"]!)!)
         let before = try project.stamps()
@@ -124,9 +38,8 @@ struct IncrementalBuildTests {
     /// A fiscal year's or quarter's page depends on its own months and the invoices behind its taxes, not on the
     /// whole books: after the newest invoice changes, every quarter and year that ended before it keeps its inputs
     /// (so it is taken over without rendering), its own quarter and year do not, and the site equals a full build.
-    @Test func anInvoiceChangedKeepsThePeriodsBeforeIt() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func anInvoiceChangedKeepsThePeriodsBeforeIt() throws {
+        let project = try TestProject.initialized()
         let newest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
         let issued = try #require(newest["issuedOn"])
         let year = String(issued.prefix(4)), month = try #require(Int(issued.dropFirst(5).prefix(2)))
@@ -147,10 +60,9 @@ struct IncrementalBuildTests {
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
     /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
     /// held every payment).
-    @Test func aPaymentWriteOffOrTaxLineChangedRendersOnlyItsClientsPages() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
-        let clientFiles = try Project.files(in: project.site).keys.filter { $0.hasPrefix("clients/") || $0.hasPrefix("statements/") }
+    @Test(.temporaryFolder) func aPaymentWriteOffOrTaxLineChangedRendersOnlyItsClientsPages() throws {
+        let project = try TestProject.initialized()
+        let clientFiles = try project.files().keys.filter { $0.hasPrefix("clients/") || $0.hasPrefix("statements/") }
         #expect(clientFiles.count >= 24)
         let changes = [
             ("UPDATE payment SET method = 'cheque' WHERE id = (SELECT MIN(id) FROM payment)",
@@ -165,14 +77,13 @@ struct IncrementalBuildTests {
             #expect(try StoreFixture.query(project.store, probe)[0]["n"] == "1", "\(change)")
             let summary = try project.expectSameAsFullBuild()
             // Two files per client (its page and its statement): all but one client's are reused.
-            let reused = try #require(Project.reused(summary), "\(summary)")
+            let reused = try #require(TestProject.reused(summary), "\(summary)")
             #expect(reused >= clientFiles.count - 2, "\(change): \(summary)")
         }
     }
 
-    @Test func aClientChangedRendersItsPages() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aClientChangedRendersItsPages() throws {
+        let project = try TestProject.initialized()
         try project.sql("UPDATE client SET name = 'Renamed & Co', city = 'Elsewhere' WHERE id = (SELECT MIN(clientId) FROM invoice)")
         try project.expectSameAsFullBuild()
         try project.sql("INSERT INTO client (id, number, name) VALUES (9999, 'C-NEW', 'A new client')")
@@ -181,9 +92,8 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild()
     }
 
-    @Test func aTemplateChangedRendersThePagesThatUseIt() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aTemplateChangedRendersThePagesThatUseIt() throws {
+        let project = try TestProject.initialized()
         let before = try project.stamps()
         let month = project.templates + "/month.md"
         try Data((try String(contentsOfFile: month, encoding: .utf8) + "\nA line added to every month.\n").utf8)
@@ -200,9 +110,8 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild()
     }
 
-    @Test func changedOptionsRenderAgain() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func changedOptionsRenderAgain() throws {
+        let project = try TestProject.initialized()
         try project.expectSameAsFullBuild(["--title", "Another title"])
         try project.expectSameAsFullBuild(["--title", "Another title", "--base-url", "https://example.com/r/"])
         try project.expectSameAsFullBuild(["--title", "Another title", "--as-of", "2024-02-10"])
@@ -215,12 +124,11 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild([])
     }
 
-    @Test func aDamagedOrEditedFileIsRenderedAgain() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aDamagedOrEditedFileIsRenderedAgain() throws {
+        let project = try TestProject.initialized()
         // A second build: its changes page says nothing changed, as every rebuild below will.
-        try project.build(project.site)
-        let reference = try Project.files(in: project.site)
+        try project.buildSummary(project.site)
+        let reference = try project.files()
         let page = try #require(reference.keys.sorted().first { $0.hasPrefix("clients/") })
         let path = project.site + "/" + page
         // Same size, other bytes: only the content check can tell.
@@ -229,11 +137,89 @@ struct IncrementalBuildTests {
         try damaged.write(to: URL(fileURLWithPath: path))
         try Data("edited by hand".utf8).write(to: URL(fileURLWithPath: project.site + "/index.html"))
         try FileManager.default.removeItem(atPath: project.site + "/report.json")
-        try project.build(project.site)
-        #expect(try Project.files(in: project.site) == reference)
+        try project.buildSummary(project.site)
+        #expect(try project.files() == reference)
         // A damaged manifest is ignored: everything is rendered again, with the same bytes.
         try Data("invoices-site-manifest 2\nU zz\n".utf8).write(to: URL(fileURLWithPath: project.folder.path(".site.manifest")))
-        let summary = try project.build(project.site)
-        #expect(try Project.files(in: project.site) == reference, "\(summary)")
+        let summary = try project.buildSummary(project.site)
+        #expect(try project.files() == reference, "\(summary)")
+    }
+}
+
+/// The incremental and up-to-date build tests' project.
+extension TestProject {
+    /// A project from `invoices init` (store and a copy of the default templates) in the test's folder, built once
+    /// into `site`.
+    static func initialized() throws -> TestProject {
+        let project = try TestProject(store: "p/books.sqlite", templates: "p/templates")
+        let created = try CLI.run(["init", project.path("p"), "--clients", "12", "--invoices", "400"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let first = try project.buildSummary(project.site)
+        #expect(first.contains("changed"))
+        return project
+    }
+
+    /// Builds into `output` with the project's store and templates; returns the summary line.
+    @discardableResult
+    func buildSummary(_ output: String, _ extra: [String] = []) throws -> String {
+        let result = try CLI.run(["build", "--store", store, "--templates", templates, "--output", output] + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    /// Rebuilds `site` incrementally, builds everything into a fresh folder, and expects the same files with
+    /// the same bytes in both.
+    /// - Returns: The incremental build's summary line.
+    @discardableResult
+    func expectSameAsFullBuild(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        // The full build compares with the same previous record as the incremental one, so their changes pages
+        // must be the same too.
+        let name = "full-\(UUID().uuidString)"
+        let full = folder.path(name)
+        try FileManager.default.copyItem(atPath: folder.path(".site.trail"), toPath: folder.path(".\(name).trail"))
+        let summary = try buildSummary(site, extra)
+        try buildSummary(full, extra + ["--full"])
+        let incremental = try files()
+        let reference = try files(in: full)
+        #expect(incremental.keys.sorted() == reference.keys.sorted(), sourceLocation: sourceLocation)
+        for (path, bytes) in reference where incremental[path] != bytes {
+            Issue.record("\(path) differs from a full build", sourceLocation: sourceLocation)
+        }
+        return summary
+    }
+
+    /// How many files a build's summary line says it took over from the previous site without rendering them.
+    static func reused(_ summary: String) -> Int? {
+        guard let match = summary.firstMatch(of: /(\d+) reused/) else { return nil }
+        return Int(match.1)
+    }
+
+    /// Each file's inode and modification time (nanoseconds).
+    func stamps() throws -> [String: [Int]] {
+        var stamps: [String: [Int]] = [:]
+        for path in try files().keys {
+            var info = stat()
+            #expect(stat(site + "/" + path, &info) == 0)
+            stamps[path] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+        }
+        return stamps
+    }
+
+    /// The inputs fingerprint the manifest records for each unit, by unit key (`period:quarters/2024-Q3.html`).
+    func unitInputs() throws -> [String: String] {
+        let manifest = try String(contentsOfFile: folder.path(".site.manifest"), encoding: .utf8)
+        var units: [String: String] = [:]
+        for line in manifest.split(separator: "\n") where line.hasPrefix("U ") {
+            let cells = line.split(separator: " ", maxSplits: 2)
+            units[String(cells[2])] = String(cells[1])
+        }
+        return units
+    }
+
+    /// The path of the client page of the client with row id `id`.
+    func clientPage(_ id: Int) throws -> String {
+        let number = try StoreFixture.query(store, "SELECT number FROM client WHERE id = \(id)")[0]["number"]!
+        let pages = try files().filter { $0.key.hasPrefix("clients/") && String(decoding: $0.value, as: UTF8.self).contains(number) }
+        return try #require(pages.keys.sorted().first)
     }
 }

@@ -277,9 +277,8 @@ struct JournalExportTests {
 
     /// The site-checks books (sample --clients 40 --invoices 1200 --seed 1), over every month, over one year (with
     /// opening balances) and up to an as-of date inside the period.
-    @Test func siteChecksBooksJournalEqualsTheExports() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func siteChecksBooksJournalEqualsTheExports() throws {
+        let folder = try TemporaryFolder.current
         try Self.checkAgainstExports(try Self.build(folder, clients: 40, invoices: 1200, seed: 1))
         let year = try Self.build(folder, clients: 40, invoices: 1200, seed: 1, options: ["--year", "2025"])
         let journal = try String(contentsOfFile: year.journal, encoding: .utf8)
@@ -298,18 +297,16 @@ struct JournalExportTests {
     }
 
     /// The large books: sample --clients 200 --invoices 20000.
-    @Test func largeSampleJournalEqualsTheExports() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func largeSampleJournalEqualsTheExports() throws {
+        let folder = try TemporaryFolder.current
         try Self.checkAgainstExports(try Self.build(folder, clients: 200, invoices: 20000, seed: 1))
     }
 
     /// Hostile client numbers, names, invoice identifiers, tax names, payment references and write-off reasons: both
     /// tools read the same accounts and postings, each value comes back whole (percent-decoded), and every line of
     /// the journal is one the writer makes.
-    @Test func hostileValuesStayData() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileValuesStayData() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("v2.sqlite")
         try StoreFixture.make(at: store, sql: StoreFixture.v2Cases, version: 2)
         let numbers = [
@@ -407,9 +404,8 @@ struct JournalExportTests {
 
     /// The `journal:` keys name the accounts; changing one rewrites books.journal on the next build (it is part of
     /// the exports' fingerprint); an account name that is not plain is refused with its key and line.
-    @Test func journalKeysNameTheAccountsAndRewriteTheFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func journalKeysNameTheAccountsAndRewriteTheFile() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         func build(_ journal: String) throws -> CLI.Result {
             try Data("store: v2.sqlite\noutput: site\njournal:\n\(journal)".utf8).write(

@@ -18,9 +18,8 @@ struct OutputFolderSafetyTests {
         return files
     }
 
-    @Test func buildingIntoTheCurrentFolderOfAProjectKeepsEverything() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buildingIntoTheCurrentFolderOfAProjectKeepsEverything() throws {
+        let folder = try TemporaryFolder.current
         #expect(try CLI.run(["init", folder.path("reports")]).status == 0)
         let project = folder.url.appendingPathComponent("reports")
         let before = try contents(project.path)
@@ -43,9 +42,8 @@ struct OutputFolderSafetyTests {
         #expect(try contents(project.path) == edited)
     }
 
-    @Test func aFolderHoldingTheStoreOrTheTemplatesIsNeverReplaced() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFolderHoldingTheStoreOrTheTemplatesIsNeverReplaced() throws {
+        let folder = try TemporaryFolder.current
         let data = folder.path("data")
         try FileManager.default.createDirectory(atPath: data + "/templates", withIntermediateDirectories: true)
         #expect(try CLI.run(["sample", "--clients", "3", "--invoices", "20", "--output", data + "/books.sqlite"]).status == 0)
@@ -62,9 +60,8 @@ struct OutputFolderSafetyTests {
         }
     }
 
-    @Test func aFolderOfOtherFilesIsRefusedAndAnEmptyOrOwnFolderIsReplaced() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFolderOfOtherFilesIsRefusedAndAnEmptyOrOwnFolderIsReplaced() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "3", "--invoices", "20", "--output", store]).status == 0)
         let other = folder.path("photos")
@@ -85,9 +82,8 @@ struct OutputFolderSafetyTests {
         #expect(try String(contentsOfFile: empty + "/index.html", encoding: .utf8).contains("Again"))
     }
 
-    @Test func aSiteWrittenBeforeTheMarkerIsRecognisedByItsManifest() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aSiteWrittenBeforeTheMarkerIsRecognisedByItsManifest() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "3", "--invoices", "20", "--output", store]).status == 0)
         let site = folder.path("site")

@@ -42,9 +42,8 @@ struct PaginatedListsTests {
         return result
     }
 
-    @Test func everyRowIsOnOnePageInOrderAndEveryPageLinkWorks() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func everyRowIsOnOnePageInOrderAndEveryPageLinkWorks() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite"), site = folder.path("site")
         // Quarters' lists long enough for three pages and more at a page size of 10.
         #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "1200", "--seed", "4", "--output", store]).status == 0)
@@ -101,9 +100,8 @@ struct PaginatedListsTests {
 
     /// A month's clients in one currency, across its pages: each client (by its page's slug, which starts with its
     /// number) once, in the order of totals.csv, which lists exactly the clients with figures that month.
-    @Test func aMonthsClientsAreEachOnOnePageInOrder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMonthsClientsAreEachOnOnePageInOrder() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite"), site = folder.path("site")
         #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
         let build = try CLI.run(["build", "--store", store, "--output", site, "--page-size", "10", "--quiet"])
@@ -144,9 +142,8 @@ struct PaginatedListsTests {
 
     /// collections.html's lists on pages of their own hold exactly the rows the page shows when they fit in one page
     /// (links aside, which are one folder deeper), in the same order.
-    @Test func collectionsListsInPagesHoldTheSameRowsInTheSameOrder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func collectionsListsInPagesHoldTheSameRowsInTheSameOrder() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
         for (site, size) in [("paged", "10"), ("whole", "100000")] {
@@ -205,9 +202,8 @@ struct PaginatedListsTests {
     /// each page its neighbours; each statement page brings forward the balance the page before carried forward,
     /// from the opening balance to the closing balance, and its charges and credits add up to the statement's; the
     /// print view is the whole statement. The private copies stay whole.
-    @Test func aClientsInvoicesAndStatementLinesAreEachOnOnePageInOrder() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aClientsInvoicesAndStatementLinesAreEachOnOnePageInOrder() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite"), config = folder.path("invoices.yaml")
         try Data(String(repeating: "7", count: 64).utf8).write(to: URL(fileURLWithPath: folder.path("link.key")))
         try Data("client_links: link.key\n".utf8).write(to: URL(fileURLWithPath: config))
@@ -290,9 +286,8 @@ struct PaginatedListsTests {
         for (path, data) in privateFiles { #expect(wholeFiles[path] == data, "\(path)") }
     }
 
-    @Test func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "600", "--seed", "4", "--output", store]).status == 0)
         func build(_ site: String, _ extra: [String] = []) throws {

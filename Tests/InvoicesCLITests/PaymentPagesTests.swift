@@ -36,29 +36,13 @@ struct PaymentPagesTests {
 
         """
 
-    struct Project {
-        let folder = try! TemporaryFolder()
-        var url: URL { URL(fileURLWithPath: folder.path("")) }
-
-        init() throws {
-            try StoreFixture.make(at: folder.path("books.sqlite"), sql: PaymentPagesTests.books, version: 2)
-            try PaymentPagesTests.config.write(toFile: folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
-            try String(repeating: "k3y", count: 16).write(toFile: folder.path("link.key"), atomically: true, encoding: .utf8)
-        }
-
-        /// The private folder (`c/<token>/`) of each client number, from `invoices links`.
-        func links() throws -> [String: String] {
-            let result = try CLI.run(["links", "--store", folder.path("books.sqlite"), "--client-links", folder.path("link.key")])
-            #expect(result.status == 0, "\(result.stderr)")
-            var links: [String: String] = [:]
-            for line in result.stdout.split(separator: "\n") {
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                links[String(fields[0])] = String(fields[2])
-            }
-            return links
-        }
-
-        func text(_ path: String) throws -> String { try String(contentsOfFile: folder.path("site/" + path), encoding: .utf8) }
+    /// The books, the payee's settings and the link key, in the test's folder.
+    static func project() throws -> TestProject {
+        let project = try TestProject()
+        try StoreFixture.make(at: project.store, sql: PaymentPagesTests.books, version: 2)
+        try project.write("invoices.yaml", PaymentPagesTests.config)
+        try project.write("link.key", String(repeating: "k3y", count: 16))
+        return project
     }
 
     /// The EPC payloads of the QR codes on `url`, as zbarimg reads them from a headless Chromium screenshot.
@@ -85,9 +69,8 @@ struct PaymentPagesTests {
         "BCD\n002\n1\nSCT\nCOBADEFFXXX\nExample Studio GmbH\n\(iban)\nEUR\(amount)\n\n\n\(remittance)"
     }
 
-    @Test func aClientScansTheirPrivateStatementAndGetsTheAmountIBANAndReference() async throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aClientScansTheirPrivateStatementAndGetsTheAmountIBANAndReference() async throws {
+        let project = try Self.project()
         let build = try CLI.run(["build", "--quiet"], in: project.url)
         #expect(build.status == 0, "\(build.stderr)")
         let links = try project.links()
@@ -115,9 +98,8 @@ struct PaymentPagesTests {
         }
     }
 
-    @Test func onlyOwedEuroAmountsGetACodeAndPayLinksAreEncoded() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func onlyOwedEuroAmountsGetACodeAndPayLinksAreEncoded() throws {
+        let project = try Self.project()
         #expect(try CLI.run(["build", "--quiet"], in: project.url).status == 0)
         let links = try project.links()
         func pages(_ number: String) throws -> [String] {
@@ -149,9 +131,8 @@ struct PaymentPagesTests {
     }
 
     /// The private pages link only to each other, `mailto:` and the pay links, and name no other client.
-    @Test func thePrivatePagesShowNothingOfAnyOtherClient() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func thePrivatePagesShowNothingOfAnyOtherClient() throws {
+        let project = try Self.project()
         #expect(try CLI.run(["build", "--quiet"], in: project.url).status == 0)
         let c1 = try #require(try project.links()["C-1"])
         for page in ["index.html", "client.html"] {
@@ -168,9 +149,8 @@ struct PaymentPagesTests {
         #expect(try project.text(c1 + "client.html").contains("<a href=\"index.html\">Statement of account</a>"))
     }
 
-    @Test func aBadIBANExits65NamingTheKeyAndCheckSaysSo() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aBadIBANExits65NamingTheKeyAndCheckSaysSo() throws {
+        let project = try Self.project()
         #expect(try CLI.run(["check"], in: project.url).status == 0)
         let bad = Self.config.replacingOccurrences(of: "0130 00", with: "0130 01")
         try bad.write(toFile: project.folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
@@ -188,5 +168,19 @@ struct PaymentPagesTests {
         try noWay.write(toFile: project.folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
         let result = try CLI.run(["check"], in: project.url)
         #expect(result.status == 65 && result.stdout.contains("payee needs an iban") && result.stdout.contains("payment_url"), "\(result.stdout)")
+    }
+}
+
+fileprivate extension TestProject {
+    /// The private folder (`c/<token>/`) of each client number, from `invoices links`.
+    func links() throws -> [String: String] {
+        let result = try CLI.run(["links", "--store", store, "--client-links", path("link.key")])
+        #expect(result.status == 0, "\(result.stderr)")
+        var links: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            links[String(fields[0])] = String(fields[2])
+        }
+        return links
     }
 }

@@ -6,18 +6,17 @@ import Testing
 /// `init`, `build` from invoices.yaml and `check`, run through the built binary.
 @Suite(.serialized)
 struct ProjectCommandTests {
-    /// A project made by `invoices init` in a fresh folder, with a small sample store.
+    /// A project made by `invoices init` in the test's `.temporaryFolder`, with a small sample store.
     static func project() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["init", folder.path("report"), "--clients", "6", "--invoices", "120"])
         #expect(result.status == 0, "\(result.stderr)")
         return folder
     }
 
     /// The project file's locale comment shows what the formatter gives for each example locale.
-    @Test func theLocaleCommentShowsTheFormatsTheToolWrites() throws {
+    @Test(.temporaryFolder) func theLocaleCommentShowsTheFormatsTheToolWrites() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let yaml = try String(contentsOfFile: folder.path("report/invoices.yaml"), encoding: .utf8)
         let euro = try CurrencyCode("EUR")
         for (locale, pattern) in [("de_DE", "de_DE (%@)"), ("en_GB", "en_GB (%@)"), ("en_US_POSIX", "every machine: %@.")] {
@@ -28,9 +27,8 @@ struct ProjectCommandTests {
         }
     }
 
-    @Test func initCreatesAProjectAndPrintsTheNextCommand() throws {
+    @Test(.temporaryFolder) func initCreatesAProjectAndPrintsTheNextCommand() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         for name in ["invoices.yaml", "books.sqlite", "templates/overview.md", "templates/layout.html", "templates/style.css"] {
             #expect(FileManager.default.fileExists(atPath: folder.path("report/\(name)")), "\(name)")
         }
@@ -47,9 +45,8 @@ struct ProjectCommandTests {
         #expect(forced.stdout.contains("Next: cd \(folder.path("report")) && invoices build"))
     }
 
-    @Test func buildReadsTheProjectFileAndFlagsWin() throws {
+    @Test(.temporaryFolder) func buildReadsTheProjectFileAndFlagsWin() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         let build = try CLI.run(["build"], in: report)
         #expect(build.status == 0, "\(build.stderr)")
@@ -68,17 +65,15 @@ struct ProjectCommandTests {
         #expect(try String(contentsOfFile: folder.path("report/Output/index.html"), encoding: .utf8).contains("From the file"))
     }
 
-    @Test func buildWithoutAProjectFileOrStoreIsAUsageError() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buildWithoutAProjectFileOrStoreIsAUsageError() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["build"], in: folder.url)
         #expect(result.status == 64)
         #expect(result.stderr.contains("no store to read: pass --store PATH, or run 'invoices init'"))
     }
 
-    @Test func aBadProjectFileNamesEveryLineAndExits65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBadProjectFileNamesEveryLineAndExits65() throws {
+        let folder = try TemporaryFolder.current
         try Data("store: books.sqlite\nmonht: 2025-06\nas_of: yesterday\n".utf8).write(to: folder.url.appendingPathComponent("invoices.yaml"))
         let result = try CLI.run(["build"], in: folder.url)
         #expect(result.status == 65)
@@ -86,9 +81,8 @@ struct ProjectCommandTests {
         #expect(result.stderr.contains("invoices.yaml:3:8: as_of 'yesterday' is not a date"))
     }
 
-    @Test func checkIsCleanOnAFreshProject() throws {
+    @Test(.temporaryFolder) func checkIsCleanOnAFreshProject() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let result = try CLI.run(["check"], in: folder.url.appendingPathComponent("report"))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("OK: "))
@@ -101,9 +95,8 @@ struct ProjectCommandTests {
         #expect((object["problems"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func checkReportsEveryProblemInABrokenStoreAndTemplates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func checkReportsEveryProblemInABrokenStoreAndTemplates() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("broken.sqlite")
         try StoreFixture.make(at: store, sql: """
             INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
@@ -144,17 +137,15 @@ struct ProjectCommandTests {
         #expect(overview["column"] as? Int == 4)
     }
 
-    @Test func checkOnAMissingStoreExits66() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func checkOnAMissingStoreExits66() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["check", "--store", folder.path("nope.sqlite")])
         #expect(result.status == 66)
         #expect(result.stdout.contains("nope.sqlite: no such file"))
     }
 
-    @Test func aTemplateErrorExits65WithItsLocationAndKeepsThePreviousSite() throws {
+    @Test(.temporaryFolder) func aTemplateErrorExits65WithItsLocationAndKeepsThePreviousSite() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         #expect(try CLI.run(["build"], in: report).status == 0)
         let before = try Data(contentsOf: report.appendingPathComponent("Output/index.html"))

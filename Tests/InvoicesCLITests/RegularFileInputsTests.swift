@@ -9,9 +9,8 @@ import Testing
 @Suite(.serialized)
 struct RegularFileInputsTests {
     /// Finding MEDIUM 3: `mkfifo .Output.trail` hung every build.
-    @Test func aFIFOInThePlaceOfTheTrailIsRefusedAtOnce() throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aFIFOInThePlaceOfTheTrailIsRefusedAtOnce() throws {
+        let project = try TestProject.v2Cases(timeout: 20)
         #expect(try project.build().status == 0)
         try project.replaceTrail { #expect(mkfifo($0, 0o600) == 0) }
         try project.sql("UPDATE invoice SET amount = 51000 WHERE identifier = 'INV-2'")
@@ -23,9 +22,8 @@ struct RegularFileInputsTests {
 
     /// Finding MEDIUM 3: a trail symlinked to `/dev/zero` spun. The trail is the tool's own file: a link is refused
     /// before anything is read through it.
-    @Test func aTrailLinkedToDevZeroIsRefused() throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aTrailLinkedToDevZeroIsRefused() throws {
+        let project = try TestProject.v2Cases(timeout: 20)
         #expect(try project.build().status == 0)
         try project.replaceTrail { try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: "/dev/zero") }
         let result = try project.build(["--closed-through", "2025-09-30"])
@@ -34,10 +32,9 @@ struct RegularFileInputsTests {
     }
 
     /// Finding MEDIUM 3: `client_links` naming a FIFO hung; naming `/dev/zero` read 6.4 GB in 10 s.
-    @Test(arguments: ["fifo", "/dev/zero"])
+    @Test(.temporaryFolder, arguments: ["fifo", "/dev/zero"])
     func aClientLinkKeyThatIsNotAFileIsRefused(key: String) throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+        let project = try TestProject.v2Cases(timeout: 20)
         let path = key == "fifo" ? project.folder.path("link.key") : key
         if key == "fifo" { #expect(mkfifo(path, 0o600) == 0) }
         let expected = key == "fifo" ? "is a FIFO (named pipe), not a regular file" : "is a character device, not a regular file"
@@ -55,9 +52,8 @@ struct RegularFileInputsTests {
 
     /// Finding MEDIUM 3: a trail with one 2 MB line took 53 s. A line past the trail's line budget (8 MB) is refused
     /// naming the file, the line and the limit.
-    @Test func aTrailWithALineLongerThanItsBudgetIsRefusedNamingTheLimit() throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aTrailWithALineLongerThanItsBudgetIsRefusedNamingTheLimit() throws {
+        let project = try TestProject.v2Cases(timeout: 20)
         #expect(try project.build().status == 0)
         var text = try String(contentsOfFile: project.trail, encoding: .utf8)
         text += "zzz\t" + String(repeating: "x", count: FileBudget.trailLine.bytes + (1 << 20)) + "\n"
@@ -71,9 +67,8 @@ struct RegularFileInputsTests {
 
     /// The tool never writes a trail it would refuse: books one of whose records would make a line past the trail's
     /// line budget are refused naming the record, and nothing is built.
-    @Test func booksWhoseTrailLineWouldPassTheBudgetAreRefusedNamingTheRecord() throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func booksWhoseTrailLineWouldPassTheBudgetAreRefusedNamingTheRecord() throws {
+        let project = try TestProject.v2Cases(timeout: 20)
         try project.sql("UPDATE invoice SET notes = replace(hex(zeroblob(\(FileBudget.trailLine.bytes / 2 + 10_000))), '0', 'x') WHERE identifier = 'INV-2'")
         let result = try project.build()
         #expect(result.status == 65, "\(result.status) \(result.stderr)")
@@ -85,9 +80,8 @@ struct RegularFileInputsTests {
     /// Finding LOW 3: `--closed-through` passed when the first line of a scratch build's trail (made from books
     /// changed in the closed period) was copied over the trail. The first line carries a hash of the lines after
     /// it: where it alone would decide, a first line that does not match them is refused.
-    @Test func aTrailHeaderCopiedFromAnotherBuildIsRefusedWithClosedPeriodsOn() throws {
-        let project = try BuiltProject(timeout: 20)
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aTrailHeaderCopiedFromAnotherBuildIsRefusedWithClosedPeriodsOn() throws {
+        let project = try TestProject.v2Cases(timeout: 20)
         #expect(try project.build().status == 0)
         #expect(try project.build(["--closed-through", "2025-09-30"]).status == 0, "unchanged books pass")
         // The closed period changed; a scratch build of the changed books gives a first line that says so.
@@ -113,9 +107,8 @@ struct RegularFileInputsTests {
 
     /// Finding LOW 6: `init --force` wrote through a symlinked `invoices.yaml`. init never writes through a link:
     /// the link's target keeps its bytes, and nothing is written.
-    @Test func initForceNeverWritesThroughASymlinkedProjectFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func initForceNeverWritesThroughASymlinkedProjectFile() throws {
+        let folder = try TemporaryFolder.current
         let target = folder.path("elsewhere.txt")
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.createDirectory(atPath: folder.path("project"), withIntermediateDirectories: true)
@@ -135,7 +128,7 @@ struct RegularFileInputsTests {
     }
 }
 
-extension BuiltProject {
+extension TestProject {
     /// Removes the trail and lets `make` put something else in its place.
     func replaceTrail(_ make: (String) throws -> Void) throws {
         try FileManager.default.removeItem(atPath: trail)

@@ -27,9 +27,8 @@ struct ReliabilityTests {
         }
     }
 
-    @Test func aBuildKilledAtRandomMomentsLeavesEitherTheOldOrTheNewSite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBuildKilledAtRandomMomentsLeavesEitherTheOldOrTheNewSite() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "150", "--invoices", "15000", "--seed", "5", "--output", store]).status == 0)
         // The two complete sites a killed build may leave: the previous one (A) and the new one (B). Each is built
@@ -71,9 +70,8 @@ struct ReliabilityTests {
         #expect(try leftovers(in: folder) == [], "temporary folders left behind")
     }
 
-    @Test func aBuildOnAFullDiskFailsClearlyAndKeepsThePreviousSite() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBuildOnAFullDiskFailsClearlyAndKeepsThePreviousSite() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "20", "--invoices", "400", "--seed", "2", "--output", store]).status == 0)
         let disk = folder.path("disk")
@@ -101,9 +99,8 @@ struct ReliabilityTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk).filter { $0.hasPrefix(".site.") && $0 != ".site.manifest" && $0 != ".site.trail" } == [])
     }
 
-    @Test func aLockedStoreIsReportedAndLeftAlone() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aLockedStoreIsReportedAndLeftAlone() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "5", "--invoices", "50", "--seed", "2", "--output", store]).status == 0)
         // Another process holds an exclusive (write) lock until it is told to stop.
@@ -132,9 +129,8 @@ struct ReliabilityTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func aStoreInWALModeKeepsTheBytesOfAllItsFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreInWALModeKeepsTheBytesOfAllItsFiles() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "5", "--invoices", "50", "--seed", "2", "--output", store]).status == 0)
         // Switch to WAL and leave committed rows in the -wal file (no checkpoint), as a running app would.
@@ -161,9 +157,8 @@ struct ReliabilityTests {
         #expect(page.contains { $0.contains("WAL-1") })
     }
 
-    @Test func aTruncatedStoreIsReportedAsCorrupt() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aTruncatedStoreIsReportedAsCorrupt() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "30", "--invoices", "3000", "--seed", "2", "--output", store]).status == 0)
         let data = try Data(contentsOf: URL(fileURLWithPath: store))
@@ -174,9 +169,8 @@ struct ReliabilityTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func corruptedPagesAreReportedAsCorrupt() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func corruptedPagesAreReportedAsCorrupt() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "30", "--invoices", "3000", "--seed", "2", "--output", store]).status == 0)
         var data = try Data(contentsOf: URL(fileURLWithPath: store))

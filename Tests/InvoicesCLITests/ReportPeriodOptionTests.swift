@@ -21,9 +21,8 @@ struct ReportPeriodOptionTests {
         #expect(both.stderr.contains("--month and --quarter both choose the report's period; give only one of --month, --quarter and --year"), "\(both.stderr)")
     }
 
-    @Test func theProjectFileNamesABadOrSecondPeriodKey() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theProjectFileNamesABadOrSecondPeriodKey() throws {
+        let folder = try TemporaryFolder.current
         let cases: [(String, String)] = [
             ("store: x.sqlite\nquarter: 2025-Q9\n", "invoices.yaml:2:10: quarter '2025-Q9' is not a quarter; expected YYYY-QN"),
             ("store: x.sqlite\nyear: last\n", "invoices.yaml:2:7: year 'last' is not a year; expected YYYY"),
@@ -58,9 +57,8 @@ struct ReportPeriodOptionTests {
 
     /// A fiscal quarter and a fiscal year (years from April, then from July): the months, the overview's period
     /// text, the period pages, and a statement's opening balance, lines and closing balance.
-    @Test func aFiscalQuarterOrYearIsTheReportsAndTheStatementsPeriod() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFiscalQuarterOrYearIsTheReportsAndTheStatementsPeriod() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         /// Builds into `output` with `options` and reads the overview.
         func build(_ output: String, _ options: [String]) throws -> String {

@@ -6,9 +6,8 @@ import Testing
 /// Schema 3 (issue 43): a v2 store builds as before, and its migration (printed by `invoices schema --migrate-from 2`,
 /// run by sqlite3) changes no byte of the site.
 struct SchemaMigrationBuildTests {
-    @Test func aV2StoreAndItsMigrationBuildTheSameSiteByteForByte() throws {
-        let project = try BuiltProject()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aV2StoreAndItsMigrationBuildTheSameSiteByteForByte() throws {
+        let project = try TestProject.v2Cases()
         #expect(try project.build().status == 0)
         let before = try project.files()
         #expect(before.count > 20)

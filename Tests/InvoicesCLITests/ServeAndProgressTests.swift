@@ -4,16 +4,10 @@ import Testing
 
 @Suite(.serialized)
 struct ServeAndProgressTests {
-    static func project() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        let result = try CLI.run(["init", folder.path("report"), "--clients", "6", "--invoices", "120"])
-        #expect(result.status == 0, "\(result.stderr)")
-        return folder
-    }
+    static func project() throws -> TemporaryFolder { try ProjectCommandTests.project() }
 
-    @Test func serveBuildsServesReloadsAndStopsOnSIGINT() async throws {
+    @Test(.temporaryFolder) func serveBuildsServesReloadsAndStopsOnSIGINT() async throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         let serve = try await ServeProcess.start(in: report)
         defer { serve.terminate() }
@@ -61,9 +55,8 @@ struct ServeAndProgressTests {
         }
     }
 
-    @Test func progressOnAPipeIsOnePlainLinePerPhase() throws {
+    @Test(.temporaryFolder) func progressOnAPipeIsOnePlainLinePerPhase() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let result = try CLI.run(["build"], in: folder.url.appendingPathComponent("report"))
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -73,10 +66,9 @@ struct ServeAndProgressTests {
         #expect(result.stdout.range(of: #"^Wrote \d+ pages \(\d+ files, \d+ changed, \d+ reused\) to .+ in \d+\.\d\d s\n$"#, options: .regularExpression) != nil)
     }
 
-    @Test  // script(1) comes with bsdutils, an essential Debian package
+    @Test(.temporaryFolder)  // script(1) comes with bsdutils, an essential Debian package
     func progressOnATerminalDrawsABar() throws {
         let folder = try Self.project()
-        defer { folder.remove() }
         let report = folder.url.appendingPathComponent("report")
         // script(1) runs the build on a pseudo-terminal and copies what it writes.
         let process = Process()

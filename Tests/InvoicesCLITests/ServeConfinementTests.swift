@@ -13,9 +13,8 @@ struct ServeConfinementTests {
         return result.stdout
     }
 
-    @Test func onlyLoopbackHostsAreAnsweredAndNoLinkLeadsOutOfTheSite() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func onlyLoopbackHostsAreAnsweredAndNoLinkLeadsOutOfTheSite() async throws {
+        let folder = try TemporaryFolder.current
         #expect(try CLI.run(["init", folder.path("report"), "--clients", "3", "--invoices", "20"]).status == 0)
         let report = folder.url.appendingPathComponent("report")
         try Data("secret\n".utf8).write(to: URL(fileURLWithPath: folder.path("secret.txt")))
@@ -98,9 +97,8 @@ struct ServeConfinementTests {
     }
 
     /// What curl cannot send: an absolute-form target, two Host headers, a header that never ends (issue 41).
-    @Test func absoluteFormTargetsDuplicateHostsAndSlowHeadersAreRefused() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func absoluteFormTargetsDuplicateHostsAndSlowHeadersAreRefused() async throws {
+        let folder = try TemporaryFolder.current
         #expect(try CLI.run(["init", folder.path("report"), "--clients", "2", "--invoices", "4"]).status == 0)
         let report = folder.url.appendingPathComponent("report")
         let serve = try await ServeProcess.start(["--header-timeout", "1000"], in: report)

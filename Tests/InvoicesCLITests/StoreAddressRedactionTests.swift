@@ -12,10 +12,9 @@ struct StoreAddressRedactionTests {
         "postgresql://ann:hunter2@[bad/books?password=hunter2",
     ]
 
-    @Test(arguments: addresses)
+    @Test(.temporaryFolder, arguments: addresses)
     func thePasswordIsNeverPrinted(address: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         try Data("number,name\nC-1,Ann\n".utf8).write(to: URL(fileURLWithPath: folder.path("clients.csv")))
         let runs = [
             ["check", "--store", address, "--format", "json"],

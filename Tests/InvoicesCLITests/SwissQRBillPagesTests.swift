@@ -30,17 +30,12 @@ struct SwissQRBillPagesTests {
         """
     }
 
-    struct Project {
-        let folder = try! TemporaryFolder()
-        var url: URL { URL(fileURLWithPath: folder.path("")) }
-        init(config: String = SwissQRBillPagesTests.config()) throws {
-            try StoreFixture.make(at: folder.path("books.sqlite"), sql: SwissQRBillPagesTests.books, version: 3)
-            try config.write(toFile: folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
-        }
-        func statement(_ number: String) throws -> String {
-            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("site/statements")).first { $0.hasPrefix(number.lowercased() + "-") })
-            return "file://" + folder.path("site/statements/" + name)
-        }
+    /// The books and `config`, in the test's folder.
+    static func project(config: String = SwissQRBillPagesTests.config()) throws -> TestProject {
+        let project = try TestProject()
+        try StoreFixture.make(at: project.store, sql: SwissQRBillPagesTests.books, version: 3)
+        try project.write("invoices.yaml", config)
+        return project
     }
 
     /// Every code zbarimg reads on a Chromium screenshot of `url`, as the bytes the code holds (`-Sbinary`: zbar would
@@ -92,9 +87,8 @@ struct SwissQRBillPagesTests {
 
     static func fields(_ payload: String) -> [String] { payload.components(separatedBy: "\r\n") }
 
-    @Test func aQRIBANsBillScansAsQrbillMakesItWithAValidQRReference() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aQRIBANsBillScansAsQrbillMakesItWithAValidQRReference() throws {
+        let project = try Self.project()
         let build = try CLI.run(["build", "--quiet"], in: project.url)
         #expect(build.status == 0, "\(build.stderr)")
         let codes = try Self.scan(try project.statement("C-1"), in: project.folder)
@@ -127,9 +121,8 @@ struct SwissQRBillPagesTests {
         #expect(Self.fields(frenchBill)[20...26] == ["S", "Bistro Lyon", "Rue de la République 1", "", "69001", "Lyon", "FR"])
     }
 
-    @Test func aPlainSwissIBANsBillHasAValidCreditorReference() throws {
-        let project = try Project(config: Self.config(account: "qr_bill:\n    iban: CH93 0076 2011 6238 5295 7"))
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aPlainSwissIBANsBillHasAValidCreditorReference() throws {
+        let project = try Self.project(config: Self.config(account: "qr_bill:\n    iban: CH93 0076 2011 6238 5295 7"))
         #expect(try CLI.run(["build", "--quiet"], in: project.url).status == 0)
         let codes = try Self.scan(try project.statement("C-1"), in: project.folder)
         let chf = Self.fields(try #require(codes.first { Self.fields($0).count > 19 && Self.fields($0)[19] == "CHF" }))
@@ -139,9 +132,8 @@ struct SwissQRBillPagesTests {
         #expect(chf == Self.fields(python.payload))
     }
 
-    @Test func checkRefusesANonSwissAccountAndAMissingAddressField() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func checkRefusesANonSwissAccountAndAMissingAddressField() throws {
+        let project = try Self.project()
         #expect(try CLI.run(["check"], in: project.url).status == 0)
         let german = Self.config(account: "qr_bill:\n    iban: DE89 3704 0044 0532 0130 00")
         try german.write(toFile: project.folder.path("invoices.yaml"), atomically: true, encoding: .utf8)
@@ -164,9 +156,8 @@ struct SwissQRBillPagesTests {
         #expect(!FileManager.default.fileExists(atPath: project.folder.path("site")))
     }
 
-    @Test func withoutASwissAccountCHFGetsNoCodeAndCheckWarns() throws {
-        let project = try Project(config: Self.config(account: ""))
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func withoutASwissAccountCHFGetsNoCodeAndCheckWarns() throws {
+        let project = try Self.project(config: Self.config(account: ""))
         let check = try CLI.run(["check"], in: project.url)
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("warning: ") && check.stdout.contains("invoices.yaml: 2 client(s) owe CHF (C-1, C-2) and the payee has no Swiss account"), "\(check.stdout)")
@@ -176,5 +167,13 @@ struct SwissQRBillPagesTests {
         // The Swiss client's EUR keeps the EPC code; its CHF gets none.
         let codes = try Self.scan(try project.statement("C-1"), in: project.folder)
         #expect(codes.count == 1 && codes[0].hasPrefix("BCD") && codes[0].contains("\nEUR120.00\n"), "\(codes)")
+    }
+}
+
+fileprivate extension TestProject {
+    /// The `file://` address of client `number`'s statement page.
+    func statement(_ number: String) throws -> String {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: path("site/statements")).first { $0.hasPrefix(number.lowercased() + "-") })
+        return "file://" + path("site/statements/" + name)
     }
 }

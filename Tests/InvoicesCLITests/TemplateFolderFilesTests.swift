@@ -5,17 +5,16 @@ import Testing
 /// What a templates folder may hold besides templates, and what it may not (issue 28).
 struct TemplateFolderFilesTests {
     func setUp() throws -> (TemporaryFolder, String) {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "3", "--invoices", "20", "--output", store]).status == 0)
         try FileManager.default.createDirectory(atPath: folder.path("templates"), withIntermediateDirectories: true)
         return (folder, store)
     }
 
-    @Test(arguments: ["report.json", "totals.csv", "payments.csv", "sitemap.xml", "feed.xml", "clients"])
+    @Test(.temporaryFolder, arguments: ["report.json", "totals.csv", "payments.csv", "sitemap.xml", "feed.xml", "clients"])
     func aFileNamedLikeOneTheBuildWritesIsRefused(name: String) throws {
         let (folder, store) = try setUp()
-        defer { folder.remove() }
         try Data("{\"forged\": true}\n".utf8).write(to: URL(fileURLWithPath: folder.path("templates/" + name)))
         let result = try CLI.run(["build", "--store", store, "--templates", folder.path("templates"), "--output", folder.path("site")])
         #expect(result.status == 65, "\(result.stderr)")
@@ -23,9 +22,8 @@ struct TemplateFolderFilesTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("site")))
     }
 
-    @Test func aLinkOutOfTheFolderIsRefusedAndOneInsideItIsFollowed() throws {
+    @Test(.temporaryFolder) func aLinkOutOfTheFolderIsRefusedAndOneInsideItIsFollowed() throws {
         let (folder, store) = try setUp()
-        defer { folder.remove() }
         try Data("secret\n".utf8).write(to: URL(fileURLWithPath: folder.path("secret.txt")))
         try FileManager.default.createSymbolicLink(atPath: folder.path("templates/notes.txt"), withDestinationPath: folder.path("secret.txt"))
         let refused = try CLI.run(["build", "--store", store, "--templates", folder.path("templates"), "--output", folder.path("site")])
@@ -43,9 +41,8 @@ struct TemplateFolderFilesTests {
     /// Issue 41, finding MEDIUM 4: every file of a templates folder was copied into the site, so a users file or a
     /// client-link key kept there was published. Only templates, stylesheets and scripts are read now; `check` and
     /// `build` refuse any other file with its name, and nothing of it reaches the site.
-    @Test func aUsersFileOrAKeyInTheTemplatesFolderIsRefusedAndNeverPublished() throws {
+    @Test(.temporaryFolder) func aUsersFileOrAKeyInTheTemplatesFolderIsRefusedAndNeverPublished() throws {
         let (folder, store) = try setUp()
-        defer { folder.remove() }
         let templates = folder.path("templates")
         try Data("alice:correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: templates + "/users.txt"))
         try Data("0123456789abcdef0123456789abcdef0123456789abcdef\n".utf8).write(to: URL(fileURLWithPath: templates + "/link.key"))

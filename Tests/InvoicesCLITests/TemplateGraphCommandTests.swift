@@ -13,11 +13,10 @@ struct TemplateGraphCommandTests {
         ("unclosed", ["month.md": "# {{label}}\n{{#currencies}}\n"], "month.md:2:4: unclosed section 'currencies'"),
     ]
 
-    @Test(arguments: broken.indices)
+    @Test(.temporaryFolder, arguments: broken.indices)
     func checkAndBuildAgreeWithExit65(_ index: Int) throws {
         let (_, files, expected) = Self.broken[index]
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["sample", "--clients", "3", "--invoices", "20", "--seed", "1", "--output", store]).status == 0)
         let templates = folder.url.appendingPathComponent("templates")

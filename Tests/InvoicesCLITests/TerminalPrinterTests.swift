@@ -25,9 +25,8 @@ struct TerminalPrinterTests {
         }
     }
 
-    @Test func anAttachmentNameInAPDFIsPrintedEscaped() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anAttachmentNameInAPDFIsPrintedEscaped() throws {
+        let folder = try TemporaryFolder.current
         let xml = folder.path("data.xml")
         let pdf = folder.path("invoice.pdf")
         let key = folder.path("key")
@@ -46,9 +45,8 @@ struct TerminalPrinterTests {
         Self.expectEscaped(result)
     }
 
-    @Test func aFileNameInAnErrorIsPrintedEscaped() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileNameInAnErrorIsPrintedEscaped() throws {
+        let folder = try TemporaryFolder.current
         let result = try CLI.run(["import", "--store", folder.path("books.sqlite"), folder.path(Self.hostile + ".csv")])
         #expect(result.status == 66, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains("\\u{1b}]0;owned"), "\(result.stderr)")

@@ -7,23 +7,21 @@ import Testing
 /// renders, and gives what a full build gives.
 @Suite(.serialized)
 struct UpToDateBuildTests {
-    typealias Project = IncrementalBuildTests.Project
 
     /// Builds until the site is up to date: the build after a change lists it, the next says nothing changed, and the
     /// one after that has nothing to do.
-    func settle(_ project: Project, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func settle(_ project: TestProject, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         for _ in 0..<3 {
-            if try project.build(project.site, extra).hasPrefix("Up to date: ") { return }
+            if try project.buildSummary(project.site, extra).hasPrefix("Up to date: ") { return }
         }
         Issue.record("three builds of the same inputs and the site was still not up to date", sourceLocation: sourceLocation)
     }
 
-    @Test func theSameInputsLeaveTheSiteAsItWas() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func theSameInputsLeaveTheSiteAsItWas() throws {
+        let project = try TestProject.initialized()
         try settle(project)
         let before = try project.stamps()
-        let summary = try project.build(project.site)
+        let summary = try project.buildSummary(project.site)
         #expect(summary.hasPrefix("Up to date: "), "\(summary)")
         #expect(summary.contains(" 0 changed"), "\(summary)")
         // The site's own files, inode and modification time alike: the folder was not replaced.
@@ -34,9 +32,8 @@ struct UpToDateBuildTests {
 
     /// Each input the build reads, changed in turn, renders the site again (same as a full build), and a build of the
     /// same inputs after that is up to date again.
-    @Test func everyInputChangedRendersAgain() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func everyInputChangedRendersAgain() throws {
+        let project = try TestProject.initialized()
         try settle(project)
         // The store's bytes.
         try project.sql("UPDATE invoice SET amount = amount + 7, net = net + 7 WHERE id = (SELECT MAX(id) FROM invoice)")
@@ -50,27 +47,26 @@ struct UpToDateBuildTests {
         // An option.
         #expect(try project.expectSameAsFullBuild(["--page-size", "10"]).hasPrefix("Wrote "))
         try settle(project, ["--page-size", "10"])
-        #expect(try project.build(project.site).hasPrefix("Wrote "))
+        #expect(try project.buildSummary(project.site).hasPrefix("Wrote "))
         try settle(project)
         // The closed date (it is shown on the changes page).
-        #expect(try project.build(project.site, ["--closed-through", "2023-12-31"]).hasPrefix("Wrote "))
+        #expect(try project.buildSummary(project.site, ["--closed-through", "2023-12-31"]).hasPrefix("Wrote "))
         try settle(project, ["--closed-through", "2023-12-31"])
         // --full renders everything, whatever the fingerprints say.
-        #expect(try project.build(project.site, ["--closed-through", "2023-12-31", "--full"]).hasPrefix("Wrote "))
+        #expect(try project.buildSummary(project.site, ["--closed-through", "2023-12-31", "--full"]).hasPrefix("Wrote "))
     }
 
     /// A change still in the store's write-ahead log (the app has the store open) is a change of the store: the log's
     /// bytes are fingerprinted with the store file's.
-    @Test func aChangeInTheWriteAheadLogRendersAgain() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aChangeInTheWriteAheadLogRendersAgain() throws {
+        let project = try TestProject.initialized()
         // The store in WAL mode (it stays so), then built until up to date.
         try StoreFixture.withChangeInWriteAheadLog(project.store, "SELECT 1") {}
         try settle(project)
         let storeBytes = try Data(contentsOf: URL(fileURLWithPath: project.store))
         try StoreFixture.withChangeInWriteAheadLog(project.store, "UPDATE client SET name = 'Only In The Log' WHERE id = (SELECT MIN(clientId) FROM invoice)") {
             #expect(try Data(contentsOf: URL(fileURLWithPath: project.store)) == storeBytes, "the change is in the log alone")
-            let summary = try project.build(project.site)
+            let summary = try project.buildSummary(project.site)
             #expect(summary.hasPrefix("Wrote "), "\(summary)")
             #expect(try String(contentsOfFile: project.site + "/clients.html", encoding: .utf8).contains("Only In The Log"))
         }
@@ -78,22 +74,21 @@ struct UpToDateBuildTests {
 
     /// The site changed under the build (a file added, edited or removed): the build renders, and the site is again
     /// what the build writes.
-    @Test func aSiteChangedSinceTheBuildRendersAgain() throws {
-        let project = try Project()
-        defer { project.folder.remove() }
+    @Test(.temporaryFolder) func aSiteChangedSinceTheBuildRendersAgain() throws {
+        let project = try TestProject.initialized()
         try settle(project)
-        let reference = try Project.files(in: project.site)
+        let reference = try project.files()
         try Data("not ours".utf8).write(to: URL(fileURLWithPath: project.site + "/months/extra.html"))
-        #expect(try project.build(project.site).hasPrefix("Wrote "))
-        #expect(try Project.files(in: project.site) == reference)
+        #expect(try project.buildSummary(project.site).hasPrefix("Wrote "))
+        #expect(try project.files() == reference)
         try settle(project)
         try FileManager.default.createDirectory(atPath: project.site + "/empty", withIntermediateDirectories: false)
-        #expect(try project.build(project.site).hasPrefix("Wrote "))
+        #expect(try project.buildSummary(project.site).hasPrefix("Wrote "))
         #expect(!FileManager.default.fileExists(atPath: project.site + "/empty"))
         try settle(project)
         try FileManager.default.removeItem(atPath: project.site + "/collections.html")
         try FileManager.default.createSymbolicLink(atPath: project.site + "/collections.html", withDestinationPath: project.store)
-        #expect(try project.build(project.site).hasPrefix("Wrote "))
-        #expect(try Project.files(in: project.site) == reference)
+        #expect(try project.buildSummary(project.site).hasPrefix("Wrote "))
+        #expect(try project.files() == reference)
     }
 }

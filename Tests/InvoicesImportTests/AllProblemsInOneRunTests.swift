@@ -12,9 +12,8 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    @Test func unknownClientsAreReportedWithTheRowsOtherProblems() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func unknownClientsAreReportedWithTheRowsOtherProblems() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv"], into: store)
         let before = try #require(Support.bytes(store))
@@ -37,9 +36,8 @@ import Testing
         #expect(Support.bytes(store) == before)
     }
 
-    @Test func problemsOfSeveralFilesComeInTheOrderOfTheFiles() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func problemsOfSeveralFilesComeInTheOrderOfTheFiles() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("new.sqlite")
         // Without the FreshBooks clients file, neither file's clients are known; the second file has bad rows too.
         let unknown = Support.fixture("freshbooks-invoices.csv")
@@ -56,9 +54,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store), "a failed import into a new store leaves no file")
     }
 
-    @Test func aClientRowWithAProblemIsNotReportedAgainForItsInvoices() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aClientRowWithAProblemIsNotReportedAgainForItsInvoices() throws {
+        let folder = try TemporaryFolder.current
         let clients = folder.path("clients.csv")
         let invoices = folder.path("invoices.csv")
         try write("number,name\nC-009,\n", to: clients)
@@ -68,9 +65,8 @@ import Testing
         #expect(error.problems.map(\.description) == ["\(clients):2: column 'name': is empty; every client needs one"])
     }
 
-    @Test func jsonInvoicesWithProblemsHaveTheirClientsCheckedToo() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func jsonInvoicesWithProblemsHaveTheirClientsCheckedToo() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("books.json")
         try write(
             #"{"invoices": [{"identifier": "J-1", "clientNumber": "C-7", "amount": 5, "currency": "USD", "#
@@ -84,9 +80,8 @@ import Testing
         ])
     }
 
-    @Test func aMissingFileIsReportedWithTheOtherFilesProblems() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMissingFileIsReportedWithTheOtherFilesProblems() throws {
+        let folder = try TemporaryFolder.current
         let bad = Support.fixture("freshbooks-invoices-bad.csv")
         let missing = folder.path("nope.csv")
         let result = try CLI.run(["import", "--store", folder.path("books.sqlite"), bad, missing])

@@ -20,9 +20,8 @@ struct BoundedProblemsTests {
         #expect(list.first.map(\.message) == (1...10).map { "a\($0)" })
     }
 
-    @Test func anImportWithThousandsOfBadRowsListsTwoHundredAndCountsAll() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anImportWithThousandsOfBadRowsListsTwoHundredAndCountsAll() throws {
+        let folder = try TemporaryFolder.current
         var csv = AllProblemsInOneRunTests.header
         for row in 0..<5_000 { csv += "INV-\(row),C-1,12.345,EUR,2025-01-0\(row % 9 + 1),not-a-date,,\n" }
         let file = folder.path("invoices.csv")

@@ -32,9 +32,8 @@ import Testing
         #expect(problem.description == "--date-format '\(pattern)': \(message)")
     }
 
-    @Test func theCommandRefusesMinutesAsAUsageErrorBeforeReadingAnything() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theCommandRefusesMinutesAsAUsageErrorBeforeReadingAnything() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let files = [Support.fixture("clients.csv"), Support.fixture("invoices-dmy.csv")]
         let result = try CLI.run(["import", "--store", store, "--date-format", "dd/mm/yyyy"] + files)
@@ -52,9 +51,8 @@ import Testing
         #expect(error.description.hasPrefix("--date-format 'yyyy-MM-dd HH': HH is an hour"))
     }
 
-    @Test func twoDigitYearsAndMonthNamesAreReadAsDocumented() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func twoDigitYearsAndMonthNamesAreReadAsDocumented() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("invoices.csv")
         try Data("""
             identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn

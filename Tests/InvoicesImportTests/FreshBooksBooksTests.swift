@@ -9,9 +9,8 @@ import Testing
 @Suite struct FreshBooksBooksTests {
     static let files = ["freshbooks-clients.csv", "freshbooks-invoices-taxes.csv", "freshbooks-payments.csv"]
 
-    @Test func lineTaxesBecomeTheInvoicesTaxLinesExactly() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func lineTaxesBecomeTheInvoicesTaxLinesExactly() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(Array(Self.files.prefix(2)), into: store)
         let books = try BooksStore(path: store).books
@@ -30,9 +29,8 @@ import Testing
                 ])
     }
 
-    @Test func draftsAndVoidsKeepTheirStatus() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func draftsAndVoidsKeepTheirStatus() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(Array(Self.files.prefix(2)), into: store)
         #expect(summary.invoices.added == 4 && summary.skippedInvoices == 0)
@@ -40,9 +38,8 @@ import Testing
         #expect(rows.map { "\($0["identifier"] ?? "") \($0["status"] ?? "")" } == ["0000201 sent", "0000202 sent", "0000203 draft", "0000204 void"])
     }
 
-    @Test func paymentsCollectedInTheSameImportOrALaterOneGiveTheSameStore() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func paymentsCollectedInTheSameImportOrALaterOneGiveTheSameStore() throws {
+        let folder = try TemporaryFolder.current
         let together = folder.path("together.sqlite")
         let summary = try Support.importFixtures(Self.files, into: together)
         // The prepayment names no invoice (the client's credit): left out.
@@ -85,9 +82,8 @@ import Testing
         } + StoreFixture.query(store, "SELECT invoiceId, paidOn, amount, method, reference FROM payment ORDER BY invoiceId, paidOn").map { "\($0.sorted { $0.key < $1.key })" }
     }
 
-    @Test func aLineWhoseTotalIsNotSubtotalPlusTaxesAndAPaymentInAnotherCurrencyAreNamed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aLineWhoseTotalIsNotSubtotalPlusTaxesAndAPaymentInAnotherCurrencyAreNamed() throws {
+        let folder = try TemporaryFolder.current
         let invoices = folder.path("invoices.csv")
         let original = try String(contentsOfFile: Support.fixture("freshbooks-invoices-taxes.csv"), encoding: .utf8)
         try Data(original.replacingOccurrences(of: "21.01,,0,441.11", with: "21.01,,0,441.10").utf8).write(to: URL(fileURLWithPath: invoices))

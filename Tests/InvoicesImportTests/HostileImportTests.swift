@@ -30,11 +30,10 @@ struct HostileImportTests {
 
     /// A Zoho tax of 92 trillion minor units without a rate column: the rate (tax / net, to 0.001 %) was computed as
     /// `tax * 100_000`, which trapped; it is computed in 128 bits.
-    @Test func aZohoTaxPast92TrillionDoesNotTrap() throws {
+    @Test(.temporaryFolder) func aZohoTaxPast92TrillionDoesNotTrap() throws {
         let header = "Invoice Date,Invoice Number,Invoice Status,Customer Name,Due Date,Currency Code,Item Name,Item Total,SubTotal,Total,Balance,Last Payment Date,Tax Amount,Tax Name\n"
         let row = "2025-04-01,INV-1,Sent,Initech,2025-04-15,USD,Work,1.00,1.00,92233720368547758.07,92233720368547758.07,,92233720368547.76,VAT\n"
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let path = folder.path("zoho.csv")
         try (header + row).write(toFile: path, atomically: true, encoding: .utf8)
         let line = try #require(try ImportReader().read(files: [path]).invoices.first?.tax?.lines.first)

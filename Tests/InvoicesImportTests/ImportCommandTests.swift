@@ -5,9 +5,8 @@ import Testing
 
 /// `invoices import` run as a process: output, exit codes, atomicity under SIGKILL (issue 7).
 @Suite(.serialized) struct ImportCommandTests {
-    @Test func importCreatesTheStoreAndReportsWhatItDid() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func importCreatesTheStoreAndReportsWhatItDid() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let files = ["freshbooks-clients.csv", "freshbooks-invoices.csv"].map(Support.fixture)
         let first = try CLI.run(["import", "--store", store] + files)
@@ -20,9 +19,8 @@ import Testing
         #expect(build.status == 0, "\(build.stderr)")
     }
 
-    @Test func aFileWithSeveralBadLinesExits65WithOneMessagePerErrorAndChangesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileWithSeveralBadLinesExits65WithOneMessagePerErrorAndChangesNothing() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["import", "--store", store, Support.fixture("freshbooks-clients.csv")]).status == 0)
         let before = try #require(Support.bytes(store))
@@ -39,9 +37,8 @@ import Testing
         #expect(Support.bytes(store) == before)
     }
 
-    @Test func exitCodesForMissingFilesAndUsage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func exitCodesForMissingFilesAndUsage() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let missing = try CLI.run(["import", "--store", store, folder.path("nope.csv")])
         #expect(missing.status == 66)
@@ -66,9 +63,8 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    @Test func anImportKilledPartWayLeavesTheStoreAsItWas() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anImportKilledPartWayLeavesTheStoreAsItWas() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["import", "--store", store, Support.fixture("clients.csv"), Support.fixture("invoices.csv")]).status == 0)
         let big = folder.path("big.csv")
@@ -140,9 +136,8 @@ import Testing
 }
 
 extension ImportCommandTests {
-    @Test func aStoreLockedByAnotherWriterExits73AndKeepsItsContent() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreLockedByAnotherWriterExits73AndKeepsItsContent() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(try CLI.run(["import", "--store", store, Support.fixture("clients.csv")]).status == 0)
         let before = try Support.dump(store)

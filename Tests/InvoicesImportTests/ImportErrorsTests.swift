@@ -20,9 +20,8 @@ import Testing
         ])
     }
 
-    @Test func anUnknownClientFailsTheWholeBatchAndLeavesTheStoreAsItWas() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anUnknownClientFailsTheWholeBatchAndLeavesTheStoreAsItWas() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv", "invoices.csv"], into: store)
         let before = try #require(Support.bytes(store))
@@ -37,9 +36,8 @@ import Testing
         #expect(Support.bytes(store) == before)
     }
 
-    @Test func aFailedImportIntoANewStoreLeavesNoFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFailedImportIntoANewStoreLeavesNoFile() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("new.sqlite")
         #expect(throws: ImportError.self) { try Support.importFixtures(["invoices.csv"], into: store) }
         #expect(!FileManager.default.fileExists(atPath: store))
@@ -55,9 +53,8 @@ import Testing
 }
 
 extension ImportErrorsTests {
-    @Test func manyProblemsAreCountedBeyondTheLimit() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func manyProblemsAreCountedBeyondTheLimit() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("invoices.csv")
         var text = "identifier,clientNumber,amount,currency,issuedOn,dueOn,paidOn,notes\n"
         for index in 0..<250 { text += "X-\(index),C-1,1.234,EUR,2025-01-01,2025-01-31,,\n" }

@@ -7,9 +7,8 @@ import Testing
 
 /// Each format imports into a store whose report totals match hand-computed values (issue 7).
 @Suite struct ImportFormatsTests {
-    @Test func theToolsOwnCSVFormats() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theToolsOwnCSVFormats() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["clients.csv", "invoices.csv"], into: store)
         #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 4)))
@@ -27,9 +26,8 @@ import Testing
         #expect(paid == CalendarDate(iso: "2025-02-10"))
     }
 
-    @Test func theToolsOwnJSONFormat() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theToolsOwnJSONFormat() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["books.json"], into: store)
         #expect(summary == ImportSummary(clients: .init(added: 1), invoices: .init(added: 2)))
@@ -37,9 +35,8 @@ import Testing
         #expect(try Support.totals(store) == ["USD": [109_990, 9_990, 100_000]])
     }
 
-    @Test func freshBooksClientsAndMultiLineInvoices() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func freshBooksClientsAndMultiLineInvoices() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store)
         #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 3)))
@@ -58,9 +55,8 @@ import Testing
         #expect(books.invoices.first { $0.identifier == "0000103" }?.status == .draft)
     }
 
-    @Test func freshBooksDefaultTermsSetTheDueDate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func freshBooksDefaultTermsSetTheDueDate() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(
             ["freshbooks-clients.csv", "freshbooks-invoices.csv"], into: store, options: .init(defaultTerms: 14))
@@ -68,9 +64,8 @@ import Testing
         #expect(books.invoices.first { $0.identifier == "0000101" }?.due == CalendarDate(iso: "2025-03-17"))
     }
 
-    @Test func zohoInvoicesAndTheirCustomers() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func zohoInvoicesAndTheirCustomers() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["zoho-invoices.csv"], into: store)
         #expect(summary == ImportSummary(clients: .init(added: 2), invoices: .init(added: 4)))
@@ -97,9 +92,8 @@ import Testing
         #expect(books.invoices.first { $0.identifier == "INV-000003" }?.paid == nil)
     }
 
-    @Test func aNewerExportUpdatesTheInvoiceThatGotPaid() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aNewerExportUpdatesTheInvoiceThatGotPaid() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["zoho-invoices.csv"], into: store)
         let summary = try Support.importFixtures(["zoho-invoices-later.csv"], into: store)
@@ -108,9 +102,8 @@ import Testing
         #expect(try Support.totals(store) == ["USD": [140_400, 140_400, 0], "EUR": [9_999, 5_000, 4_999]])
     }
 
-    @Test func datesInAnotherFormNeedDateFormat() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func datesInAnotherFormNeedDateFormat() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         #expect(throws: ImportError.self) {
             try Support.importFixtures(["clients.csv", "invoices-dmy.csv"], into: store)
@@ -124,9 +117,8 @@ import Testing
 
 /// FreshBooks' `Date Due` column (issue 16): stated due dates are kept, not replaced by the default terms.
 extension ImportFormatsTests {
-    @Test func freshBooksDateDueIsTheDueDateWhenTheExportHasIt() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func freshBooksDateDueIsTheDueDateWhenTheExportHasIt() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(
             ["freshbooks-clients.csv", "freshbooks-invoices-due.csv"], into: store, options: .init(defaultTerms: 14))
@@ -135,9 +127,8 @@ extension ImportFormatsTests {
         #expect(due.sorted() == ["0000301 2025-05-02", "0000302 2025-03-24", "0000303 2025-03-26"])
     }
 
-    @Test func aStatedDueDateReplacesAStoredOneOnReimport() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStatedDueDateReplacesAStoredOneOnReimport() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let file = folder.path("fb.csv")
         let text = try String(contentsOfFile: Support.fixture("freshbooks-invoices-due.csv"), encoding: .utf8)
@@ -150,9 +141,8 @@ extension ImportFormatsTests {
         #expect(invoice?.due == CalendarDate(iso: "2025-04-30"))
     }
 
-    @Test func aDateDueBeforeTheIssueDateIsReportedInItsColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aDateDueBeforeTheIssueDateIsReportedInItsColumn() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("fb.csv")
         try Data("""
             Client Name,Invoice #,Date Issued,Date Due,Invoice Status,Date Paid,Line Total,Currency
@@ -176,9 +166,8 @@ struct ZohoBooksV2Tests {
 
         """
 
-    @Test func partialPaymentsWriteOffsDraftsAndTaxes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func partialPaymentsWriteOffsDraftsAndTaxes() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("zoho.csv")
         try Data(Self.csv.utf8).write(to: URL(fileURLWithPath: file))
         let store = folder.path("books.sqlite")
@@ -205,9 +194,8 @@ struct ZohoBooksV2Tests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 
-    @Test func aWriteOffWithoutItsDateIsNamedByFileLineAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aWriteOffWithoutItsDateIsNamedByFileLineAndColumn() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("zoho.csv")
         try Data(Self.csv.replacingOccurrences(of: "2025-06-30,100.00", with: ",100.00").utf8).write(to: URL(fileURLWithPath: file))
         let batch = try ImportReader().batch(from: [file])

@@ -38,9 +38,8 @@ struct InvoiceNinjaBooksTests {
         }
     }
 
-    @Test func theFourExportsImportTogetherWithInvoiceNinjasOwnBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theFourExportsImportTogetherWithInvoiceNinjasOwnBalances() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader().read(files: Self.files.map(Support.fixture))
         // A voided and a failed payment move no money; one of no invoice and one of 0 (paid from a credit) are skipped.
@@ -108,9 +107,8 @@ struct InvoiceNinjaBooksTests {
     }
 
     /// The built site's totals.csv, at each client's and currency's last month, are Invoice Ninja's client balances.
-    @Test func theBuiltSitesTotalsPerClientAndCurrencyAreInvoiceNinjasBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBuiltSitesTotalsPerClientAndCurrencyAreInvoiceNinjasBalances() throws {
+        let folder = try TemporaryFolder.current
         let last = try Support.builtTotals(importing: Self.files.map(Support.fixture), in: folder)
         let ninja = try Self.ninjaBalances()
         #expect(Set(last.keys) == Set(ninja.keys))
@@ -130,9 +128,8 @@ struct InvoiceNinjaBooksTests {
         #expect(alone.warnings.count == 2)
     }
 
-    @Test func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let paths = try Self.variant(folder, "invoices.csv") { $0.replacingOccurrences(of: ",0003,595,395,200,", with: ",0003,595,39S,200,") }
         let result = try CLI.run(["import", "--store", store] + paths)
@@ -141,9 +138,8 @@ struct InvoiceNinjaBooksTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func aBalanceThatDisagreesIsReportedNotFixed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBalanceThatDisagreesIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder.current
         // 0003 owes 595 less the 200 paid: Invoice Ninja's 390 is not that.
         let paths = try Self.variant(folder, "invoices.csv") { $0.replacingOccurrences(of: ",0003,595,395,200,", with: ",0003,595,390,200,") }
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: paths) }
@@ -162,7 +158,7 @@ struct InvoiceNinjaBooksTests {
 
     /// The invoice *item* export (the invoice columns and one row per line item): three lines at two rates give one tax
     /// line per rate with its lines' net; lines that an invoice-level discount makes disagree leave the invoice's figures.
-    @Test func theInvoiceItemExportGivesTaxLinesPerRate() throws {
+    @Test(.temporaryFolder) func theInvoiceItemExportGivesTaxLinesPerRate() throws {
         let batch = try ImportReader().read(files: [Self.files[0], "invoiceninja/invoiceninja-invoice-items.csv"].map(Support.fixture))
         let tax = { (identifier: String) in batch.invoices.first { $0.identifier == identifier }?.tax }
         #expect(batch.invoices.map(\.identifier) == ["0013", "0014"])
@@ -172,8 +168,7 @@ struct InvoiceNinjaBooksTests {
         #expect(tax("0014") == ImportedTax(net: 25_000, name: "State", rate: "8", amount: 2_000))
         #expect(batch.invoices.first?.source.line == 2)
         // The invoice columns of one invoice's lines must agree.
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let path = folder.path("items.csv")
         let text = String(decoding: try #require(Support.bytes(Support.fixture("invoiceninja/invoiceninja-invoice-items.csv"))), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -184,9 +179,8 @@ struct InvoiceNinjaBooksTests {
     }
 
     /// Dates a spreadsheet rewrote (`1/20/2025`) are read in the order the file's dates show, or as --date-format says.
-    @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
+        let folder = try TemporaryFolder.current
         let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
         func rewrite(_ text: String, dayFirst: Bool) -> String {
             text.replacing(iso) { match in
@@ -210,9 +204,8 @@ struct InvoiceNinjaBooksTests {
         }
     }
 
-    @Test func aPaymentsExportWithoutTheInvoiceColumnSaysWhatToAdd() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aPaymentsExportWithoutTheInvoiceColumnSaysWhatToAdd() throws {
+        let folder = try TemporaryFolder.current
         let paths = try Self.variant(folder, "payments.csv") { text in
             text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",") }
                 .joined(separator: "\n") + "\n"

@@ -17,9 +17,8 @@ struct LanguageImportTests {
 
         """
 
-    @Test func csvAndJSONLanguagesAreStoredAndReadBack() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func csvAndJSONLanguagesAreStoredAndReadBack() throws {
+        let folder = try TemporaryFolder.current
         let csv = folder.path("clients.csv"), json = folder.path("more.json"), store = folder.path("books.sqlite")
         try Self.write(Self.clientsCSV, csv)
         try Self.write(#"{"clients": [{"number": "C-4", "name": "Roma Srl", "language": "it"}, {"number": "C-5", "name": "Null", "language": null}]}"#, json)
@@ -38,9 +37,8 @@ struct LanguageImportTests {
         #expect(try BooksStore(path: store).books.clients.first { $0.number == "C-1" }?.language == "fr-BE")
     }
 
-    @Test func aMalformedLanguageIsRefusedWithItsFileRowAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMalformedLanguageIsRefusedWithItsFileRowAndColumn() throws {
+        let folder = try TemporaryFolder.current
         let csv = folder.path("clients.csv"), json = folder.path("clients.json"), store = folder.path("books.sqlite")
         try Self.write(Self.clientsCSV.replacingOccurrences(of: "CH,de-CH", with: "CH,de_CH"), csv)
         try Self.write(#"{"clients": [{"number": "C-9", "name": "X", "language": "français"}]}"#, json)
@@ -53,9 +51,8 @@ struct LanguageImportTests {
 
     /// Into an existing v2 store the import writes v2 rows: the store keeps its version and columns, and one warning
     /// says the languages were not stored.
-    @Test func intoAV2StoreTheLanguagesAreLeftOutWithAWarning() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func intoAV2StoreTheLanguagesAreLeftOutWithAWarning() throws {
+        let folder = try TemporaryFolder.current
         let csv = folder.path("clients.csv"), store = folder.path("books.sqlite")
         try Self.write(Self.clientsCSV, csv)
         try StoreFixture.make(at: store, sql: StoreFixture.v2Cases, version: 2)
@@ -68,9 +65,8 @@ struct LanguageImportTests {
     }
 
     /// An expanded Stripe customer's first preferred locale is the client's language.
-    @Test func stripesPreferredLocaleIsTheClientsLanguage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func stripesPreferredLocaleIsTheClientsLanguage() throws {
+        let folder = try TemporaryFolder.current
         var text = try String(contentsOfFile: Support.fixture("stripe-invoices.json"), encoding: .utf8)
         let first = try #require(text.range(of: #""customer": "cus_"#))
         let end = try #require(text[first.upperBound...].firstIndex(of: "\""))

@@ -7,9 +7,8 @@ import Testing
 
 /// The tool's own CSV and JSON formats carry payments, credit notes, statuses, write-offs and tax lines (issue 17).
 @Suite struct NativeBooksTests {
-    @Test func jsonCarriesEveryPartOfTheBooksAndAReimportChangesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func jsonCarriesEveryPartOfTheBooksAndAReimportChangesNothing() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let first = try Support.importFixtures(["books-v2.json"], into: store)
         #expect(first.invoices == .init(added: 5) && first.payments == .init(added: 4))
@@ -41,9 +40,8 @@ import Testing
         #expect(Support.bytes(store) == bytes)
     }
 
-    @Test func theInvoicesCSVCarriesStatusCreditNotesATaxLineAndAWriteOff() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theInvoicesCSVCarriesStatusCreditNotesATaxLineAndAWriteOff() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv", "invoices-v2.csv"], into: store)
         let books = try BooksStore(path: store).books
@@ -59,9 +57,8 @@ import Testing
         #expect(Support.bytes(store) == bytes)
     }
 
-    @Test func badBooksFieldsAreNamedByFileLineAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func badBooksFieldsAreNamedByFileLineAndColumn() throws {
+        let folder = try TemporaryFolder.current
         let file = folder.path("invoices.csv")
         let original = try String(contentsOfFile: Support.fixture("invoices-v2.csv"), encoding: .utf8)
         let broken = original

@@ -24,9 +24,8 @@ import Testing
         "INV-4 2025-03-01 -2345 bank transfer REFUND-1",
     ]
 
-    @Test func aPaymentsFileStoresEveryPaymentAsItIsAndAReimportChangesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aPaymentsFileStoresEveryPaymentAsItIsAndAReimportChangesNothing() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let files = ["clients.csv", "invoices.csv", "payments.csv"]
         let first = try Support.importFixtures(files, into: store)
@@ -45,9 +44,8 @@ import Testing
         #expect(Support.bytes(store) == bytes, "an import with nothing to change does not write")
     }
 
-    @Test func reimportingTheInvoicesAloneKeepsPaymentsThatAgreeWithThem() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func reimportingTheInvoicesAloneKeepsPaymentsThatAgreeWithThem() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv", "invoices.csv", "payments.csv"], into: store)
         let bytes = Support.bytes(store)
@@ -60,9 +58,8 @@ import Testing
         #expect(Support.bytes(store) != bytes)
     }
 
-    @Test func anImportThatUpdatesAnInvoiceKeepsItsPartialPayments() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anImportThatUpdatesAnInvoiceKeepsItsPartialPayments() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(
             at: store,
@@ -92,9 +89,8 @@ import Testing
             ])
     }
 
-    @Test func aPaymentsFileInALaterImportReplacesTheOnePaymentOfAPaidDate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aPaymentsFileInALaterImportReplacesTheOnePaymentOfAPaidDate() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv", "invoices.csv"], into: store)
         #expect(try Self.payments(store) == ["INV-1 2025-02-10 123450  ", "INV-4 2025-02-25 12345  "])
@@ -103,9 +99,8 @@ import Testing
         #expect(try Self.payments(store) == Self.expected)
     }
 
-    @Test func badPaymentsAreNamedByFileLineAndColumnAndNothingIsWritten() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func badPaymentsAreNamedByFileLineAndColumnAndNothingIsWritten() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try Support.importFixtures(["clients.csv", "invoices.csv"], into: store)
         let bytes = Support.bytes(store)
@@ -138,9 +133,8 @@ import Testing
         #expect(Support.bytes(store) == bytes)
     }
 
-    @Test func intoAVersion1StoreThePaymentsGiveThePaidDate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func intoAVersion1StoreThePaymentsGiveThePaidDate() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(at: store, sql: "")
         try Support.importFixtures(["clients.csv", "invoices.csv", "payments.csv"], into: store)

@@ -46,9 +46,8 @@ struct QuickBooksImportTests {
         return path
     }
 
-    @Test func transactionListWithEveryTypeImportsWithQuickBooksOwnBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func transactionListWithEveryTypeImportsWithQuickBooksOwnBalances() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader().read(files: [Support.fixture(Self.ledger)])
         #expect(batch.warnings.map(\.message) == [
@@ -103,9 +102,8 @@ struct QuickBooksImportTests {
     }
 
     /// The built site's totals.csv, at each client's and currency's last month, are QuickBooks' own balances.
-    @Test func theBuiltSitesTotalsPerClientAndCurrencyAreQuickBooksBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBuiltSitesTotalsPerClientAndCurrencyAreQuickBooksBalances() throws {
+        let folder = try TemporaryFolder.current
         let last = try Support.builtTotals(importing: [Support.fixture(Self.ledger)], in: folder)
         let quickBooks = try Self.quickBooksBalances(Support.fixture(Self.ledger))
         #expect(Set(last.keys) == Set(quickBooks.keys))
@@ -116,9 +114,8 @@ struct QuickBooksImportTests {
 
     /// The Invoice List without multicurrency: the home currency from --currency, day first told by 19/01/2026, the
     /// received part (Amount less Open balance) one payment on the invoice date with a warning.
-    @Test func invoiceListReadsDayFirstInTheHomeCurrency() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func invoiceListReadsDayFirstInTheHomeCurrency() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader(options: .init(currency: "GBP")).read(files: [Support.fixture(Self.invoiceList)])
         #expect(batch.warnings.map(\.message) == [
@@ -142,9 +139,8 @@ struct QuickBooksImportTests {
         ])
     }
 
-    @Test func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let bad = try Self.variant(folder, Self.ledger) { $0.replacingOccurrences(of: ",-500.00,0.00", with: ",-5OO.00,0.00") }
         let result = try CLI.run(["import", "--store", store, bad])
@@ -155,9 +151,8 @@ struct QuickBooksImportTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func anOpenBalanceThatDisagreesIsReportedNotFixed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anOpenBalanceThatDisagreesIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder.current
         // Invoice 1003 owes 800.00 less the 300.00 payment less the 100.00 credit memo: QuickBooks' 450.00 is not that.
         let path = try Self.variant(folder, Self.ledger) { $0.replacingOccurrences(of: ",800.00,400.00,USD,1.00,800.00,400.00", with: ",800.00,450.00,USD,1.00,800.00,450.00") }
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
@@ -169,9 +164,8 @@ struct QuickBooksImportTests {
     }
 
     /// Month first is told by 01/19/2026; a file whose dates all read both ways takes the order from --date-format.
-    @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("list.csv")
         try Data("Invoice List\nAcme\n\nDate,Num,Customer,Due date,Amount,Open balance\n03/04/2026,7,Ana,04/05/2026,10.00,10.00\n".utf8)
             .write(to: URL(fileURLWithPath: path))
@@ -185,9 +179,8 @@ struct QuickBooksImportTests {
 
     /// A transaction the books do not hold (a journal entry) is refused at its type's cell, a row after TOTAL that is
     /// not the footer at its line; the estimate (non-posting) and the footer rows are passed over.
-    @Test func unknownTypesAndStrayRowsAreRefusedAtTheirCells() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func unknownTypesAndStrayRowsAreRefusedAtTheirCells() throws {
+        let folder = try TemporaryFolder.current
         let path = try Self.variant(folder, Self.ledger) {
             $0.replacingOccurrences(of: ",03/15/2026,Invoice,1009,", with: ",03/15/2026,Journal Entry,1009,")
                 .replacingOccurrences(of: "\n\n\n\"Tuesday", with: "\nAmy's Bird Sanctuary,,,,,,,,9.00,,,,,\n\n\"Tuesday")

@@ -20,9 +20,8 @@ struct RealExportsTests {
         return owed
     }
 
-    @Test func zohoExportWithEveryStatusImportsWithZohosOwnBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func zohoExportWithEveryStatusImportsWithZohosOwnBalances() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(["zoho-invoices-export.csv"], into: store)
         #expect(summary.invoices.added == 12 && summary.clients.added == 4)
@@ -66,9 +65,8 @@ struct RealExportsTests {
         #expect(again.invoices == .init(unchanged: 12))
     }
 
-    @Test func freshBooksExportWithEveryStatusImports() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func freshBooksExportWithEveryStatusImports() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let summary = try Support.importFixtures(
             ["freshbooks-clients-export.csv", "freshbooks-invoices-export.csv", "freshbooks-payments-export.csv"], into: store)

@@ -12,10 +12,9 @@ import Testing
         ["zoho-invoices.csv"],
     ]
 
-    @Test(arguments: exports)
+    @Test(.temporaryFolder, arguments: exports)
     func aSecondImportOfTheSameFilesChangesNothing(files: [String]) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let first = try Support.importFixtures(files, into: store)
         let dump = try Support.dump(store)
@@ -27,9 +26,8 @@ import Testing
         #expect(second.invoices == ImportSummary.Counts(unchanged: first.invoices.added))
     }
 
-    @Test func theImportsValuesWinForTheFieldsItCarries() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theImportsValuesWinForTheFieldsItCarries() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         try StoreFixture.make(
             at: store,

@@ -28,9 +28,8 @@ struct StripeBooksTests {
         return result
     }
 
-    @Test func theListWithEveryStatusImportsWithStripesOwnBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theListWithEveryStatusImportsWithStripesOwnBalances() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader().read(files: [Support.fixture(Self.fixture)])
         #expect(batch.warnings.map(\.message) == [
@@ -102,9 +101,8 @@ struct StripeBooksTests {
         return path
     }
 
-    @Test func anAmountWrittenAsAStringIsRefusedWithItsPathAndExit65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func anAmountWrittenAsAStringIsRefusedWithItsPathAndExit65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let bad = try Self.variant(folder, "stripe.json") { $0.replacingOccurrences(of: "\"total\": 110000,", with: "\"total\": \"1100.00\",") }
         let result = try CLI.run(["import", "--store", store, bad])
@@ -114,9 +112,8 @@ struct StripeBooksTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func aBalanceThatDisagreesIsReportedNotFixed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBalanceThatDisagreesIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder.current
         // BSG-0004: 1210.00 less 500.00 paid is 710.00, not Stripe's 700.00.
         let path = try Self.variant(folder, "stripe.json") { $0.replacingOccurrences(of: "\"amount_remaining\": 71000,", with: "\"amount_remaining\": 70000,") }
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
@@ -126,9 +123,8 @@ struct StripeBooksTests {
         ])
     }
 
-    @Test func hasMoreIsAWarningThatTheFileIsOnePage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hasMoreIsAWarningThatTheFileIsOnePage() throws {
+        let folder = try TemporaryFolder.current
         let path = try Self.variant(folder, "stripe.json") { $0.replacingOccurrences(of: "\n  \"has_more\": false,", with: "\n  \"has_more\": true,") }
         let batch = try ImportReader().read(files: [path])
         #expect(batch.warnings.map(\.description).contains(
@@ -137,9 +133,8 @@ struct StripeBooksTests {
     }
 
     /// The newer API's `total_taxes` (2025-03-31 on) and Stripe's ISK, written in hundredths that are always 00.
-    @Test func totalTaxesAndIcelandicKronurInHundredths() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func totalTaxesAndIcelandicKronurInHundredths() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("stripe-isk.json")
         func invoice(_ id: String, total: Int, tax: Int) -> String {
             """
@@ -167,9 +162,8 @@ struct StripeBooksTests {
         #expect(error.problems.map(\.description).first == "\(path): data[0].total: is 1240050; Stripe writes ISK in hundredths that are always 00")
     }
 
-    @Test func aListOfOtherObjectsIsRefusedOnce() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aListOfOtherObjectsIsRefusedOnce() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("customers.json")
         try Data(#"{"object": "list", "data": [{"id": "cus_1", "object": "customer"}, {"id": "cus_2", "object": "customer"}], "has_more": false}"#.utf8)
             .write(to: URL(fileURLWithPath: path))

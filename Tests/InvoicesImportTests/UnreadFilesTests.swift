@@ -42,11 +42,10 @@ import Testing
                 + "a Zoho invoices export without the 'Currency Code' column") == true)
     }
 
-    @Test(arguments: [("zero.csv", [UInt8]()), ("bom.csv", [0xEF, 0xBB, 0xBF]), ("blank.csv", Array("\n \r\n\t\n".utf8)),
+    @Test(.temporaryFolder, arguments: [("zero.csv", [UInt8]()), ("bom.csv", [0xEF, 0xBB, 0xBF]), ("blank.csv", Array("\n \r\n\t\n".utf8)),
                       ("bom-blank.json", [0xEF, 0xBB, 0xBF, 0x0A, 0x0A])])
     func anEmptyFileSaysItIsEmpty(name: String, bytes: [UInt8]) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let path = folder.path(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
@@ -56,9 +55,8 @@ import Testing
         ])
     }
 
-    @Test func aHeaderOfNoKnownExportIsQuotedAndNoFormatFlagIsSuggested() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aHeaderOfNoKnownExportIsQuotedAndNoFormatFlagIsSuggested() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("odd.csv")
         try Data("Ref,Customer,Sum,Cur,When\nA,B,1,EUR,2025-01-01\n".utf8).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
@@ -71,9 +69,8 @@ import Testing
         ])
     }
 
-    @Test func theCommandNamesAWaveExportAndAnEmptyFileInOneRunAndExits65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theCommandNamesAWaveExportAndAnEmptyFileInOneRunAndExits65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let empty = folder.path("empty.csv")
         try Data().write(to: URL(fileURLWithPath: empty))

@@ -38,9 +38,8 @@ struct WaveBooksTests {
         }
     }
 
-    @Test func theLedgerAndCustomersImportWithTheLedgersReceivables() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theLedgerAndCustomersImportWithTheLedgersReceivables() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader(options: .init(defaultTerms: 14)).read(files: Self.files.map(Support.fixture))
         let summary = try ImportWriter.apply(batch, to: store)
@@ -90,9 +89,8 @@ struct WaveBooksTests {
         #expect(try Support.dump(store) == before)
     }
 
-    @Test func theBuiltSitesTotalsPerClientAndCurrencyAreTheLedgersReceivables() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBuiltSitesTotalsPerClientAndCurrencyAreTheLedgersReceivables() throws {
+        let folder = try TemporaryFolder.current
         let last = try Support.builtTotals(importing: Self.files.map(Support.fixture), in: folder)
         let ledger = try Self.ledgerBalances()
         #expect(Set(last.keys) == Set(ledger.keys))
@@ -100,9 +98,8 @@ struct WaveBooksTests {
     }
 
     /// Dates a spreadsheet rewrote day first (`20/1/2025`) are read so, told by a day past 12.
-    @Test func dayFirstDatesAreReadFromTheFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func dayFirstDatesAreReadFromTheFile() throws {
+        let folder = try TemporaryFolder.current
         let iso = try #require(try? Regex("([0-9]{4})-([0-9]{2})-([0-9]{2})"))
         let paths = try Self.variant(folder) { text in
             text.replacing(iso) { match in "\(Int(match.output[3].substring!)!)/\(Int(match.output[2].substring!)!)/\(match.output[1].substring!)" }
@@ -117,9 +114,8 @@ struct WaveBooksTests {
         #expect(error.problems.first?.description.contains("column 'Customer': customer 'Ça Va Café, Montréal' is not in the Wave customers export") == true)
     }
 
-    @Test func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let paths = try Self.variant(folder) { $0.replacingOccurrences(of: ",200.00,,,200.00,", with: ",2OO.00,,,200.00,") }
         let result = try CLI.run(["import", "--store", store] + paths)
@@ -128,9 +124,8 @@ struct WaveBooksTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func aReceivableOutsideAnInvoiceIsReportedNotFixed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aReceivableOutsideAnInvoiceIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder.current
         // The payment of invoice 1 no longer names it: the customer's receivable would differ from the ledger's.
         let paths = try Self.variant(folder) {
             $0.replacingOccurrences(of: "-200.00,,,200.00,Cash on Hand,\"Ça Va Café, Montréal\",,1,", with: "-200.00,,,200.00,Cash on Hand,\"Ça Va Café, Montréal\",,,")

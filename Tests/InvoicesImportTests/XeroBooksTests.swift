@@ -32,9 +32,8 @@ struct XeroBooksTests {
         return result
     }
 
-    @Test func exportWithEveryStatusImportsWithXerosOwnBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func exportWithEveryStatusImportsWithXerosOwnBalances() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let batch = try ImportReader().read(files: [Support.fixture(Self.fixture)])
         #expect(batch.warnings.map(\.message) == [
@@ -89,9 +88,8 @@ struct XeroBooksTests {
     }
 
     /// The built site's totals.csv, at each client's and currency's last month, are Xero's own balances.
-    @Test func theBuiltSitesTotalsPerClientAndCurrencyAreXerosBalances() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBuiltSitesTotalsPerClientAndCurrencyAreXerosBalances() throws {
+        let folder = try TemporaryFolder.current
         let last = try Support.builtTotals(importing: [Support.fixture(Self.fixture)], in: folder)
         let xero = try Self.xeroBalances(Support.fixture(Self.fixture))
         #expect(Set(last.keys) == Set(xero.keys))
@@ -101,9 +99,8 @@ struct XeroBooksTests {
     }
 
     /// The export has no payment dates: a payments CSV in the same import gives them, and its payments are the invoice's.
-    @Test func aPaymentsFileInTheSameImportGivesTheRealDates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aPaymentsFileInTheSameImportGivesTheRealDates() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let payments = folder.path("payments.csv")
         try Data("invoice,paidOn,amount,currency,method,reference\nINV-0003,2025-03-01,500.00,EUR,bank,\nINV-0003,2025-03-20,300.00,EUR,bank,\n".utf8)
@@ -117,9 +114,8 @@ struct XeroBooksTests {
     }
 
     /// The most negative 64-bit amount cannot be turned to the store's sign: a problem at its cell, not a trap.
-    @Test func theMostNegativeAmountIsAProblemNotATrap() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theMostNegativeAmountIsAProblemNotATrap() throws {
+        let folder = try TemporaryFolder.current
         let path = try Self.variant(folder, "xero.csv") { $0.replacingOccurrences(of: ",-240.00,-40.00,0.00,0.00,", with: ",-92233720368547758.08,-40.00,0.00,0.00,") }
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
         // Refused at its cell; the invoice it would have been applied to then disagrees with Xero's balance.
@@ -134,9 +130,8 @@ struct XeroBooksTests {
         return path
     }
 
-    @Test func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func oneBrokenCellIsRefusedWithFileLineAndColumnAndExit65() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let bad = try Self.variant(folder, "xero.csv") { $0.replacingOccurrences(of: ",79.20,", with: ",79.2O,") }
         let result = try CLI.run(["import", "--store", store, bad])
@@ -145,9 +140,8 @@ struct XeroBooksTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    @Test func aBalanceThatDisagreesIsReportedNotFixed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aBalanceThatDisagreesIsReportedNotFixed() throws {
+        let folder = try TemporaryFolder.current
         // INV-0006 owes 960.00 less the 240.00 credit note: Xero's 700.00 is not that.
         let path = try Self.variant(folder, "xero.csv") { $0.replacingOccurrences(of: ",960.00,160.00,0.00,720.00,", with: ",960.00,160.00,0.00,700.00,") }
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
@@ -157,9 +151,8 @@ struct XeroBooksTests {
         ])
     }
 
-    @Test func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func dateOrderIsReadFromTheFileOrFromTheDateFormat() throws {
+        let folder = try TemporaryFolder.current
         let header = String(decoding: try #require(Support.bytes(Support.fixture(Self.fixture))), as: UTF8.self).components(separatedBy: "\r\n")[0]
         func file(_ name: String, issued: String, due: String) throws -> String {
             var fields = Array(repeating: "", count: 44)
@@ -189,9 +182,8 @@ struct XeroBooksTests {
             + "month first alike; give --date-format dd/MM/yyyy or MM/dd/yyyy")
     }
 
-    @Test func aCreditNoteInParenthesesIsStoredPositive() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aCreditNoteInParenthesesIsStoredPositive() throws {
+        let folder = try TemporaryFolder.current
         let path = try Self.variant(folder, "xero.csv") { text in
             text.replacingOccurrences(of: ",-240.00,-40.00,0.00,0.00,", with: ",(240.00),(40.00),0.00,0.00,")
                 .replacingOccurrences(of: ",-200.00,200,", with: ",(£200.00),200,").replacingOccurrences(of: ",-40.00,,,,,GBP", with: ",(40.00),,,,,GBP")

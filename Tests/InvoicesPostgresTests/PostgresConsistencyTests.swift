@@ -8,9 +8,8 @@ import Testing
 /// The one-transaction read against a server that others write to, and a server that goes away mid-read.
 @Suite(.serialized)
 struct PostgresConsistencyTests {
-    @Test func buildsWhileAWriterInsertsSeeOnePointInTimeEach() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func buildsWhileAWriterInsertsSeeOnePointInTimeEach() async throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
         // The writer: each transaction adds a client and its three invoices, about 50 a second (slow enough that it is
@@ -53,9 +52,8 @@ struct PostgresConsistencyTests {
         #expect(writerClients.count > 1, "\(writerClients)")
     }
 
-    @Test func aServerThatGoesAwayMidBuildExits69AndKeepsTheSite() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aServerThatGoesAwayMidBuildExits69AndKeepsTheSite() async throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
         let site = folder.url.appendingPathComponent("site")

@@ -35,9 +35,8 @@ struct PostgresImportTests {
         Int(try server.psql("SELECT count(*) FROM \(table);", database: database).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test func twoConcurrentImportsBothLandAndAnotherRunChangesNothing() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func twoConcurrentImportsBothLandAndAnotherRunChangesNothing() async throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try PostgresStoreTests.serverWithStore()
         defer { server.stop() }
         let a = try Self.files(in: folder, prefix: "A", clients: 150, perClient: 4)
@@ -164,9 +163,8 @@ struct PostgresImportTests {
         }
     }
 
-    @Test func aSQLiteStoreIsCopiedWithItsIdsAndASecondCopyChangesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aSQLiteStoreIsCopiedWithItsIdsAndASecondCopyChangesNothing() throws {
+        let folder = try TemporaryFolder.current
         let sample = folder.path("sample.sqlite")
         #expect(try CLI.run(["sample", "--clients", "30", "--invoices", "700", "--seed", "3", "--output", sample]).status == 0)
         let (server, database) = try PostgresStoreTests.serverWithStore()

@@ -16,9 +16,8 @@ struct PostgresLanguageTests {
 
     static let clientsCSV = "number,name,language\nC-1,Bistro Lyon,fr\nC-2,Zürich AG,de-CH\nC-3,Plain Ltd,\n"
 
-    @Test func aLanguageRoundTripsThroughTheServer() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aLanguageRoundTripsThroughTheServer() async throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try PostgresStoreTests.serverWithStore()
         defer { server.stop() }
         let csv = folder.path("clients.csv")
@@ -39,9 +38,8 @@ struct PostgresLanguageTests {
         }
     }
 
-    @Test func aV2StoreReadsAsBeforeAndItsMigrationKeepsEveryRow() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV2StoreReadsAsBeforeAndItsMigrationKeepsEveryRow() async throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("cases.sqlite")
         try StoreFixture.make(at: store, sql: StoreFixture.v2Cases, version: 2)
         let (server, database) = try PostgresStoreTests.serverWithStore(store)

@@ -6,7 +6,7 @@ import Testing
 /// printed, also when the server refuses it (issue 41).
 @Suite(.serialized)
 struct PostgresPasswordAddressTests {
-    @Test func aPasswordHoldingAtAndAnEncodedSlashLogsInAndAWrongOneIsNeverShown() throws {
+    @Test(.temporaryFolder) func aPasswordHoldingAtAndAnEncodedSlashLogsInAndAWrongOneIsNeverShown() throws {
         let (server, database) = try PostgresStoreTests.serverWithStore()
         defer { server.stop() }
         let password = "Pa@ss/Wo:rd?42"
@@ -16,8 +16,7 @@ struct PostgresPasswordAddressTests {
         var environment = ProcessInfo.processInfo.environment
         environment["PGPASSWORD"] = nil
         environment["TZ"] = "Pacific/Kiritimati"
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         // '@' and ':' as written (the user part ends at the last '@'), '/' and '?' percent-encoded.
         let address = "postgres://alice:Pa@ss%2FWo:rd%3F42@127.0.0.1:\(server.port)/\(database)?sslmode=disable"
         let build = try CLI.run(

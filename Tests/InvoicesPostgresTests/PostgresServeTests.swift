@@ -5,9 +5,8 @@ import Testing
 /// `invoices serve --store postgres://…`: the served site follows the rows on the server.
 @Suite(.serialized)
 struct PostgresServeTests {
-    @Test func serveRebuildsWhenRowsAreAddedOnTheServerAndOnlyThen() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func serveRebuildsWhenRowsAreAddedOnTheServerAndOnlyThen() async throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try PostgresStoreTests.serverWithSmallStore(in: folder)
         defer { server.stop() }
         // The build's role, with the rights docs/store.md gives it (SELECT only). VACUUM ANALYZE leaves the server's

@@ -45,9 +45,8 @@ struct PostgresStoreTests {
         return files
     }
 
-    @Test func theSameRowsGiveByteIdenticalSitesAndExports() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSameRowsGiveByteIdenticalSitesAndExports() throws {
+        let folder = try TemporaryFolder.current
         let sample = folder.path("sample.sqlite")
         #expect(try CLI.run(["sample", "--clients", "40", "--invoices", "1200", "--seed", "7", "--output", sample]).status == 0)
         let small = folder.path("small.sqlite")
@@ -109,11 +108,10 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test func loginAndTLSProblemsAreClearAndNeverShowThePassword() throws {
+    @Test(.temporaryFolder) func loginAndTLSProblemsAreClearAndNeverShowThePassword() throws {
         let (server, database) = try Self.serverWithStore()
         defer { server.stop() }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         var wrongPassword = server.environment
         wrongPassword["PGPASSWORD"] = "not-the-password-\(UUID().uuidString)"
         let refused = try CLI.run(["build", "--store", server.url(database), "--output", folder.path("out")], environment: wrongPassword)
@@ -144,9 +142,8 @@ struct PostgresStoreTests {
 
     /// libpq reads the address (issue 29): a connection string, a service file and a password file work as they do
     /// for psql, and a password given in a connection string is never shown.
-    @Test func connectionStringsServiceFilesAndPasswordFilesWorkAsInPsql() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func connectionStringsServiceFilesAndPasswordFilesWorkAsInPsql() throws {
+        let folder = try TemporaryFolder.current
         let (server, database) = try Self.serverWithSmallStore(in: folder)
         defer { server.stop() }
         let reference = try CLI.run(["build", "--store", server.url(database), "--output", folder.path("url")], environment: server.environment)

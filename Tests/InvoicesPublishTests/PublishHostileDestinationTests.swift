@@ -5,9 +5,8 @@ import Testing
 /// Names found at the destination never reach a shell as code, and only folders the tool made are removed (issue 28).
 @Suite(.serialized)
 struct PublishHostileDestinationTests {
-    @Test func hostileFolderNamesInReleasesAreNeitherRunNorRemoved() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileFolderNamesInReleasesAreNeitherRunNorRemoved() throws {
+        let folder = try TemporaryFolder.current
         let store = try PublishLocalTests.store(in: folder)
         for id in ["1", "2"] {
             #expect(try CLI.run(["build", "--store", store, "--output", folder.path("site-\(id)"), "--build-id", id, "--quiet"]).status == 0)
@@ -44,9 +43,8 @@ struct PublishHostileDestinationTests {
 
     /// A folder named like a release that this tool did not publish (the history does not list it) survives
     /// `--keep 1`, as the releases the tool made do not (issue 41).
-    @Test func keepRemovesOnlyReleasesTheHistoryLists() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func keepRemovesOnlyReleasesTheHistoryLists() throws {
+        let folder = try TemporaryFolder.current
         let store = try PublishLocalTests.store(in: folder)
         for id in ["1", "2", "3"] {
             #expect(try CLI.run(["build", "--store", store, "--output", folder.path("site-\(id)"), "--build-id", id, "--quiet"]).status == 0)
@@ -69,10 +67,9 @@ struct PublishHostileDestinationTests {
         #expect(FileManager.default.contents(atPath: foreign + "/index.html") == Data("theirs".utf8))
     }
 
-    @Test(arguments: ["site/users.txt", "./site/users.txt", "site/../site/users.txt", "link/users.txt", "site/./sub/../users.txt"])
+    @Test(.temporaryFolder, arguments: ["site/users.txt", "./site/users.txt", "site/../site/users.txt", "link/users.txt", "site/./sub/../users.txt"])
     func aUsersFileInsideTheSiteIsRefusedHoweverItIsSpelt(spelling: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try TemporaryFolder.current
         let store = try PublishLocalTests.store(in: folder)
         #expect(try CLI.run(["build", "--store", store, "--output", folder.path("site"), "--quiet"]).status == 0)
         try FileManager.default.createDirectory(atPath: folder.path("site/sub"), withIntermediateDirectories: true)
@@ -84,9 +81,8 @@ struct PublishHostileDestinationTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("www")), "something was published")
     }
 
-    @Test func linksPrintsOneLinePerClientWhateverTheNamesHold() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func linksPrintsOneLinePerClientWhateverTheNamesHold() throws {
+        let folder = try TemporaryFolder.current
         let store = try PublishLocalTests.store(in: folder)
         try Data((String(repeating: "k", count: 40) + "\n").utf8).write(to: URL(fileURLWithPath: folder.path("link.key")))
         // A name that would forge a second row, one that clears the terminal line, a number with a tab and a bidi override.

@@ -14,9 +14,8 @@ struct PublishLocalTests {
         return store
     }
 
-    @Test func dryRunListsChangesWritesNothingAndKeepBoundsTheReleases() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func dryRunListsChangesWritesNothingAndKeepBoundsTheReleases() throws {
+        let folder = try TemporaryFolder.current
         let store = try Self.store(in: folder)
         let dest = folder.path("www/reports")
         for id in ["1", "2", "3"] {
@@ -45,9 +44,8 @@ struct PublishLocalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dest + "/releases").count == 2)
     }
 
-    @Test func pagesArePrivateByDefaultAndPublicOnRequest() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func pagesArePrivateByDefaultAndPublicOnRequest() throws {
+        let folder = try TemporaryFolder.current
         let store = try Self.store(in: folder)
         #expect(try CLI.run(["build", "--store", store, "--output", folder.path("private"), "--quiet"]).status == 0)
         #expect(try CLI.run(["build", "--store", store, "--output", folder.path("public"), "--public", "--quiet"]).status == 0)
@@ -71,9 +69,8 @@ struct PublishLocalTests {
         }
     }
 
-    @Test func htpasswdHashesAreBcryptThatApacheAcceptsAndStayWhenUnchanged() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func htpasswdHashesAreBcryptThatApacheAcceptsAndStayWhenUnchanged() throws {
+        let folder = try TemporaryFolder.current
         try "alice:s3cret: with colon\n\n# comment\nbob:hunter2\n".write(toFile: folder.path("users"), atomically: true, encoding: .utf8)
         let first = try Htpasswd(usersFile: folder.path("users"), cost: 5)
         #expect(first.entries.map(\.name) == ["alice", "bob"])
@@ -106,9 +103,8 @@ struct PublishLocalTests {
         #expect(throws: PublishError.self) { try ClientLinkKey(source: "env:MISSING", environment: [:]) }
     }
 
-    @Test func exitCodesFollowSysexits() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func exitCodesFollowSysexits() throws {
+        let folder = try TemporaryFolder.current
         try FileManager.default.createDirectory(atPath: folder.path("site"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path("site/index.html")))
         let usage = try CLI.run(["publish", "ftp://host/path", "--site", folder.path("site")])
@@ -122,9 +118,8 @@ struct PublishLocalTests {
         #expect(key.status == 66)
     }
 
-    @Test func theProjectFileHoldsThePublishSettings() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theProjectFileHoldsThePublishSettings() throws {
+        let folder = try TemporaryFolder.current
         _ = try Self.store(in: folder)
         try "alice:pw\n".write(toFile: folder.path("users.txt"), atomically: true, encoding: .utf8)
         try """

@@ -4,9 +4,8 @@ import InvoicesTesting
 import Testing
 
 struct ReleaseManifestTests {
-    @Test func theSameFilesGiveTheSameIDAndAnyChangeAnother() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSameFilesGiveTheSameIDAndAnyChangeAnother() throws {
+        let folder = try TemporaryFolder.current
         for name in ["a", "b"] {
             try FileManager.default.createDirectory(atPath: folder.path("\(name)/sub"), withIntermediateDirectories: true)
             try Data("page".utf8).write(to: URL(fileURLWithPath: folder.path("\(name)/index.html")))

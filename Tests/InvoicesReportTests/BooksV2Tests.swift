@@ -165,9 +165,8 @@ struct BooksV2Tests {
     }
 
     /// A v1 store and the same store migrated to v2 (``Schema/migrationFromV1``) give the same figures and exports.
-    @Test func aV1StoreReadsAsBeforeAndItsMigrationGivesTheSameFigures() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV1StoreReadsAsBeforeAndItsMigrationGivesTheSameFigures() throws {
+        let folder = try TemporaryFolder.current
         let v1 = folder.path("v1.sqlite")
         try StoreFixture.make(at: v1, sql: StoreFixture.small)
         let v2 = folder.path("v2.sqlite")

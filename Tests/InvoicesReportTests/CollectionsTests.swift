@@ -20,9 +20,8 @@ struct CollectionsTests {
         #expect(Collections.nearestRank(Array(1...20), percent: 90) == 18)
     }
 
-    @Test func theHandComputedCases() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theHandComputedCases() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("v2.sqlite"), sql: StoreFixture.v2Cases, version: 2)
         let books = try BooksStore(path: folder.path("v2.sqlite")).books
         let report = try Report(books: books, period: ReportPeriod(asOf: CalendarDate(iso: "2025-09-30")))

@@ -7,9 +7,8 @@ import Testing
 
 /// `report.json`'s clients are written directly for speed; they must be the bytes JSONEncoder writes.
 struct JSONRowsTests {
-    @Test func theDirectlyWrittenJSONEqualsJSONEncodersBytes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theDirectlyWrittenJSONEqualsJSONEncodersBytes() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("s.sqlite")
         try SampleGenerator(clients: 25, invoices: 800, seed: 4).write(to: path)
         // Names and numbers that need escaping: quotes, backslashes, control characters, slashes, non-ASCII.

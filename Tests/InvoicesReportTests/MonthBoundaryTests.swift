@@ -76,9 +76,8 @@ struct MonthBoundaryTests {
         #expect(rows.map { $0[3] } == ["2024-02", "2024-03", "2024-04", "2024-12", "2025-01"])
     }
 
-    @Test func agingCountsDaysFromTheDueDate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func agingCountsDaysFromTheDueDate() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(
             at: folder.path("a.sqlite"),
             sql: """

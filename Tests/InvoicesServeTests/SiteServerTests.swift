@@ -15,7 +15,7 @@ struct SiteServerTests {
     static let notFound = "<!doctype html>\n<html><body><p>No such page here</p></body></html>\n"
     static let secret = "beside the site, never served\n"
 
-    /// A folder holding `site/` (written like a build: staged, then swapped into place) and `secret.txt` beside it.
+    /// The test's `.temporaryFolder` holding `site/` (written like a build: staged, then swapped into place) and `secret.txt` beside it.
     struct Fixture {
         let folder: TemporaryFolder
         let generation = BuildGeneration()
@@ -27,7 +27,7 @@ struct SiteServerTests {
         }
 
         init(notFoundPage: Bool = true) async throws {
-            folder = try TemporaryFolder("invoices-serve")
+            folder = try TemporaryFolder.current
             try Data(SiteServerTests.secret.utf8).write(to: folder.url.appendingPathComponent("secret.txt"))
             var files = [
                 "index.html": SiteServerTests.page, "style.css": SiteServerTests.css,
@@ -53,9 +53,8 @@ struct SiteServerTests {
         text.components(separatedBy: needle).count - 1
     }
 
-    @Test func anHTMLPageGetsTheScriptOnceBeforeItsBodyEnds() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func anHTMLPageGetsTheScriptOnceBeforeItsBodyEnds() async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/index.html", method: .get) { response in
                 let body = String(buffer: response.body)
@@ -79,9 +78,8 @@ struct SiteServerTests {
         #expect(onDisk == Self.page)
     }
 
-    @Test func cssAndOtherFilesAreServedAsWritten() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func cssAndOtherFilesAreServedAsWritten() async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/style.css", method: .get) { response in
                 #expect(response.status == .ok)
@@ -92,14 +90,13 @@ struct SiteServerTests {
         }
     }
 
-    @Test(arguments: [
+    @Test(.temporaryFolder("invoices-serve"), arguments: [
         ("/report.json", "application/json"), ("/totals.csv", "text/csv; charset=utf-8"),
         ("/feed.xml", "application/xml"),
         ("/months/2025-06.html", "text/html; charset=utf-8"),
     ])
     func contentTypesFollowTheExtension(path: String, type: String) async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status == .ok)
@@ -108,9 +105,8 @@ struct SiteServerTests {
         }
     }
 
-    @Test func anHTMLPageIsAlwaysWholeAndFreshEvenWhenTheBrowserAsksForPartOrAValidation() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func anHTMLPageIsAlwaysWholeAndFreshEvenWhenTheBrowserAsksForPartOrAValidation() async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             let eTag = try await client.execute(uri: "/index.html", method: .get) { $0.headers[.eTag] }
             let conditional: HTTPFields = [.ifNoneMatch: try #require(eTag), .range: "bytes=0-9"]
@@ -122,9 +118,8 @@ struct SiteServerTests {
         }
     }
 
-    @Test func liveReloadAnswersTheGenerationWhichMovesOnWithEachSuccessfulRebuild() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func liveReloadAnswersTheGenerationWhichMovesOnWithEachSuccessfulRebuild() async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/__livereload.js", method: .get) { response in
                 #expect(response.status == .ok)
@@ -158,10 +153,9 @@ struct SiteServerTests {
         }
     }
 
-    @Test(arguments: ["/nope.html", "/clients/nobody.html", "/months/2099-01.html"])
+    @Test(.temporaryFolder("invoices-serve"), arguments: ["/nope.html", "/clients/nobody.html", "/months/2099-01.html"])
     func aMissingPageIsTheSitesNotFoundPageWithStatus404(path: String) async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 let body = String(buffer: response.body)
@@ -173,9 +167,8 @@ struct SiteServerTests {
         }
     }
 
-    @Test func withoutA404PageAMissingPageIsStillA404() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func withoutA404PageAMissingPageIsStillA404() async throws {
         let fixture = try await Fixture(notFoundPage: false)
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/nope.html", method: .get) { response in
                 #expect(response.status == .notFound)
@@ -184,10 +177,9 @@ struct SiteServerTests {
         }
     }
 
-    @Test(arguments: ["/..%2fsecret.txt", "/%2e%2e%2fsecret.txt", "/months/..%2f..%2fsecret.txt", "/../secret.txt"])
+    @Test(.temporaryFolder("invoices-serve"), arguments: ["/..%2fsecret.txt", "/%2e%2e%2fsecret.txt", "/months/..%2f..%2fsecret.txt", "/../secret.txt"])
     func pathsOutOfTheSiteAreRefused(path: String) async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status == .badRequest)
@@ -196,9 +188,8 @@ struct SiteServerTests {
         }
     }
 
-    @Test func aFolderServesItsIndexPage() async throws {
+    @Test(.temporaryFolder("invoices-serve")) func aFolderServesItsIndexPage() async throws {
         let fixture = try await Fixture()
-        defer { fixture.folder.remove() }
         try await RouterClient.test(fixture.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)

@@ -6,7 +6,7 @@ import Testing
 /// A build never reads, compares or links anything outside the output folder, whatever the manifest says or the
 /// previous output holds (issue 28).
 struct ConfinedPreviousSiteTests {
-    /// A site with one file, a secret outside it, and a symbolic link planted in the site pointing at the secret's folder.
+    /// In the test's `.temporaryFolder`: a site with one file, a secret outside it, and a symbolic link planted in the site pointing at the secret's folder.
     struct Planted {
         let folder: TemporaryFolder
         let output: String
@@ -19,7 +19,7 @@ struct ConfinedPreviousSiteTests {
         }
 
         init() throws {
-            folder = try TemporaryFolder()
+            folder = try TemporaryFolder.current
             output = folder.path("site")
             try FileManager.default.createDirectory(atPath: folder.path("outside"), withIntermediateDirectories: true)
             try secret.write(to: URL(fileURLWithPath: folder.path("outside/secret.txt")))
@@ -34,9 +34,8 @@ struct ConfinedPreviousSiteTests {
         }
     }
 
-    @Test func aManifestEntryUnderAPlantedLinkIsNotReused() throws {
+    @Test(.temporaryFolder) func aManifestEntryUnderAPlantedLinkIsNotReused() throws {
         let planted = try Planted()
-        defer { planted.folder.remove() }
         let staging = try SiteWriter(output: planted.output).begin()
         defer { staging.discard() }
         #expect(staging.reuse([planted.entry]) == nil)
@@ -49,9 +48,8 @@ struct ConfinedPreviousSiteTests {
         #expect(staging.reuse([climbing]) == nil)
     }
 
-    @Test func aRenderedFileEqualToALinkedOutsideFileIsWrittenNotLinked() throws {
+    @Test(.temporaryFolder) func aRenderedFileEqualToALinkedOutsideFileIsWrittenNotLinked() throws {
         let planted = try Planted()
-        defer { planted.folder.remove() }
         let staging = try SiteWriter(output: planted.output).begin()
         try staging.write("evil/secret.txt", planted.secret)
         let written = staging.folder.path + "/evil/secret.txt"

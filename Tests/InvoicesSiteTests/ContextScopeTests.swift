@@ -40,9 +40,8 @@ struct ContextScopeTests {
         return found.withLock { $0 }
     }
 
-    @Test func everyBuiltInTemplateIsRenderedWithinItsKindsScope() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func everyBuiltInTemplateIsRenderedWithinItsKindsScope() throws {
+        let folder = try TemporaryFolder.current
         try SampleGenerator(clients: 30, invoices: 1_500, seed: 7).write(to: folder.path("s.sqlite"))
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         var rendered: [String: [String]] = [:]

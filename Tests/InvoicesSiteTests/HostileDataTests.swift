@@ -88,9 +88,8 @@ struct HostileDataTests {
             })
     }
 
-    @Test func hostileTextStaysTextInEveryPage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func hostileTextStaysTextInEveryPage() throws {
+        let folder = try TemporaryFolder.current
         let benign = Self.hostile.indices.map { "Plain value \($0)" }
         try Self.store(at: folder.path("hostile.sqlite"), values: Self.hostile)
         try Self.store(at: folder.path("benign.sqlite"), values: benign)

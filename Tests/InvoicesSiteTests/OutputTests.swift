@@ -51,9 +51,8 @@ struct OutputTests {
         }
     }
 
-    @Test func unchangedFilesKeepTheirBytesAndModificationTimes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func unchangedFilesKeepTheirBytesAndModificationTimes() throws {
+        let folder = try TemporaryFolder.current
         let output = folder.path("site")
         let files = try files(baseURL: nil)
         try SiteWriter(output: output).write(files)
@@ -71,9 +70,8 @@ struct OutputTests {
 
     /// A file written in pieces (the exports) is compared with the previous site's file on the way: equal, it is
     /// the previous file hard-linked; different anywhere (start, middle, end, length), it has exactly the new bytes.
-    @Test func aFileWrittenInPiecesIsLinkedWhenEqualAndExactWhenNot() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileWrittenInPiecesIsLinkedWhenEqualAndExactWhenNot() throws {
+        let folder = try TemporaryFolder.current
         let output = folder.path("site")
         let old = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         var cases: [String: [UInt8]] = [
@@ -110,9 +108,8 @@ struct OutputTests {
         #expect(inodeBefore != nil && inodeAfter == inodeBefore)
     }
 
-    @Test func aTemplateErrorStopsTheBuildWithStatus65AndWritesNothing() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aTemplateErrorStopsTheBuildWithStatus65AndWritesNothing() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         try FileManager.default.createDirectory(atPath: folder.path("templates"), withIntermediateDirectories: true)
         try Data("# {{nmae}}\n".utf8).write(to: folder.url.appendingPathComponent("templates/client.md"))

@@ -32,9 +32,8 @@ struct SiteTests {
 
     /// The page body goes into the layout's bytes where `{{{content}}}` came out (issue 20). A layout that shows
     /// the content twice, or escaped, gets it as Mustache would give it.
-    @Test func theBodyGoesWhereTheLayoutShowsIt() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBodyGoesWhereTheLayoutShowsIt() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         let report = try Report(books: books)
@@ -57,9 +56,8 @@ struct SiteTests {
     }
 
     /// Issue 18: an `email` value that is not an address used to become a `mailto:` link.
-    @Test func onlyAnAddressBecomesAMailtoLink() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func onlyAnAddressBecomesAMailtoLink() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(
             at: folder.path("s.sqlite"), sql: StoreFixture.small + "\nUPDATE client SET email = 'call +49 89 123 (office)' WHERE id = 2;")
         let books = try BooksStore(path: folder.path("s.sqlite")).books
@@ -99,9 +97,8 @@ struct SiteTests {
         #expect(first.map(\.data) == second.map(\.data))
     }
 
-    @Test func aTemplateErrorNamesFileLineAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aTemplateErrorNamesFileLineAndColumn() throws {
+        let folder = try TemporaryFolder.current
         try Data("# {{title}}\n\nText\n{{#rows}}\n- {{name}}\n".utf8).write(to: folder.url.appendingPathComponent("month.md"))
         let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
         #expect(error.description.hasPrefix(folder.path("month.md") + ":"))

@@ -6,15 +6,15 @@ import InvoicesTesting
 import Testing
 
 struct TemplateCheckTests {
-    func folder(with files: [String: String]) throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
+    /// `files` written into `folder`, by default the test's `.temporaryFolder`.
+    func folder(with files: [String: String], in folder: TemporaryFolder? = nil) throws -> TemporaryFolder {
+        let folder = try folder ?? TemporaryFolder.current
         for (name, text) in files { try Data(text.utf8).write(to: folder.url.appendingPathComponent(name)) }
         return folder
     }
 
-    @Test func anUnknownVariableIsAnErrorWithFileLineAndColumn() throws {
+    @Test(.temporaryFolder) func anUnknownVariableIsAnErrorWithFileLineAndColumn() throws {
         let folder = try folder(with: ["month.md": "# {{label}}\n\n{{#currencies}}\nTotal: {{totl}}\n{{/currencies}}\n"])
-        defer { folder.remove() }
         let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
         #expect(error.code == .unknownVariable)
         #expect(error.description.hasPrefix(folder.path("month.md") + ":4:10: unknown variable 'totl'"))
@@ -30,7 +30,7 @@ struct TemplateCheckTests {
             ("client.md", "# {{& name}}\n", "name", 1, 3),
             ("layout.html", layout, "pageTitle", 14, 8),
         ] {
-            let folder = try folder(with: [file: text])
+            let folder = try folder(with: [file: text], in: TemporaryFolder())
             defer { folder.remove() }
             let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
             #expect(error.code == .unescapedValue, "\(file)")
@@ -42,34 +42,30 @@ struct TemplateCheckTests {
         _ = try TemplateSet(directory: nil)
     }
 
-    @Test func namesResolveFromTheInnermostSectionOutwards() throws {
+    @Test(.temporaryFolder) func namesResolveFromTheInnermostSectionOutwards() throws {
         // `siteTitle` is found in the page's scope from inside two sections; `rows.name` is a dotted path.
         let text = "{{#currencies}}{{#rows}}{{name}} {{siteTitle}} {{currency}}{{/rows}}{{total.change}}{{/currencies}}"
         let folder = try folder(with: ["month.md": text])
-        defer { folder.remove() }
         _ = try TemplateSet(directory: folder.url.path)
     }
 
-    @Test func aPartialIsCheckedWhereItIsIncluded() throws {
+    @Test(.temporaryFolder) func aPartialIsCheckedWhereItIsIncluded() throws {
         let folder = try folder(with: ["totals-table.md": "{{#totals}}\n  {{curency}}\n{{/totals}}\n"])
-        defer { folder.remove() }
         let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
         #expect(error.description.hasPrefix(folder.path("totals-table.md") + ":2:5: unknown variable 'curency'"))
     }
 
-    @Test func anUnknownNameInTheLayoutIsFound() throws {
+    @Test(.temporaryFolder) func anUnknownNameInTheLayoutIsFound() throws {
         let layout = TemplateSet.defaultFiles["layout.html"]!.replacingOccurrences(of: "{{#asOf}}", with: "{{#asof}}")
             .replacingOccurrences(of: "{{/asOf}}", with: "{{/asof}}")
         let folder = try folder(with: ["layout.html": layout])
-        defer { folder.remove() }
         let error = try #require(throws: TemplateError.self) { try TemplateSet(directory: folder.url.path) }
         #expect(error.code == .unknownVariable)
         #expect(error.message.contains("'asof'"))
     }
 
-    @Test func aMissingTemplateFallsBackToTheDefault() throws {
+    @Test(.temporaryFolder) func aMissingTemplateFallsBackToTheDefault() throws {
         let folder = try folder(with: ["client.md": "# Custom {{name}}\n"])
-        defer { folder.remove() }
         let templates = try TemplateSet(directory: folder.url.path)
         #expect(templates.sources["client.md"] == folder.path("client.md"))
         #expect(templates.sources["month.md"] == "(default) month.md")
@@ -90,9 +86,8 @@ struct TemplateCheckTests {
         }
     }
 
-    @Test func theContextsHoldOnlyDocumentedNames() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theContextsHoldOnlyDocumentedNames() throws {
+        let folder = try TemporaryFolder.current
         try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
         let books = try BooksStore(path: folder.path("s.sqlite")).books
         let site = SiteBuilder(

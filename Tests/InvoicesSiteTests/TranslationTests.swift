@@ -160,9 +160,8 @@ struct TranslationTests {
 
     /// A user's `i18n/de.yaml` overrides one key; a table that lacks keys gets English for them, with a warning
     /// naming the language and the keys.
-    @Test func aUserTableOverridesAKeyAndAMissingKeyFallsBackToEnglish() throws {
-        let folder = try TemporaryFolder("i18n-user")
-        defer { folder.remove() }
+    @Test(.temporaryFolder("i18n-user")) func aUserTableOverridesAKeyAndAMissingKeyFallsBackToEnglish() throws {
+        let folder = try TemporaryFolder.current
         try FileManager.default.createDirectory(atPath: folder.path("i18n"), withIntermediateDirectories: true)
         try Data("heading.totals: Gesamtbeträge\n".utf8).write(to: URL(fileURLWithPath: folder.path("i18n/de.yaml")))
         try Data("heading.totals: Sumoj\ncol.currency: Valuto\n".utf8).write(to: URL(fileURLWithPath: folder.path("i18n/eo.yaml")))
@@ -182,9 +181,8 @@ struct TranslationTests {
     }
 
     /// A table is data: HTML, Mustache and Markdown in its text show as written, in text and in attributes.
-    @Test func hostileTableTextStaysText() throws {
-        let folder = try TemporaryFolder("i18n-hostile")
-        defer { folder.remove() }
+    @Test(.temporaryFolder("i18n-hostile")) func hostileTableTextStaysText() throws {
+        let folder = try TemporaryFolder.current
         try FileManager.default.createDirectory(atPath: folder.path("i18n"), withIntermediateDirectories: true)
         let table = """
             heading.totals: '<script>alert(1)</script> {{siteTitle}} {{{content}}} *x* [a](javascript:b) {asOf} &amp;'

@@ -8,14 +8,14 @@ import Testing
 /// A reused file whose size, modification time, inode and device are still what the manifest recorded is linked
 /// without reading its bytes, as git trusts its index; anything else is read, as before (issue 46, item 3).
 struct TrustedStampTests {
-    /// A small site built into `site`, with its manifest beside it.
+    /// A small site built into `site` in the test's `.temporaryFolder`, with its manifest beside it.
     struct Built {
         let folder: TemporaryFolder
         var site: SiteBuilder
         var writer: SiteWriter { SiteWriter(output: folder.path("site")) }
 
         init() async throws {
-            folder = try TemporaryFolder()
+            folder = try TemporaryFolder.current
             try StoreFixture.make(at: folder.path("s.sqlite"), sql: StoreFixture.small)
             site = try Self.site(folder.path("s.sqlite"))
             try await build(previous: nil)
@@ -42,9 +42,8 @@ struct TrustedStampTests {
         var manifest: SiteManifest { get throws { try #require(SiteManifest.read(writer.manifestURL)) } }
     }
 
-    @Test func aRebuildWithNothingChangedLinksEveryFileWithoutReadingIt() async throws {
+    @Test(.temporaryFolder) func aRebuildWithNothingChangedLinksEveryFileWithoutReadingIt() async throws {
         let built = try await Built()
-        defer { built.folder.remove() }
         let manifest = try built.manifest
         let files = manifest.units.values.flatMap(\.files)
         #expect(files.count > 5)
@@ -58,9 +57,8 @@ struct TrustedStampTests {
         #expect(try await built.build(previous: built.manifest).read == 0)
     }
 
-    @Test func aFileReplacedBySameSizeBytesWithTheRecordedTimeIsReadAndRewritten() async throws {
+    @Test(.temporaryFolder) func aFileReplacedBySameSizeBytesWithTheRecordedTimeIsReadAndRewritten() async throws {
         let built = try await Built()
-        defer { built.folder.remove() }
         let manifest = try built.manifest
         let page = built.site.paths.client(0)
         let recorded = try #require(manifest.units.values.flatMap(\.files).first { $0.path == page })
@@ -87,9 +85,8 @@ struct TrustedStampTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
     }
 
-    @Test func aManifestWithoutStampsStillWorksByReadingTheBytes() async throws {
+    @Test(.temporaryFolder) func aManifestWithoutStampsStillWorksByReadingTheBytes() async throws {
         let built = try await Built()
-        defer { built.folder.remove() }
         // A version-2 manifest, as a build before stamps wrote it.
         let text = try built.manifest.text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("T ") }
@@ -108,9 +105,8 @@ struct TrustedStampTests {
     }
 
     /// Git's racy case: a stamp as new as the manifest may belong to a file changed again within the same clock tick.
-    @Test func aStampAsNewAsTheManifestIsNotTrusted() async throws {
+    @Test(.temporaryFolder) func aStampAsNewAsTheManifestIsNotTrusted() async throws {
         let built = try await Built()
-        defer { built.folder.remove() }
         var manifest = try built.manifest
         let files = manifest.units.values.flatMap(\.files)
         let newest = try #require(files.compactMap(\.stamp?.modified).max())
@@ -121,9 +117,8 @@ struct TrustedStampTests {
         #expect(try await built.build(previous: manifest).read == files.count)
     }
 
-    @Test func anIncrementalBuildAfterAChangedInvoiceEqualsAFullBuild() async throws {
+    @Test(.temporaryFolder) func anIncrementalBuildAfterAChangedInvoiceEqualsAFullBuild() async throws {
         var built = try await Built()
-        defer { built.folder.remove() }
         let manifest = try built.manifest
         try StoreFixture.execute(built.folder.path("s.sqlite"), "UPDATE invoice SET amount = amount + 1234 WHERE id = 3")
         built.site = try Built.site(built.folder.path("s.sqlite"))

@@ -5,9 +5,8 @@ import InvoicesTesting
 import Testing
 
 struct BooksStoreTests {
-    @Test func aStoreOfAnotherSchemaVersionIsRefusedNamingBothVersions() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreOfAnotherSchemaVersionIsRefusedNamingBothVersions() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("old.sqlite")
         try StoreFixture.make(at: path, sql: "PRAGMA user_version = 7;")
         let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
@@ -15,9 +14,8 @@ struct BooksStoreTests {
         #expect(error.description.hasPrefix(path))
     }
 
-    @Test func loadingLeavesTheStoresBytesUnchanged() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func loadingLeavesTheStoresBytesUnchanged() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.small)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -28,9 +26,8 @@ struct BooksStoreTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func theSmallStoreLoadsExactly() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSmallStoreLoadsExactly() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.small)
         let books = try BooksStore(path: path).books
@@ -49,27 +46,24 @@ struct BooksStoreTests {
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/books.sqlite"))
     }
 
-    @Test func aFileThatIsNotSQLiteIsNamed() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFileThatIsNotSQLiteIsNamed() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("notes.sqlite")
         try Data("just some text, not a database".utf8).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
         #expect(error.description == "\(path): not a SQLite database (the file does not start with the SQLite header)")
     }
 
-    @Test func aStoreWithoutTheTablesNamesEachMissingTable() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreWithoutTheTablesNamesEachMissingTable() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("empty.sqlite")
         try StoreFixture.make(at: path, sql: "CREATE TABLE other (x); PRAGMA user_version = 1;", withSchema: false)
         let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
         #expect(error.issues.map(\.description) == ["\(path): client: table is missing", "\(path): invoice: table is missing"])
     }
 
-    @Test func everyBadRowIsReportedTogether() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func everyBadRowIsReportedTogether() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("bad.sqlite")
         // A schema without the CHECK constraints, as a hand-made or foreign store might have.
         try StoreFixture.make(at: path, sql: """

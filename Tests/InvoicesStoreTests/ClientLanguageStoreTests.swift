@@ -15,9 +15,8 @@ struct ClientLanguageStoreTests {
         try StoreFixture.execute(path, "UPDATE client SET language = 'fr' WHERE id = 1; UPDATE client SET language = 'de-CH' WHERE id = 2;")
     }
 
-    @Test func aV3StoreReadsEachClientsLanguage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV3StoreReadsEachClientsLanguage() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try Self.v3Cases(at: path)
         let books = try BooksStore(path: path).books
@@ -29,9 +28,8 @@ struct ClientLanguageStoreTests {
 
     /// The migration adds the column and keeps every row: the books read the same, and every row of every table is the
     /// same, column for column (the new one NULL).
-    @Test func migratingAV2StoreKeepsEveryRow() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func migratingAV2StoreKeepsEveryRow() throws {
+        let folder = try TemporaryFolder.current
         let v2 = folder.path("v2.sqlite"), v3 = folder.path("v3.sqlite")
         try StoreFixture.make(at: v2, sql: StoreFixture.v2Cases, version: 2)
         try FileManager.default.copyItem(atPath: v2, toPath: v3)
@@ -52,9 +50,8 @@ struct ClientLanguageStoreTests {
     }
 
     /// A v1 store runs both migrations in order and reads the same invoices.
-    @Test func aV1StoreMigratesThroughVersion2() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV1StoreMigratesThroughVersion2() throws {
+        let folder = try TemporaryFolder.current
         let v1 = folder.path("v1.sqlite"), v3 = folder.path("v3.sqlite")
         try StoreFixture.make(at: v1, sql: StoreFixture.small)
         try FileManager.default.copyItem(atPath: v1, toPath: v3)
@@ -65,9 +62,8 @@ struct ClientLanguageStoreTests {
         #expect(old.clients == new.clients && old.invoices == new.invoices && old.payments == new.payments)
     }
 
-    @Test func aMalformedLanguageInTheStoreIsNamedByTableRowAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMalformedLanguageInTheStoreIsNamedByTableRowAndColumn() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try Self.v3Cases(at: path)
         try StoreFixture.execute(path, "UPDATE client SET language = 'fr_FR' WHERE id = 1")
@@ -82,9 +78,8 @@ struct ClientLanguageStoreTests {
 
     /// The model's `language` attribute: set through a context, seen by the context's books (the fallback that reads
     /// every field), saved by the SQLite store, and read back.
-    @Test func aLanguageSetThroughAContextIsSavedAndReadBack() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aLanguageSetThroughAContextIsSavedAndReadBack() async throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try Self.v3Cases(at: path)
         let store = try SQLiteStore(path: path)
@@ -110,9 +105,8 @@ struct ClientLanguageStoreTests {
 
     /// The same store read at v2 by a context has no language to write: a save into a v2 store leaves the table as
     /// it is (no column added), and the client keeps the report's language.
-    @Test func aV2StoreSavesClientsWithoutALanguage() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aV2StoreSavesClientsWithoutALanguage() async throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.v2Cases, version: 2)
         let context = PrivateContext(store: try SQLiteStore(path: path))
@@ -129,9 +123,8 @@ struct ClientLanguageStoreTests {
         #expect(try StoreFixture.query(path, "SELECT count(*) AS n FROM pragma_table_info('client') WHERE name = 'language'").first?["n"] == "0")
     }
 
-    @Test func aCoreDataStoresLanguageAttributeIsRead() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aCoreDataStoresLanguageAttributeIsRead() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("App.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.dated + "ALTER TABLE ZCLIENT ADD COLUMN ZLANGUAGE VARCHAR; UPDATE ZCLIENT SET ZLANGUAGE = 'de-DE' WHERE Z_PK = 2;")
         let books = try BooksStore(path: path).books

@@ -50,9 +50,8 @@ struct ContextBooksTests {
 
     /// The build's line of contexts (a read-only main context on the fetched store, a private child) with a change
     /// pending in the child: a client renamed. The child's books are the store's, with only that name changed.
-    @Test @MainActor func aPendingClientChangeKeepsEverySchema2Field() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) @MainActor func aPendingClientChangeKeepsEverySchema2Field() async throws {
+        let folder = try TemporaryFolder.current
         let (path, read) = try Self.sample(in: folder)
         try await Self.expectRenamingAClientChangesOnlyItsName(path: path, read: read, client: 2)
     }
@@ -74,9 +73,8 @@ struct ContextBooksTests {
 
     /// A v1 store's books through a context with a change pending are read as v1 books: each paid invoice with one
     /// payment of its whole amount on its paid date, no status, kind or taxes.
-    @Test @MainActor func aV1StoresPendingChangeIsReadAsV1() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) @MainActor func aV1StoresPendingChangeIsReadAsV1() async throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("books.sqlite")
         try StoreFixture.make(at: path, sql: StoreFixture.small)
         let read = try BooksStore(path: path).books
@@ -86,9 +84,8 @@ struct ContextBooksTests {
 
     /// Only a payment pending (no client or invoice changed): the child's books hold it, and the invoice it settles
     /// has that payment's day as its settled date.
-    @Test @MainActor func aPendingPaymentAloneIsInTheBooks() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) @MainActor func aPendingPaymentAloneIsInTheBooks() async throws {
+        let folder = try TemporaryFolder.current
         let (path, read) = try Self.sample(in: folder)
         let open = try Self.untouched(read)
         let main = MainContext(store: try BooksStore(path: path), readOnly: true)
@@ -111,9 +108,8 @@ struct ContextBooksTests {
     /// Every kind of pending v2 change in a root context on the store file (as an import makes them): a new client
     /// with a draft invoice and its tax line, a payment, a write-off, a payment deleted, an invoice voided, a credit
     /// note applied. The context's books equal the books the store reads once the context saved them.
-    @Test func theBooksOfPendingChangesAreTheBooksReadAfterSavingThem() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theBooksOfPendingChangesAreTheBooksReadAfterSavingThem() async throws {
+        let folder = try TemporaryFolder.current
         let (path, read) = try Self.sample(in: folder)
         let paid = try Self.untouched(read), writtenOff = try Self.untouched(read, skipping: 1)
         let voided = try Self.untouched(read, skipping: 2), credited = try Self.untouched(read, skipping: 3)

@@ -22,9 +22,8 @@ struct CoreDataPaymentTests {
           (4, 3, 1, 4, 10, 762199200, NULL, NULL);
         """
 
-    @Test func paymentRowsAreThePaymentsAndSetTheSettledDates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func paymentRowsAreThePaymentsAndSetTheSettledDates() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         try CoreDataFixture.make(at: path, sql: Self.withPayments)
         let books = try BooksStore(path: path).books
@@ -44,9 +43,8 @@ struct CoreDataPaymentTests {
         #expect(books.payments.count == 4)
     }
 
-    @Test func withoutAPaymentEntityTheV1ReadingApplies() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func withoutAPaymentEntityTheV1ReadingApplies() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.dated)
         let books = try BooksStore(path: path).books
@@ -54,9 +52,8 @@ struct CoreDataPaymentTests {
         #expect(books.payments.map(\.amount).sorted() == [12_345, 123_450])
     }
 
-    @Test func aMappedPaymentEntityAndItsProblemsAreNamedByTableRowAndColumn() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMappedPaymentEntityAndItsProblemsAreNamedByTableRowAndColumn() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         let renamed = Self.withPayments
             .replacingOccurrences(of: "ZPAYMENT", with: "ZRECEIPT").replacingOccurrences(of: "'Payment'", with: "'Receipt'")

@@ -56,9 +56,8 @@ enum CoreDataFixture {
 }
 
 struct CoreDataStoreTests {
-    @Test func aDatedStoreLoadsWithExactAmountsAndUTCDates() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aDatedStoreLoadsWithExactAmountsAndUTCDates() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.dated)
         let loaded = try BooksStore(path: path)
@@ -93,9 +92,8 @@ struct CoreDataStoreTests {
         #expect(try BooksStore(path: path).books.invoices == books.invoices)
     }
 
-    @Test func amountsThatAreNotWholeMinorUnitsAreRoundedHalfToEvenWithAWarning() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func amountsThatAreNotWholeMinorUnitsAreRoundedHalfToEvenWithAWarning() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.datedSchema + """
             INSERT INTO ZCLIENT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZNUMBER) VALUES (1, 1, 1, 'Acme', 'C-1');
@@ -133,9 +131,8 @@ struct CoreDataStoreTests {
         #expect(loader.exact == exact)
     }
 
-    @Test func theSeedModelWithoutDatesIsRefusedNamingTheOption() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSeedModelWithoutDatesIsRefusedNamingTheOption() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Seed.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.seed)
         let error = try #require(throws: StoreIssues.self) { try BooksStore(path: path).books }
@@ -149,9 +146,8 @@ struct CoreDataStoreTests {
         #expect(message.contains("--issue-date-attribute NAME"))
     }
 
-    @Test func aMappingNamesOtherDateAttributesAndMissingOnesAreWarnedAbout() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aMappingNamesOtherDateAttributesAndMissingOnesAreWarnedAbout() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Custom.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.seed + """
             ALTER TABLE ZINVOICE ADD COLUMN ZSENTON TIMESTAMP;
@@ -169,9 +165,8 @@ struct CoreDataStoreTests {
         #expect(error.description.hasPrefix("\(path): ZINVOICE column ZPAYBY: the Invoice entity has no attribute 'payBy' (named by --due-date-attribute)"))
     }
 
-    @Test func invoicesWithoutCurrencyOrIdentifierAreRowErrors() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func invoicesWithoutCurrencyOrIdentifierAreRowErrors() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Bad.sqlite")
         try CoreDataFixture.make(at: path, sql: CoreDataFixture.datedSchema + """
             INSERT INTO ZCLIENT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZNUMBER) VALUES (1, 1, 1, 'Acme', 'C-1'), (2, 1, 1, NULL, 'C-2');
@@ -195,9 +190,8 @@ struct CoreDataStoreTests {
         ])
     }
 
-    @Test func subEntitiesShareTheRootTableAndAreTellApartByZ_ENT() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func subEntitiesShareTheRootTableAndAreTellApartByZ_ENT() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Inherited.sqlite")
         // Document (1) is the root of Invoice (2), whose sub-entity RecurringInvoice (3) has its own
         // sub-entity MonthlyInvoice (4); Quote (5) is Invoice's sibling and is not an invoice. All live in
@@ -255,9 +249,8 @@ extension CoreDataStoreTests {
         INSERT INTO ZBILL VALUES (1, 2, 1, 1, 99.95, 760060800, 'B-1'), (2, 2, 1, 1, 0.05, 760060800, 'B-2');
         """
 
-    @Test func everyNameTheToolReadsCanBeMappedAndACurrencyGivenForAModelWithout() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func everyNameTheToolReadsCanBeMappedAndACurrencyGivenForAModelWithout() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Renamed.sqlite")
         try CoreDataFixture.make(at: path, sql: Self.renamed)
 

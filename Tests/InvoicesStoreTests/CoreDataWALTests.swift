@@ -37,9 +37,8 @@ struct CoreDataWALTests {
     /// process, so a reader next to an in-process writer would write through the writer's mapping; the test
     /// therefore reads a copy of all three files taken while the writer is open (what a reader sees when the app
     /// has them open elsewhere or stopped without checkpointing).
-    @Test func aStoreInWALModeIsReadAsASnapshotAndNoneOfItsFilesChange() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aStoreInWALModeIsReadAsASnapshotAndNoneOfItsFilesChange() throws {
+        let folder = try TemporaryFolder.current
         let original = folder.path("Original.sqlite")
         let writer = try Self.makeStoreInWALMode(at: original)
         defer { try? writer.close() }
@@ -61,9 +60,8 @@ struct CoreDataWALTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
     }
 
-    @Test func aWALFileWithoutItsShmFileIsRefusedAndNothingIsCreated() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aWALFileWithoutItsShmFileIsRefusedAndNothingIsCreated() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("Invoices.sqlite")
         let writer = try Self.makeStoreInWALMode(at: path)
         defer { try? writer.close() }

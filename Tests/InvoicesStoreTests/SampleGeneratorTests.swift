@@ -5,9 +5,8 @@ import InvoicesTesting
 import Testing
 
 struct SampleGeneratorTests {
-    @Test func theSameArgumentsGiveTheSameBytes() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSameArgumentsGiveTheSameBytes() throws {
+        let folder = try TemporaryFolder.current
         try SampleGenerator(clients: 30, invoices: 900, seed: 7).write(to: folder.path("a.sqlite"))
         try SampleGenerator(clients: 30, invoices: 900, seed: 7).write(to: folder.path("b.sqlite"))
         try SampleGenerator(clients: 30, invoices: 900, seed: 8).write(to: folder.path("c.sqlite"))
@@ -16,9 +15,8 @@ struct SampleGeneratorTests {
         #expect(a != (try Data(contentsOf: folder.url.appendingPathComponent("c.sqlite"))))
     }
 
-    @Test func theSampleIsRealistic() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func theSampleIsRealistic() throws {
+        let folder = try TemporaryFolder.current
         let path = folder.path("s.sqlite")
         try SampleGenerator(clients: 50, invoices: 2000, seed: 1).write(to: path)
         let books = try BooksStore(path: path).books
