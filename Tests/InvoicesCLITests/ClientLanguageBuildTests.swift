@@ -12,9 +12,8 @@ struct ClientLanguageBuildTests {
         return html.firstMatch(of: /<html lang="([^"]*)"/).map { String($0.output.1) }
     }
 
-    @Test func aFrenchClientReadsTheirPagesInFrenchInAGermanReport() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    @Test(.temporaryFolder) func aFrenchClientReadsTheirPagesInFrenchInAGermanReport() throws {
+        let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "12", "--invoices", "300", "--seed", "3", "--output", store])
         #expect(sample.status == 0, "\(sample.stderr)")
