@@ -47,6 +47,9 @@ test-deps:
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 		{ echo "Installing chromium (the client search test runs clients.html in headless Chromium)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	@command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null || \
+		{ echo "Installing poppler-utils (the quarter's print pack test reads Chromium's PDF with pdftotext)..."; $(SUDO) apt-get update -qq && \
+		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
 	@command -v qpdf >/dev/null || \
 		{ echo "Installing qpdf (the Factur-X import test attaches its XML to a PDF)..."; $(SUDO) apt-get update -qq && \
 		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf >/dev/null; }
@@ -80,7 +83,8 @@ site-checks:
 
 # Screenshots of the overview, a month, a client page, a statement, a fiscal year and quarter and the collections
 # page at 1280 and 390 px into screenshots/, and a
-# statement printed to PDF on A4 and Letter with its pages as PNGs (headless Chromium, pdftoppm).
+# statement printed to PDF on A4 and Letter with its pages as PNGs, and the last quarter's print pack's first and
+# last printed page on A4 and Letter (headless Chromium, pdftoppm).
 screenshots:
 	scripts/screenshots.sh "" screenshots
 

@@ -5,7 +5,8 @@
 # to PDF on A4 and on Letter, each page turned into a PNG by pdftoppm (Debian package `poppler-utils`, installed if
 # missing): statement-a4-1.png, statement-letter-1.png..., and the statement with payment codes on A4
 # (statement-pay-a4-1.png...), and a Swiss client's statement with its QR-bill on screen and on A4
-# (statement-qrbill-desktop.png, statement-qrbill-a4-1.png).
+# (statement-qrbill-desktop.png, statement-qrbill-a4-1.png); and the last quarter's print pack on A4 and Letter, its
+# first and last printed page (quarter-pack-a4-first.png, quarter-pack-a4-last.png, quarter-pack-letter-...).
 # Usage: scripts/screenshots.sh [SITE_FOLDER] [OUTPUT_FOLDER]   (default: build the demo into .build/screenshots-site)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,7 @@ statement=$(cd "$site/statements" && grep -c '<section class="statement"' -- *.h
 # A statement with a payment code (a euro balance owed), the first by name; the first statement when none has one.
 paid=$(cd "$site/statements" && { grep -l '<svg class="qr"' -- *.html || ls; } | sort | head -n 1)
 profile=$(mktemp -d)
-trap 'rm -rf "$profile" "$site"/statements/.print-*.html' EXIT
+trap 'rm -rf "$profile" "$site"/statements/.print-*.html "$site"/quarters/*/.print-*.html' EXIT
 for page in "index.html:overview" "months/$month:month" "clients/$client:client" "statements/$statement:statement" \
     "years/$year:year" "quarters/$quarter:quarter" "collections.html:collections" "statements/$paid:statement-pay"; do
     path=${page%%:*}; name=${page##*:}
@@ -137,6 +138,23 @@ if [ -z "${1:-}" ]; then
     rm -f "$copy"
     ls "$out/statement-qrbill-a4"-*.png
 fi
+
+# The last quarter's print pack (quarters/YYYY-QN/print.html) on A4 and on Letter: its first and last printed page
+# (quarter-pack-a4-first.png, quarter-pack-a4-last.png, and -letter-), each with "n / m" at its foot.
+pack="$site/quarters/${quarter%.html}"
+for paper in A4 Letter; do
+    label=quarter-pack-$(echo "$paper" | tr 'A-Z' 'a-z')
+    copy="$pack/.print-$label.html"
+    sed "s|</head>|<style>@page { size: $paper; }</style></head>|" "$pack/print.html" > "$copy"
+    rm -f "$out/$label"-*.png
+    "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$profile" --no-pdf-header-footer \
+        --print-to-pdf="$out/$label.pdf" "file://$(realpath "$copy")" 2>/dev/null
+    rm -f "$copy"
+    pages=$(pdfinfo "$out/$label.pdf" | sed -n 's/^Pages: *//p')
+    pdftoppm -png -r 60 -singlefile -f 1 -l 1 "$out/$label.pdf" "$out/$label-first"
+    pdftoppm -png -r 60 -singlefile -f "$pages" -l "$pages" "$out/$label.pdf" "$out/$label-last"
+    ls "$out/$label-first.png" "$out/$label-last.png"
+done
 
 # The statement on paper: a copy beside it (so its style sheet loads) that asks for the paper size, printed without
 # the browser's header and footer, then one PNG per page.

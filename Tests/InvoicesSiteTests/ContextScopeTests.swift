@@ -59,7 +59,7 @@ struct ContextScopeTests {
         }
         let pageTemplates = Set(PageKinds.builtIn.templateScopes.keys).subtracting(["layout"])
         #expect(Set(rendered.keys) == pageTemplates, "every page template of every kind is rendered and checked")
-        #expect(pageTemplates.count == 15)
+        #expect(pageTemplates.count == 16)
     }
 
     @Test func aNameOutsideTheScopeIsFound() {

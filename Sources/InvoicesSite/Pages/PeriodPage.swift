@@ -35,7 +35,11 @@ extension PeriodPage {
     /// and rate), and for a quarter the invoices behind its taxes (identifier, issue date, client number, name and
     /// page, figures). The neighbours it links and its labels follow from the months and the fiscal year's start,
     /// in `inputs.base`. So an invoice changed in one quarter leaves the earlier quarters' pages as they are.
-    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(shown(inputs), templates: ["period", "period-list"]) }
+
+    /// The fingerprint of what the page shows of the books (``inputs(_:)`` without its key and templates); the
+    /// quarter's print pack (``QuarterPackPage``) shows the same.
+    func shown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var data = Fingerprint(seed: inputs.base)
         for totals in report.currencies {
             data.add(totals.currency.code)
@@ -69,7 +73,7 @@ extension PeriodPage {
                 SiteBuilder.add(source.figures, to: &data)
             }
         }
-        return fingerprint(data.value, templates: ["period", "period-list"])
+        return data.value
     }
 
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
@@ -222,6 +226,7 @@ extension PeriodPage {
             "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
         ]
         if !isYear, !taxes.isEmpty { context["csvHref"] = links(SitePaths.periodCSV(period)) }
+        if !isYear { context["packHref"] = links(SitePaths.quarterPack(period)) }
         let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
         if let index = same.firstIndex(where: { $0.year == period.year && $0.quarter == period.quarter }) {
             func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": links.throughRoot(SitePaths.period(other))] }
@@ -245,6 +250,7 @@ extension TemplateVariables {
     static let periodPageScopes: [String: TemplateScope] = [
         "period": page([
             "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
+            "packHref": nil,
             "totals": TemplateScope(values: figures),
             "months": link,
             "taxes": TemplateScope(

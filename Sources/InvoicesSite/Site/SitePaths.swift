@@ -80,6 +80,9 @@ public struct SitePaths: Sendable {
     /// A quarter's invoices behind its taxes, as CSV beside its page: `quarters/2024-Q3.csv`.
     static func periodCSV(_ period: FiscalPeriod) -> String { "quarters/\(period.year)-Q\(period.quarter).csv" }
 
+    /// A quarter's print pack, one page to print: `quarters/2024-Q3/print.html`.
+    static func quarterPack(_ period: FiscalPeriod) -> String { "quarters/\(period.year)-Q\(period.quarter)/print.html" }
+
     /// The folder of a quarter's list of the invoices behind one tax: `quarters/2024-Q3/tax-EUR-1/`.
     static func taxList(_ period: FiscalPeriod, _ anchor: String) -> String { "quarters/\(period.year)-Q\(period.quarter)/\(anchor)/" }
 

@@ -1,0 +1,180 @@
+import Foundation
+import InvoicesCore
+import InvoicesReport
+@testable import InvoicesSite
+import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// The quarter's print pack (issue 45, item 5): `quarters/YYYY-QN/print.html`, the first page kind added to the house.
+/// It prints (headless Chromium to PDF, read back by `pdftotext`) with each currency's total as totals.csv has it
+/// and "n / m" on every page; past its row limit it holds no rows and links the quarter's CSV; its template is
+/// checked against its scope; an incremental build reuses it while its quarter is unchanged.
+@Suite(.serialized) struct QuarterPackTests {
+    /// A sample store of 10 clients and 600 invoices over two years, built with the tool.
+    struct Project {
+        let folder: TemporaryFolder
+        var store: String { folder.path("s.sqlite") }
+        var site: String { folder.path("site") }
+
+        init() throws {
+            folder = try TemporaryFolder()
+            let sample = try CLI.run(["sample", "--clients", "10", "--invoices", "600", "--seed", "3", "--output", store])
+            try #require(sample.status == 0, "\(sample.stderr)")
+            let build = try CLI.run(["build", "--store", store, "--output", site, "--quiet"])
+            try #require(build.status == 0, "\(build.stderr)")
+        }
+
+        func text(_ path: String) throws -> String { try String(contentsOfFile: site + "/" + path, encoding: .utf8) }
+
+        /// The quarter whose pack is the longest (`2025-Q3`).
+        func longestQuarter() throws -> String {
+            let quarters = try FileManager.default.contentsOfDirectory(atPath: site + "/quarters").filter { !$0.contains(".") }
+            return try #require(quarters.max { (try? text("quarters/\($0)/print.html").utf8.count) ?? 0 < (try? text("quarters/\($1)/print.html").utf8.count) ?? 0 })
+        }
+
+        func builder() throws -> SiteBuilder {
+            let books = try BooksStore(path: store).books
+            return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        }
+    }
+
+    /// The pack printed to PDF on `paper` by headless Chromium (a copy beside it asks for the paper size, as
+    /// scripts/screenshots.sh does), as `pdftotext -layout` reads it: one string per printed page.
+    static func printed(_ project: Project, _ quarter: String, paper: String) throws -> [String] {
+        let found = try CLI.shell("command -v chromium || command -v chromium-browser").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let browser = try #require(found.isEmpty ? nil : found, "headless Chromium is needed: make test-deps installs Debian's chromium")
+        let folder = project.site + "/quarters/" + quarter
+        let copy = folder + "/.print-\(paper).html"
+        let page = try project.text("quarters/\(quarter)/print.html")
+        try Data(page.replacingOccurrences(of: "</head>", with: "<style>@page { size: \(paper); }</style></head>").utf8).write(to: URL(fileURLWithPath: copy))
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let pdf = project.folder.path("pack-\(paper).pdf")
+        let flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --no-pdf-header-footer"
+        let run = try CLI.shell("'\(browser)' \(flags) --user-data-dir='\(project.folder.path("profile"))' --print-to-pdf='\(pdf)' 'file://\(copy)' 2>/dev/null")
+        try #require(run.status == 0 && FileManager.default.fileExists(atPath: pdf), "chromium did not print: \(run.stderr)")
+        let text = try CLI.shell("pdftotext -layout '\(pdf)' -")
+        try #require(text.status == 0, "pdftotext is needed (poppler-utils, make test-deps): \(text.stderr)")
+        var pages = text.stdout.components(separatedBy: "\u{0C}")
+        if pages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { pages.removeLast() }
+        return pages
+    }
+
+    /// Each currency's invoiced total over the quarter, from totals.csv's rows (client, currency, month) of its
+    /// fiscal year and quarter, as a plain decimal in minor units.
+    static func invoicedByCurrency(_ csv: String, year: String, quarter: String) -> [String: Int64] {
+        var sums: [String: Int64] = [:]
+        let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first, let currency = header.firstIndex(of: "currency"), let invoiced = header.firstIndex(of: "invoiced"),
+            let fiscalYear = header.firstIndex(of: "fiscal_year"), let fiscalQuarter = header.firstIndex(of: "fiscal_quarter")
+        else { return [:] }
+        for row in lines.dropFirst() where row.count == header.count && row[fiscalYear] == year && row[fiscalQuarter] == quarter {
+            sums[row[currency], default: 0] += Int64(row[invoiced].replacingOccurrences(of: ".", with: "")) ?? .min
+        }
+        return sums
+    }
+
+    @Test func itPrintsEachCurrencysTotalAndPageNOfMOnEveryPage() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let quarter = try project.longestQuarter()
+        let pack = try project.text("quarters/\(quarter)/print.html")
+        #expect(pack.contains("<table class=\"figures tax-invoices\">"), "the rows are listed")
+        #expect(try project.text("quarters/\(quarter).html").contains("<a href=\"\(quarter)/print.html\">"), "the quarter's page links its pack")
+        // The quarter's totals as the quarter's page shows them: `<th scope="row">EUR</th><td class="num">EUR 1,234.56</td>`.
+        let page = try project.text("quarters/\(quarter).html")
+        let totals = page.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().compactMap { row -> (String, String)? in
+            let parts = row.components(separatedBy: "</th><td class=\"num\">")
+            guard parts.count >= 2, parts[0].count == 3, let cell = parts[1].components(separatedBy: "</td>").first else { return nil }
+            return (parts[0], cell)
+        }
+        let fromCSV = Self.invoicedByCurrency(
+            try String(contentsOfFile: project.site + "/totals.csv", encoding: .utf8), year: String(quarter.prefix(4)), quarter: String(quarter.suffix(2)))
+        #expect(totals.count >= 2 && Set(totals.map(\.0)) == Set(fromCSV.keys), "\(totals) \(fromCSV)")
+        for paper in ["A4", "Letter"] {
+            let pages = try Self.printed(project, quarter, paper: paper)
+            #expect(pages.count >= 2, "the pack of \(quarter) prints on more than one \(paper) page")
+            for (index, text) in pages.enumerated() {
+                // The page's last line is its margin box, "n / m" (pdftotext drops the thin spaces around the slash).
+                let foot = text.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.filter { $0 != " " } }
+                #expect(foot == "\(index + 1)/\(pages.count)", "\(paper) page \(index + 1) reads its number of \(pages.count)")
+                #expect(text.contains("Invoice") && text.contains("Net, accrual"), "\(paper) page \(index + 1) repeats the table headers")
+            }
+            let all = pages.joined()
+            for (currency, shown) in totals {
+                // The page joins code and amount with a no-break space, which pdftotext gives as a space.
+                #expect(all.contains(shown.replacingOccurrences(of: "\u{A0}", with: " ")), "\(paper): \(currency)'s total \(shown) is printed as the quarter's page shows it")
+                // The same figure as totals.csv's months add up to (the digits, without the code and separators).
+                let digits = shown.dropFirst(4).filter { $0.isNumber || $0 == "-" }
+                #expect(Int64(digits) == fromCSV[currency], "\(currency): printed \(shown), totals.csv \(fromCSV[currency] ?? 0)")
+            }
+        }
+    }
+
+    @Test func aQuarterPastTheRowLimitHoldsNoRowsAndLinksTheCSV() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let site = try project.builder()
+        let periods = site.view.fiscalPeriods()
+        let period = try #require(periods.last { $0.quarter != 0 })
+        let rows = site.view.figures.taxSources(year: period.year, quarter: period.quarter).values.reduce(0) { $0 + $1.count }
+        try #require(rows > 3)
+        func html(limit: Int) -> String {
+            let files = QuarterPackPage(site: site.view, period: period, periods: periods, rowLimit: limit).files()
+            return String(decoding: files.first?.data ?? Data(), as: UTF8.self)
+        }
+        let csv = "<a href=\"../\(period.year)-Q\(period.quarter).csv\" download>"
+        let small = html(limit: rows - 1)
+        #expect(!small.contains("tax-invoices") && !small.contains("<caption>"), "no rows past the limit")
+        #expect(small.contains("has \(rows) invoice rows behind its taxes, more than the \(rows - 1) this page prints"), "\(small)")
+        #expect(small.contains(csv), "the CSV is linked")
+        #expect(small.contains("<table class=\"figures taxes\">") && small.contains("Totals"), "the totals and the taxes stay")
+        let whole = html(limit: rows)
+        #expect(whole.components(separatedBy: "<tr><th scope=\"row\">INV-").count - 1 == rows, "at the limit, every row")
+        #expect(!whole.contains("more than the"))
+    }
+
+    @Test func itsTemplateIsCheckedAgainstItsScope() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(TemplateVariables.pages["quarter-print"] != nil, "the built-in list holds the kind's scope")
+        let template = try #require(DefaultTemplates.files["quarter-print.md"])
+        try Data(template.utf8).write(to: URL(fileURLWithPath: folder.path("quarter-print.md")))
+        #expect(TemplateSet.problems(directory: folder.url.path).isEmpty)
+        // A list's name outside its list, and a name the pack does not have, are refused.
+        let bad = template.replacingOccurrences(of: "{{periodHref}}", with: "{{identifier}}").replacingOccurrences(of: "{{csvHref}}\" download>{{t.period.download}}</a></p>\n{{/tooMany}}", with: "{{csvHref}}\" download>{{packHref}}</a></p>\n{{/tooMany}}")
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: folder.path("quarter-print.md")))
+        let problems = TemplateSet.problems(directory: folder.url.path)
+        #expect(problems.map(\.code) == [.unknownVariable, .unknownVariable], "\(problems)")
+    }
+
+    @Test func anIncrementalBuildReusesThePackOfAnUnchangedQuarter() async throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        var books = try BooksStore(path: project.store).books
+        func build(previous: SiteManifest?) async throws -> SiteManifest {
+            let writer = SiteWriter(output: project.folder.path("api-site"))
+            let staging = try writer.begin()
+            let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+            let manifest = try await site.write(to: staging, previous: previous)
+            _ = try staging.commit()
+            return manifest
+        }
+        let first = try await build(previous: nil)
+        let packs = first.units.keys.filter { $0.hasPrefix("pack:") }.sorted()
+        #expect(packs.count >= 4 && packs.allSatisfy { $0.hasSuffix("/print.html") }, "\(packs)")
+        // An invoice issued in the last quarter, behind its taxes, is for another amount: only that quarter's pack is
+        // rendered again.
+        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        let quarter = try #require(site.view.fiscalPeriods().last { $0.quarter != 0 })
+        let sources = site.view.figures.taxSources(year: quarter.year, quarter: quarter.quarter).values.joined()
+        let last = try #require(sources.first { $0.figures.accrualNet != 0 }?.invoiceIndex)
+        books.invoices[last].amount += 100
+        books.invoices[last].net += 100
+        let second = try await build(previous: first)
+        let changed = packs.filter { first.units[$0]?.inputs != second.units[$0]?.inputs }
+        #expect(changed.count == 1, "\(changed) \(first.units.keys.filter { first.units[$0]?.inputs != second.units[$0]?.inputs }.sorted())")
+        #expect(changed == ["pack:" + SitePaths.quarterPack(quarter)], "\(changed)")
+        #expect(packs.filter { first.units[$0]?.inputs == second.units[$0]?.inputs }.count == packs.count - 1)
+    }
+}
