@@ -70,7 +70,9 @@ struct ReportPeriodOptionTests {
         #expect(index.contains("Invoices issued from <strong>April 2025</strong> to <strong>June 2025</strong> (3 months"))
         #expect(index.contains("Fiscal years start in April: these months fall in <strong>Q1 FY 2025/26</strong>."))
         #expect(FileManager.default.fileExists(atPath: folder.path("q/quarters/2025-Q1.html")))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("q/quarters")) == ["2025-Q1.html"])
+        // The quarter's page and its folder, which holds its print pack (quarters/2025-Q1/print.html), and no other.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("q/quarters")).sorted() == ["2025-Q1", "2025-Q1.html"])
+        #expect(FileManager.default.fileExists(atPath: folder.path("q/quarters/2025-Q1/print.html")))
         // C-2: INV-2 (500.00) and its credit note (100.00) in March are the opening balance; paid in April.
         let rows = try statementRows(folder.path("q"), "C-2")
         #expect(rows.first == "<tr class=\"opening\"><td>2025-04-01</td><th scope=\"row\" colspan=\"4\">Opening balance</th><td class=\"num\">EUR\u{A0}400.00</td></tr>")
