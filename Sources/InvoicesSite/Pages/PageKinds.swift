@@ -59,3 +59,10 @@ public struct PageKinds: Sendable {
     /// The pages of `sitemap.xml`, kind by kind.
     func sitemap(in site: SiteView) -> [SitemapEntry] { kinds.flatMap { $0.sitemap(in: site) } }
 }
+
+extension TemplateVariables {
+    /// The scope of each page template, by template name (file name without extension): the layout's and each
+    /// built-in kind's (``PageKind/templateScopes``, ``PageKinds/templateScopes``). Here, beside the kinds, so the
+    /// template files build without them (scripts/fuzz.sh).
+    public static var pages: [String: TemplateScope] { PageKinds.builtIn.templateScopes }
+}

@@ -21,8 +21,9 @@ struct TemplateChecker {
 
     /// Template sources by template name (file name without extension).
     var sources: [String: Source]
-    /// The scope of each page template, by template name: the kinds' (``PageKinds/templateScopes``).
-    var pages: [String: TemplateScope] = TemplateVariables.pages
+    /// The scope of each page template, by template name: the kinds' (``PageKinds/templateScopes``). Given by the
+    /// caller, so the checker builds without the page kinds (scripts/fuzz.sh compiles it alone).
+    var pages: [String: TemplateScope]
 
     /// The most tags a walk visits: partials included many times at many levels would otherwise take exponential
     /// time here, and at render time.

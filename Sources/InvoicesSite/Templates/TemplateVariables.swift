@@ -59,10 +59,6 @@ public enum TemplateVariables {
         "content", "root", "pageTitle", "siteTitle", "lang", "dir", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
     ])
 
-    /// The scope of each page template, by template name (file name without extension): the layout's and each
-    /// built-in kind's (``PageKind/templateScopes``, ``PageKinds/templateScopes``).
-    public static var pages: [String: TemplateScope] { PageKinds.builtIn.templateScopes }
-
     static func page(_ names: [String: TemplateScope?]) -> TemplateScope {
         TemplateScope(values: common).adding(names)
     }
