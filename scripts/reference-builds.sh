@@ -16,14 +16,7 @@ work=$(cd "$out/work" && pwd)
 "$INVOICES" build --store "$work/demo.sqlite" --output "$out/paged" --page-size 10 --quiet
 # A fixed key, so the private addresses (c/<token>/) are the same from one run to the next.
 printf '%064d' 7 > "$work/link.key"
-cat > "$work/invoices.yaml" <<YAML
-client_links: link.key
-payee:
-  name: Example Studio GmbH
-  iban: DE89 3704 0044 0532 0130 00
-  bic: COBADEFFXXX
-  payment_url: https://pay.example.com/{client}?invoice={invoice}&amount={amount}&currency={currency}
-YAML
+{ echo 'client_links: link.key'; cat "$(dirname "$0")/demo-payee.yaml"; } > "$work/invoices.yaml"
 "$INVOICES" build --config "$work/invoices.yaml" --store "$work/demo.sqlite" --output "$out/payee" \
     --base-url "https://example.com/reports/2026/" --fiscal-year-start 04 --quiet
 # The manifest and trail beside each output record the executable's fingerprint; they are not the site.

@@ -27,8 +27,7 @@ if [ -z "$site" ]; then
     .build/debug/invoices sample --clients 40 --invoices 1200 --seed 1 --output .build/screenshots.sqlite >/dev/null
     # Fiscal years from April: the overview and the period pages show their FY labels.
     # A payee: statements and client pages show EPC payment codes and pay links (docs/cli.md, "payee").
-    printf 'payee:\n  name: Example Studio GmbH\n  iban: DE89 3704 0044 0532 0130 00\n  bic: COBADEFFXXX\n  payment_url: https://pay.example.com/{client}?invoice={invoice}&amount={amount}&currency={currency}\n' \
-        > .build/screenshots.yaml
+    cp scripts/demo-payee.yaml .build/screenshots.yaml
     .build/debug/invoices build --config .build/screenshots.yaml --store .build/screenshots.sqlite --output "$site" \
         --fiscal-year-start 04 --quiet
 fi

@@ -39,14 +39,7 @@ mkdir -p "$work/root/reports"
 # Fiscal years from April: the overview names them, and the year and quarter pages carry FY labels.
 # With a payee and client links, so the payment codes, pay links and private pages (c/<token>/) are validated too.
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/link.key"
-cat > "$work/invoices.yaml" <<YAML
-client_links: link.key
-payee:
-  name: Example Studio GmbH
-  iban: DE89 3704 0044 0532 0130 00
-  bic: COBADEFFXXX
-  payment_url: https://pay.example.com/{client}?invoice={invoice}&amount={amount}&currency={currency}
-YAML
+{ echo 'client_links: link.key'; cat scripts/demo-payee.yaml; } > "$work/invoices.yaml"
 "$INVOICES" build --config "$work/invoices.yaml" --store "$work/demo.sqlite" --output "$work/root/reports/2026" --base-url "$base" \
     --fiscal-year-start 04 --quiet
 [ "$(grep -l '<svg class="qr"' "$work"/root/reports/2026/c/*/index.html | wc -l)" -gt 0 ] || { echo "no payment code on any private statement"; exit 1; }
