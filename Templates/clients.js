@@ -10,6 +10,15 @@
   var count = document.getElementById("client-count");
   if (!box || !list || !list.tBodies.length) { return; }
   var limit = 200;
+  // The counter's words come from the page, in its language: data-count ("{found} of {total} clients") and
+  // data-count-first (past the limit, "..., the first {limit} shown"), their placeholders filled here. Without them
+  // (a template of its own) the counter shows the figures alone, "3 / 40".
+  function counted(found, total, limited) {
+    var words = count.getAttribute(limited ? "data-count-first" : "data-count");
+    if (words === null) { return found + " / " + total; }
+    var values = { found: found, total: total, limit: limit };
+    return words.replace(/\{(found|total|limit)\}/g, function (whole, name) { return String(values[name]); });
+  }
   function fold(text) {
     return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
@@ -55,7 +64,7 @@
         invoices.textContent = entry[5];
       }
       list.hidden = found === 0;
-      count.textContent = found + " of " + index.length + " clients" + (found > limit ? ", the first " + limit + " shown" : "");
+      count.textContent = counted(found, index.length, found > limit);
     };
   } else {
     var rows = Array.prototype.slice.call(list.tBodies[0].rows);
@@ -71,7 +80,7 @@
         rows[i].hidden = !match;
         if (match) { shown++; }
       }
-      count.textContent = wanted.length ? shown + " of " + rows.length + " clients" : "";
+      count.textContent = wanted.length ? counted(shown, rows.length, false) : "";
     };
   }
   box.addEventListener("input", apply);

@@ -201,6 +201,7 @@ struct ProjectOptions: ParsableArguments {
             locale: locale ?? config?["locale"] ?? "en_US_POSIX",
             period: period, baseURL: baseURL)
         site.localeFollowsLanguage = (locale ?? config?["locale"]) == nil
+        site.titleFollowsLanguage = (title ?? config?["title"]) == nil
         site.language = language ?? config?["language"] ?? "en"
         site.conversion = try loadConversion()
         site.taxBasis = (basis ?? config?["basis"]).flatMap(TaxBasis.init(rawValue:)) ?? .accrual

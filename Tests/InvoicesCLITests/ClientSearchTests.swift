@@ -98,4 +98,31 @@ struct ClientSearchTests {
         let hostile = try Self.dom(browser, page + "?q=hostile")
         #expect(hostile.contains("&lt;img src=x onerror=alert(1)&gt;Hostile") && !hostile.contains("<img src=\"x\""))
     }
+
+    /// In another language (issue 43): the counter's words come from the page, in German, the figures filled in by
+    /// clients.js (the same file in every language); past the 200 matches the index shows, it says so in German.
+    @Test(.temporaryFolder) func theCounterIsInThePagesLanguage() async throws {
+        let browser = try #require(Self.chromium(), "headless Chromium is needed: make test installs Debian's chromium")
+        let folder = try TemporaryFolder.current
+        let project = folder.path("report")
+        #expect(try CLI.run(["init", project]).status == 0)
+        let values = (1...210).map { "('Z-\($0)', 'Zebra \($0)', 'Ölbergstadt')" }
+        try StoreFixture.execute(project + "/books.sqlite", "INSERT INTO client (number, name, city) VALUES \(values.joined(separator: ", "));")
+        do {
+            let serve = try await ServeProcess.start(["--language", "de"], in: URL(fileURLWithPath: project))
+            defer { serve.terminate() }
+            let page = serve.base.absoluteString + "clients.html"
+            let total = Self.rows(try CLI.shell("curl -s '\(page)'").stdout).count
+            #expect(total > 210)
+            let found = try Self.dom(browser, page + "?q=olbergstadt")
+            #expect(found.contains(">210 von \(total) Kunden</output>"), "\(found.suffix(3000))")
+            #expect(!found.contains(" of "))
+        }
+        let serve = try await ServeProcess.start(["--language", "de", "--page-size", "10"], in: URL(fileURLWithPath: project))
+        defer { serve.terminate() }
+        let page = serve.base.absoluteString + "clients.html"
+        let found = try Self.dom(browser, page + "?q=zebra")
+        #expect(Self.rows(found).count == 200)
+        #expect(found.contains(Regex(/>210 von [0-9]+ Kunden, die ersten 200 angezeigt<\/output>/)), "\(found.suffix(3000))")
+    }
 }

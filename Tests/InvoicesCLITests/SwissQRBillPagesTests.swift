@@ -113,11 +113,19 @@ struct SwissQRBillPagesTests {
         let html = try String(contentsOf: URL(string: try project.statement("C-1"))!, encoding: .utf8)
         #expect(html.contains("class=\"qr-bill\"") && html.contains("Payment part") && html.contains("Acceptance point"))
         #expect(!html.contains("<svg class=\"qr\""))
+        // The bill alone: no list of amount, reference and IBAN under it (the EPC code's).
+        let bills = html.components(separatedBy: "<div class=\"pay\">").dropFirst()
+        #expect(bills.count == 2 && bills.allSatisfy { !($0.components(separatedBy: "</div>").first ?? "").contains("<dl>") })
 
         // The French client: EUR keeps the EPC code, CHF gets the QR-bill with the French client as debtor.
         let french = try Self.scan(try project.statement("C-2"), in: project.folder)
         #expect(french.contains { $0.hasPrefix("BCD\n002\n1\nSCT\nCOBADEFFXXX\nRobert Schneider AG\nDE89370400440532013000\nEUR500.00") }, "\(french)")
         let frenchBill = try #require(french.first { $0.hasPrefix("SPC") })
+        // Its EPC code keeps the list under it; its QR-bill has none.
+        let frenchHTML = try String(contentsOf: URL(string: try project.statement("C-2"))!, encoding: .utf8)
+        let blocks = frenchHTML.components(separatedBy: "<div class=\"pay\">").dropFirst().map { $0.components(separatedBy: "</div>").first ?? "" }
+        #expect(blocks.contains { $0.contains("<svg class=\"qr\"") && $0.contains("<dl>\n<dt>Amount</dt>") })
+        #expect(blocks.contains { $0.contains("<svg class=\"qr-bill\"") && !$0.contains("<dl>") })
         #expect(Self.fields(frenchBill)[20...26] == ["S", "Bistro Lyon", "Rue de la République 1", "", "69001", "Lyon", "FR"])
     }
 

@@ -6,7 +6,8 @@ internal import InvoicesReport
 struct AddressFiles: SiteWidePageKind {
     let site: SiteView
     var key: String { "addresses" }
-    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+    /// Everything, and the words (the feed's summaries; among the assets' fingerprint, ``TranslationTables/fingerprintName``).
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all ^ templates.assetsFingerprint, templates: []) }
 }
 
 extension AddressFiles {
@@ -25,9 +26,13 @@ extension AddressFiles {
         let sitemap = sitemapFile(baseURL: baseURL)
         guard let latest = updated.max() else { return [sitemap] }
         let title = SiteBuilder.xml(options.title)
+        // The feed's words are in the report's language (`feed.summary`, `feed.nothing`), named by `xml:lang` when it
+        // is not English (an English feed stays as it was, without it).
+        let tag = site.language.tag
+        let lang = tag.isEnglish ? "" : " xml:lang=\"\(SiteBuilder.xml(tag.text))\""
         var feed = """
             <?xml version="1.0" encoding="utf-8"?>
-            <feed xmlns="http://www.w3.org/2005/Atom">
+            <feed xmlns="http://www.w3.org/2005/Atom"\(lang)>
             <title>\(title)</title>
             <id>\(SiteBuilder.xml(baseURL))</id>
             <link rel="self" href="\(SiteBuilder.xml(baseURL + SitePaths.feed))"/>
@@ -39,7 +44,12 @@ extension AddressFiles {
         for (offset, month) in report.months.enumerated().reversed() {
             let address = SiteBuilder.xml(baseURL + SitePaths.month(month))
             let summary = report.currencies.filter { $0.months[offset].isActive }.map {
-                "\($0.currency.code): invoiced \(site.money($0.months[offset].invoiced, $0.currency)), paid \(site.money($0.months[offset].paid, $0.currency))"
+                site.word(
+                    "feed.summary",
+                    [
+                        "currency": $0.currency.code, "invoiced": site.money($0.months[offset].invoiced, $0.currency),
+                        "paid": site.money($0.months[offset].paid, $0.currency),
+                    ])
             }
             feed += """
                 <entry>
@@ -47,7 +57,7 @@ extension AddressFiles {
                 <id>\(address)</id>
                 <link rel="alternate" type="text/html" href="\(address)"/>
                 <updated>\(Self.atomDate(updated[offset]))</updated>
-                <summary>\(SiteBuilder.xml(summary.isEmpty ? "Nothing invoiced or paid." : summary.joined(separator: "; ") + "."))</summary>
+                <summary>\(SiteBuilder.xml(summary.isEmpty ? site.word("feed.nothing") : summary.joined(separator: "; ") + "."))</summary>
                 </entry>
 
                 """

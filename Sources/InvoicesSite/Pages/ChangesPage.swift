@@ -26,9 +26,12 @@ extension ChangesPage {
         let figures = log.changes.filter { !$0.kind.isDocument }
         func rows(_ changes: [Trail.Change]) -> [[String: Any]] {
             changes.prefix(Self.changesOnPage).map { change in
+                // In the page's words (ChangesPage+Words.swift); changes.csv keeps the trail's.
                 [
-                    "name": change.name, "change": change.what.rawValue, "field": change.field,
-                    "before": change.before, "after": change.after, "closed": change.closed,
+                    "name": site.changeName(change), "change": site.changeWord(change.what), "field": site.changeField(change.field),
+                    "before": change.what == .removed ? site.changeSummary(change.before, kind: change.kind) : change.before,
+                    "after": change.what == .added ? site.changeSummary(change.after, kind: change.kind) : change.after,
+                    "closed": change.closed,
                 ]
             }
         }

@@ -436,7 +436,17 @@ extension ClientPages {
             context["iban"] = Payee.printedIBAN(bill.iban)
             context["reference"] = bill.reference.printed
             let language = books.clients[clientIndex].language.isEmpty ? options.language : books.clients[clientIndex].language
-            if drawCode, let svg = bill.svg(language: language) { context["qr"] = MarkdownValues.html(svg) }
+            let label = site.word(
+                bill.reference == .none ? "pay.qrBillLabelNoReference" : "pay.qrBillLabel",
+                [
+                    "currency": bill.currency, "amount": bill.printedAmount, "payee": payee.name, "iban": Payee.printedIBAN(bill.iban),
+                    "reference": bill.reference.printed,
+                ])
+            if drawCode, let svg = bill.svg(language: language, label: label) {
+                context["qr"] = MarkdownValues.html(svg)
+                // The bill carries the amount, account and reference itself: the template leaves out its own list.
+                context["qrBill"] = true
+            }
         }
         if swiss == .other, currency.code == "EUR", let payment = EPCPayment(payee: payee, cents: minorUnits, remittance: reference) {
             context["payee"] = payee.name
@@ -446,7 +456,7 @@ extension ClientPages {
             // HTML block it sits in.
             if drawCode, let payload = payment.payload, let code = QRCode(bytes: Array(payload.utf8)) {
                 context["qr"] = MarkdownValues.html(
-                    code.svg(label: "EPC payment code: \(site.money(minorUnits, currency)) to \(payee.name), reference \(reference)"))
+                    code.svg(label: site.word("pay.epcLabel", ["amount": site.money(minorUnits, currency), "payee": payee.name, "reference": reference])))
             }
         }
         let amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)

@@ -46,9 +46,10 @@ extension SwissQRBill {
         return groups.joined(separator: " ") + fraction
     }
 
-    /// The receipt and the payment part as one SVG, in `language`'s headings; nil when the payload does not fit a QR
-    /// code (it always does: the fields are cut to their limits).
-    func svg(language: String) -> String? {
+    /// The receipt and the payment part as one SVG, in `language`'s headings, named for screen readers by `label`
+    /// (the page's words, `pay.qrBillLabel`; English when nil); nil when the payload does not fit a QR code (it
+    /// always does: the fields are cut to their limits).
+    func svg(language: String, label: String? = nil) -> String? {
         guard let code = QRCode(bytes: Array(payload.utf8), level: .medium, minimumVersion: Self.minimumVersion) else { return nil }
         let labels = Labels(language: language)
         var body = ""
@@ -106,8 +107,9 @@ extension SwissQRBill {
             _ = block(118, y, heading: labels.payableByBlank, [], headingSize: 8 * pt, size: 10 * pt, width: 40)
             body += Self.corners(x: 118, y: y + 4, width: 65, height: 25)
         }
-        let name = SiteBuilder.xml("Swiss QR-bill: \(currency) \(printedAmount) to \(creditor.name), account \(Payee.printedIBAN(iban))"
-            + (reference == .none ? "" : ", reference \(reference.printed)"))
+        let name = SiteBuilder.xml(
+            label ?? "Swiss QR-bill: \(currency) \(printedAmount) to \(creditor.name), account \(Payee.printedIBAN(iban))"
+                + (reference == .none ? "" : ", reference \(reference.printed)"))
         // The dashed lines along which the bill is cut off: above it, and between the receipt and the payment part.
         return "<svg class=\"qr-bill\" viewBox=\"0 0 210 105\" role=\"img\" aria-label=\"\(name)\" "
             + "style=\"display:block;width:100%;max-width:210mm;height:auto;background:#fff;color:#000\" "

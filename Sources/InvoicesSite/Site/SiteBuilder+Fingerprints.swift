@@ -46,7 +46,7 @@ extension SiteBuilder {
         "Aging": ["buckets"],
         "AgingBuckets": ["limits"],
         "SiteOptions": [
-            "title", "locale", "localeFollowsLanguage", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
+            "title", "titleFollowsLanguage", "locale", "localeFollowsLanguage", "language", "period", "taxBasis", "fiscalYearStart", "conversion", "debugMarkdownFolder", "baseURL", "isPublic", "buildID",
             "clientLinkToken", "payee", "pageSize", "csvDialect", "journalAccounts", "datev",
         ],
         "JournalAccounts": ["receivables", "bank", "revenue", "tax", "writeOffs", "opening"],
@@ -149,6 +149,7 @@ extension SiteBuilder {
     /// Feeds every option a page can show or depend on (the client link key through the paths it gives, see
     /// ``SourceFingerprint``).
     static func addOptions(_ options: SiteOptions, to fingerprint: inout Fingerprint) {
+        // The title as the pages show it: with `titleFollowsLanguage`, the language's (SiteView resolved it).
         fingerprint.add(options.title)
         fingerprint.add(options.locale)
         fingerprint.add(options.language)

@@ -6,6 +6,9 @@ public import InvoicesReport
 public struct SiteOptions: Sendable {
     /// The site's title, shown on every page.
     public var title = "Invoices report"
+    /// Whether ``title`` was left unset (`title`, `--title`): the site is then titled in the report's language,
+    /// `layout.defaultTitle` ("Invoices report", "Rechnungsbericht"; resolved by ``SiteView``).
+    public var titleFollowsLanguage = false
     /// The locale amounts are formatted for; `en_US_POSIX` gives stable output.
     public var locale = "en_US_POSIX"
     /// Whether ``locale`` was left unset (`locale`, `--locale`): a page in another language than English then

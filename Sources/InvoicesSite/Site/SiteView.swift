@@ -40,6 +40,8 @@ public struct SiteView: Sendable {
         self.figures = figures
         let templates = (try? templates.localized(to: LanguageTag(options.language) ?? .english)) ?? templates
         self.templates = templates
+        var options = options
+        if options.titleFollowsLanguage { options.title = templates.translation.text("layout.defaultTitle") }
         self.options = options
         self.kinds = templates.pageKinds
         self.paths = SitePaths(books: books, options: options)

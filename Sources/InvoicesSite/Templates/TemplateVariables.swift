@@ -46,8 +46,9 @@ public enum TemplateVariables {
     public static let credits = TemplateScope(values: ["currency", "credited", "writtenOff", "credit"])
     /// How to pay an amount owed (a balance or an invoice): the amount, its currency and the payment reference; with
     /// a payee IBAN and for euros, the payee's name, IBAN, BIC and the EPC QR code (`qr`, inline SVG: `{{{qr}}}`);
-    /// with a `payment_url`, the pay link (`payURL`).
-    public static let pay = TemplateScope(values: ["amount", "currency", "reference", "payee", "iban", "bic", "qr", "payURL"])
+    /// with a `payment_url`, the pay link (`payURL`). `qrBill` (true) when `qr` is the whole Swiss QR-bill, which
+    /// carries the amount, account and reference itself.
+    public static let pay = TemplateScope(values: ["amount", "currency", "reference", "payee", "iban", "bic", "qr", "qrBill", "payURL"])
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
     static let link = TemplateScope(values: ["label", "href"])

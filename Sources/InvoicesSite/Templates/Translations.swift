@@ -199,6 +199,11 @@ enum TemplateText {
     /// with it.
     static let leading: [Character: String] = ["#": "&#35;", "-": "&#45;", "+": "&#43;", "=": "&#61;"]
 
+    /// The prefix of the keys whose text a page's script fills in (`script.clientCount`, `{found} of {total}
+    /// clients`): in a template their `{name}` placeholders stay as written (escaped, so `&#123;found&#125;` in an
+    /// attribute, which the browser reads as `{found}`), never template values.
+    static let scriptPrefix = "script."
+
     /// `text` escaped (see the type), its placeholders among `allowed` turned into template values.
     static func escape(_ text: String, allowed: Set<String>) -> String {
         var result = ""
@@ -271,7 +276,8 @@ enum TemplateText {
                 rest = inside[end.upperBound...]
                 continue
             }
-            let allowed = Translation.placeholders(translation.english[key] ?? "")
+            // A key for the page's script (`script.`) keeps its placeholders as text: the script fills them.
+            let allowed = key.hasPrefix(scriptPrefix) ? [] : Translation.placeholders(translation.english[key] ?? "")
             result += escape(translation[key], allowed: allowed)
             rest = inside[end.upperBound...]
         }
