@@ -31,7 +31,11 @@ extension PeriodPage {
 
     /// What a fiscal year's or quarter's page shows: its totals, its months, and its taxes on both bases with the
     /// invoices behind each figure (or the links to their pages; a year's rows link its quarters' lists instead).
-    struct Context: PageContext {
+    typealias Context = Joined<Heading, Fields>
+
+    /// What a period's page and its quarter's print pack (``QuarterPackPage``) both show first: its label and kind,
+    /// its first and last months, whether it is complete, and its totals per currency.
+    struct Heading: Codable, Sendable {
         var label: String
         var kind: String
         var firstMonth: String
@@ -39,6 +43,9 @@ extension PeriodPage {
         var complete: Bool
         var totals: [FiguresRow]
         var hasTotals: Bool
+    }
+
+    struct Fields: Codable, Sendable {
         var months: [PageLink]
         var hasTaxes: Bool
         var taxes: [Joined<TaxRow, Tax>]
@@ -141,7 +148,7 @@ extension PeriodPage {
         let sources = taxSources()
         let context = context(sources: sources)
         let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context.csvHref != nil else { return [page] }
+        guard context.second.csvHref != nil else { return [page] }
         return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
     }
 
@@ -235,11 +242,6 @@ extension PeriodPage {
         let offsets = period.offsets
         let path = SitePaths.period(period)
         let links = SitePaths.Links(from: path)
-        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
-        let totals: [FiguresRow] = report.currencies.compactMap { currency in
-            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
-            return site.figuresFields(figures, currency.currency)
-        }
         let months = offsets.map { PageLink(label: site.monthLabel(report.months[$0]), href: links(SitePaths.month(report.months[$0]))) }
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
@@ -269,10 +271,7 @@ extension PeriodPage {
             }
             taxes.append(Joined(taxRow(totals, figures), row))
         }
-        var context = Context(
-            label: period.label, kind: site.word(period.quarter == 0 ? "period.year" : "period.quarter"), firstMonth: site.monthLabel(first),
-            lastMonth: site.monthLabel(last), complete: period.complete, totals: totals, hasTotals: !totals.isEmpty,
-            months: months, hasTaxes: !taxes.isEmpty, taxes: taxes)
+        var context = Fields(months: months, hasTaxes: !taxes.isEmpty, taxes: taxes)
         if !isYear, !taxes.isEmpty { context.csvHref = links(SitePaths.periodCSV(period)) }
         if !isYear { context.packHref = links(SitePaths.quarterPack(period)) }
         let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
@@ -281,7 +280,20 @@ extension PeriodPage {
             if index > 0 { context.previous = link(same[index - 1]) }
             if index + 1 < same.count { context.next = link(same[index + 1]) }
         }
-        return context
+        return Joined(heading(), context)
+    }
+
+    /// The page's ``Heading``.
+    func heading() -> Heading {
+        let offsets = period.offsets
+        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
+        let totals: [FiguresRow] = report.currencies.compactMap { currency in
+            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
+            return site.figuresFields(figures, currency.currency)
+        }
+        return Heading(
+            label: period.label, kind: site.word(period.quarter == 0 ? "period.year" : "period.quarter"), firstMonth: site.monthLabel(first),
+            lastMonth: site.monthLabel(last), complete: period.complete, totals: totals, hasTotals: !totals.isEmpty)
     }
 
     /// A tax of `totals`' currency with `figures` over the period: its name and rate, and its figures formatted.

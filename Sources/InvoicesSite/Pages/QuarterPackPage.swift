@@ -36,14 +36,9 @@ extension QuarterPackPage {
 
     /// What a quarter's print pack shows: the quarter's totals and taxes and, up to ``rowLimit`` rows, the invoices
     /// behind each tax; past it, how many rows there are and the limit (`tooMany`).
-    struct Context: PageContext {
-        var label: String
-        var kind: String
-        var firstMonth: String
-        var lastMonth: String
-        var complete: Bool
-        var totals: [FiguresRow]
-        var hasTotals: Bool
+    typealias Context = Joined<PeriodPage.Heading, Fields>
+
+    struct Fields: Codable, Sendable {
         var hasTaxes: Bool
         var taxes: [PeriodPage.TaxRow]
         var lists: [Joined<PeriodPage.TaxRow, PeriodPage.TaxInvoices>]
@@ -81,10 +76,6 @@ extension QuarterPackPage {
         let path = SitePaths.quarterPack(period)
         let links = SitePaths.Links(from: path)
         let sources = quarter.taxSources()
-        let totals: [FiguresRow] = report.currencies.compactMap { currency in
-            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
-            return site.figuresFields(figures, currency.currency)
-        }
         let taxLists = quarter.taxLists(sources: sources)
         let rowCount = taxLists.reduce(0) { $0 + $1.list.count }
         let listed = rowCount <= rowLimit
@@ -98,17 +89,13 @@ extension QuarterPackPage {
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             lists.append(Joined(row, PeriodPage.TaxInvoices(invoices: quarter.taxInvoiceRows(behind, 0..<behind.count, totals.currency, links: links))))
         }
-        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
-        var context = Context(
-            label: period.label, kind: site.word("period.quarter"), firstMonth: site.monthLabel(first),
-            lastMonth: site.monthLabel(last), complete: period.complete, totals: totals, hasTotals: !totals.isEmpty,
-            hasTaxes: !taxes.isEmpty, taxes: taxes, lists: lists, periodHref: links(SitePaths.period(period)))
+        var context = Fields(hasTaxes: !taxes.isEmpty, taxes: taxes, lists: lists, periodHref: links(SitePaths.period(period)))
         if !listed {
             context.tooMany = true
             context.rowCount = rowCount
             context.rowLimit = rowLimit
         }
         if !taxes.isEmpty { context.csvHref = links(SitePaths.periodCSV(period)) }
-        return context
+        return Joined(quarter.heading(), context)
     }
 }
