@@ -108,9 +108,9 @@ struct FiscalPeriodTests {
         for period in periods {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
             let fast = site.templates.page(
-                "period", PeriodPage(site: site.view, period: period, periods: periods).context(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+                "period", PeriodPage(site: site.view, period: period, periods: periods).context().mustacheValue(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
             #expect(fast.compiled == (period.quarter != 0), "\(period.label)")
-            let general = site.templates.render("period", PeriodPage(site: site.view, period: period, periods: periods).context())
+            let general = site.templates.render("period", PeriodPage(site: site.view, period: period, periods: periods).context().mustacheValue())
             #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
             #expect(fast.html.contains(period.quarter == 0 ? "the invoices behind the figures are listed by quarter" : "the invoices behind the figures</caption>"))
             pages[SitePaths.period(period)] = fast.html

@@ -17,15 +17,41 @@ struct NotesPage: SiteWidePageKind {
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.clients[0], templates: ["notes"]) }
     func files() -> [File] {
         let links = SitePaths.Links(from: Self.path)
-        let clients: [[String: Any]] = [0, books.clients.count - 1].map { client in
+        let clients = [0, books.clients.count - 1].map { client in
             let notes = site.invoicesByClient[client].map { books.invoices[$0].notes }.joined(separator: ", ")
-            return ["name": books.clients[client].name, "href": links(site.paths.client(client)), "notes": notes]
+            return Client(name: books.clients[client].name, href: links(site.paths.client(client)), notes: notes)
         }
-        return [site.page(Self.path, template: "notes", title: "Notes", ["clients": clients])]
+        return [site.page(Self.path, template: "notes", title: "Notes", Context(clients: clients))]
     }
-    static let templateScopes = ["notes": TemplateVariables.page(["clients": TemplateScope(values: ["name", "href", "notes"])])]
+    /// Its template's context: the names `notes.md` may use follow from it.
+    struct Context: PageContext { var clients: [Client] }
+    struct Client: Codable, Sendable { var name, href, notes: String }
+    static var templateContexts: [String: any PageContext.Type] { ["notes": Context.self] }
     static let rootNames = ["notes"]
     static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: path)] }
+}
+
+/// A kind whose one template's context has a client's name: `field.md` may use `name`, and nothing else of it.
+struct FieldPage: SiteWidePageKind {
+    let site: SiteView
+    var key: String { "field" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { 0 }
+    func files() -> [File] { [] }
+    struct Context: PageContext { var name: String }
+    static var templateContexts: [String: any PageContext.Type] { ["field": Context.self] }
+}
+
+/// ``FieldPage`` with one field added to its context's type, and nothing else changed.
+struct GrownFieldPage: SiteWidePageKind {
+    let site: SiteView
+    var key: String { "field" }
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { 0 }
+    func files() -> [File] { [] }
+    struct Context: PageContext {
+        var name: String
+        var city: String?
+    }
+    static var templateContexts: [String: any PageContext.Type] { ["field": Context.self] }
 }
 
 /// Adding a kind of page is one type and one line (issue 42): its pages are written, its links and sitemap entry
@@ -96,6 +122,20 @@ struct PageKindExtensionTests {
         // Its root folder is the site's: a templates folder may not hold a file of that name.
         try Data().write(to: URL(fileURLWithPath: project.folder.path("templates/notes")))
         #expect(TemplateSet.problems(directory: project.folder.path("templates"), kinds: Self.kinds).map(\.code).contains(.reservedName))
+    }
+
+    /// A template is checked against its kind's context type: a name the type lacks is refused with the template's
+    /// file and line; adding the field to the type makes the same template accepted, with no list to update.
+    @Test func aTemplateIsCheckedAgainstItsContextsType() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Data("# {{name}}\n\nFrom {{city}}\n".utf8).write(to: URL(fileURLWithPath: folder.path("field.md")))
+        let refused = TemplateSet.problems(directory: folder.url.path, kinds: PageKinds.builtIn.adding(FieldPage.self))
+        #expect(refused.map(\.code) == [.unknownVariable], "\(refused)")
+        #expect(refused.first?.path == folder.path("field.md"))
+        #expect(refused.first?.line == 3)
+        #expect(refused.first?.message.contains("'city'") == true)
+        #expect(TemplateSet.problems(directory: folder.url.path, kinds: PageKinds.builtIn.adding(GrownFieldPage.self)).isEmpty)
     }
 
     @Test func anIncrementalBuildHonoursItsFingerprint() async throws {

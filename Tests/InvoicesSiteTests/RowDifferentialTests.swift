@@ -110,34 +110,34 @@ struct RowDifferentialTests {
         for totals in site.report.clients {
             let pages = ClientPages(site: site.view, totals: totals, invoices: invoices[totals.clientIndex])
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            var context = pages.clientContext(registry: registry)
+            var context = pages.clientContext().mustacheValue(registry: registry)
             context["root"] = "../"
             context["siteTitle"] = "T"
             context["asOf"] = "2025-12-31"
             let fast = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled)
-            var general = pages.clientContext(registry: nil)
+            var general = pages.clientContext().mustacheValue()
             general.merge(["root": "../", "siteTitle": "T", "asOf": "2025-12-31"]) { $1 }
             #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("client", general))))
 
             let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
-            let statement = pages.statementContext(pages.statements(), registry: statementRows)
+            let statement = pages.statementContext(pages.statements()).mustacheValue(registry: statementRows)
             let fastStatement = site.templates.page("statement", statement, rows: statementRows, renderer: Self.renderer)
             #expect(fastStatement.compiled)
-            let generalStatement = pages.statementContext(pages.statements(), registry: nil)
+            let generalStatement = pages.statementContext(pages.statements()).mustacheValue()
             #expect(fastStatement.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("statement", generalStatement))))
             #expect(fastStatement.html.contains("<tr class=\"invoice\">"))
         }
         let collectionsRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        let collections = site.templates.page("collections", CollectionsPage(site: site.view).context(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
+        let collections = site.templates.page("collections", CollectionsPage(site: site.view).context().mustacheValue(registry: collectionsRows), rows: collectionsRows, renderer: Self.renderer)
         #expect(collections.compiled)
-        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", CollectionsPage(site: site.view).context()))))
+        #expect(collections.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("collections", CollectionsPage(site: site.view).context().mustacheValue()))))
         for offset in site.report.months.indices {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = MonthPage(site: site.view, offset: offset).context(registry: registry)
+            let context = MonthPage(site: site.view, offset: offset).context().mustacheValue(registry: registry)
             let fast = site.templates.page("month", context, rows: registry, renderer: Self.renderer)
             #expect(fast.compiled || registry.isEmpty)
-            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", MonthPage(site: site.view, offset: offset).context()))))
+            #expect(fast.html == MarkdownValues.decode(Self.renderer.html(from: site.templates.render("month", MonthPage(site: site.view, offset: offset).context().mustacheValue()))))
         }
     }
 
@@ -150,7 +150,7 @@ struct RowDifferentialTests {
         weak var weakList: RowList?
         do {
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            let context = ClientPages(site: site.view, totals: totals, invoices: site.view.invoicesByClient[totals.clientIndex]).clientContext(registry: registry)
+            let context = ClientPages(site: site.view, totals: totals, invoices: site.view.invoicesByClient[totals.clientIndex]).clientContext().mustacheValue(registry: registry)
             let page = site.templates.page("client", context, rows: registry, renderer: Self.renderer)
             #expect(page.compiled && !registry.isEmpty)
             weakRegistry = registry

@@ -106,12 +106,12 @@ struct TemplateCheckTests {
             }
         }
         let pages = TemplateVariables.pages
-        check(OverviewPage(site: site.view).context(), pages["overview"]!, "overview")
-        check(ClientsPage(site: site.view).context(), pages["clients"]!, "clients")
-        for offset in site.report.months.indices { check(MonthPage(site: site.view, offset: offset).context(), pages["month"]!, "month") }
+        check(OverviewPage(site: site.view).context().mustacheValue(), pages["overview"]!, "overview")
+        check(ClientsPage(site: site.view).context().mustacheValue(), pages["clients"]!, "clients")
+        for offset in site.report.months.indices { check(MonthPage(site: site.view, offset: offset).context().mustacheValue(), pages["month"]!, "month") }
         let invoices = site.view.invoicesByClient
         for totals in site.report.clients {
-            check(ClientPages(site: site.view, totals: totals, invoices: invoices[totals.clientIndex]).clientContext(), pages["client"]!, "client")
+            check(ClientPages(site: site.view, totals: totals, invoices: invoices[totals.clientIndex]).clientContext().mustacheValue(), pages["client"]!, "client")
         }
     }
 }

@@ -9,13 +9,38 @@ struct ChangesPage: SiteWidePageKind {
 }
 
 extension ChangesPage {
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.changesPageScopes }
+    static var templateContexts: [String: any PageContext.Type] { ["changes": Context.self] }
     static let rootNames = [SitePaths.changesCSV]
     /// Written once the build has compared the books with the previous trail (``SiteBuilder/writeChanges(to:previous:into:)``).
     static var writtenLast: Bool { true }
 }
 
 extension ChangesPage {
+    /// What `changes.html` shows: whether there was a previous report, the changes to documents and to figures (at
+    /// most ``changesOnPage`` of each) and how many more `changes.csv` has.
+    struct Context: PageContext {
+        var hasPrevious: Bool
+        var hasChanges: Bool
+        var documents: [Change]
+        var documentCount: Int
+        var figures: [Change]
+        var figureCount: Int
+        var more: Int
+        /// The last day of the closed periods, when some are.
+        var closedThrough: String?
+    }
+
+    /// One change: what changed (a document's or a figure's `name`), how, which field, from what to what, and
+    /// whether it is in a closed period.
+    struct Change: Codable, Sendable {
+        var name: String
+        var change: String
+        var field: String
+        var before: String
+        var after: String
+        var closed: Bool
+    }
+
     /// How many changes the page lists; changes.csv has them all.
     static let changesOnPage = 2_000
 
@@ -24,24 +49,22 @@ extension ChangesPage {
         let log = site.changeLog
         let documents = log.changes.filter { $0.kind.isDocument }
         let figures = log.changes.filter { !$0.kind.isDocument }
-        func rows(_ changes: [Trail.Change]) -> [[String: Any]] {
+        func rows(_ changes: [Trail.Change]) -> [Change] {
             changes.prefix(Self.changesOnPage).map { change in
                 // In the page's words (ChangesPage+Words.swift); changes.csv keeps the trail's.
-                [
-                    "name": site.changeName(change), "change": site.changeWord(change.what), "field": site.changeField(change.field),
-                    "before": change.what == .removed ? site.changeSummary(change.before, kind: change.kind) : change.before,
-                    "after": change.what == .added ? site.changeSummary(change.after, kind: change.kind) : change.after,
-                    "closed": change.closed,
-                ]
+                Change(
+                    name: site.changeName(change), change: site.changeWord(change.what), field: site.changeField(change.field),
+                    before: change.what == .removed ? site.changeSummary(change.before, kind: change.kind) : change.before,
+                    after: change.what == .added ? site.changeSummary(change.after, kind: change.kind) : change.after,
+                    closed: change.closed)
             }
         }
-        var context: [String: Any] = [
-            "hasPrevious": log.hasPrevious, "hasChanges": !log.changes.isEmpty,
-            "documents": rows(documents), "documentCount": documents.count,
-            "figures": rows(figures), "figureCount": figures.count,
-            "more": max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
-        ]
-        if let closed = log.closedThrough { context["closedThrough"] = site.date(closed) }
+        let context = Context(
+            hasPrevious: log.hasPrevious, hasChanges: !log.changes.isEmpty,
+            documents: rows(documents), documentCount: documents.count,
+            figures: rows(figures), figureCount: figures.count,
+            more: max(documents.count - Self.changesOnPage, 0) + max(figures.count - Self.changesOnPage, 0),
+            closedThrough: log.closedThrough.map(site.date))
         return [
             site.page(SitePaths.changes, template: "changes", title: site.word("changes.title"), context),
             File(path: SitePaths.changesCSV, data: Data(log.csv(dialect: options.csvDialect).utf8)),
@@ -56,15 +79,4 @@ extension ChangesPage {
         fingerprint.add(site.changeLog.csv)
         return self.fingerprint(fingerprint.value, templates: ["changes"])
     }
-}
-
-extension TemplateVariables {
-    /// The scopes of ``ChangesPage``'s templates, by template name.
-    static let changesPageScopes: [String: TemplateScope] = [
-        "changes": page([
-            "hasPrevious": nil, "hasChanges": nil, "closedThrough": nil, "documentCount": nil, "figureCount": nil, "more": nil,
-            "documents": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
-            "figures": TemplateScope(values: ["name", "change", "field", "before", "after", "closed"]),
-        ]),
-    ]
 }

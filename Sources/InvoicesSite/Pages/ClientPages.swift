@@ -32,13 +32,13 @@ extension ClientPages {
             }
         }
     }
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientPagesScopes }
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "client": [(["invoices"], TemplateSet.invoiceColumns), (["monthly", "months"], TemplateSet.monthlyColumns)],
-        "statement": [(["currencies", "lines"], TemplateVariables.statementLineColumns)],
-        "statement-list": [(["lines"], TemplateVariables.statementLineColumns)],
-        "client-list": [(["invoices"], TemplateSet.invoiceColumns)],
-    ]
+    static var templateContexts: [String: any PageContext.Type] {
+        [
+            "client": ClientContext.self, "statement": StatementContext.self,
+            "client-list": ListPageContext<ClientListFields, InvoiceRows>.self,
+            "statement-list": ListPageContext<StatementListFields, StatementListRows>.self,
+        ]
+    }
     static let rootNames = ["clients", "statements", "c"]
     static func sitemap(in site: SiteView) -> [SitemapEntry] {
         site.report.clients.flatMap {
@@ -48,6 +48,134 @@ extension ClientPages {
 }
 
 extension ClientPages {
+    enum InvoiceColumns: RowColumns { static var columns: [String] { TemplateSet.invoiceColumns } }
+    enum MonthlyColumns: RowColumns { static var columns: [String] { TemplateSet.monthlyColumns } }
+    enum StatementLineColumns: RowColumns { static var columns: [String] { TemplateVariables.statementLineColumns } }
+
+    /// The address block of a client's pages: its name, number and address lines, and whether it has an address.
+    struct Address: Codable, Sendable {
+        var name: String
+        var number: String
+        var street: String
+        var city: String
+        var zip: String
+        var country: String
+        var hasAddress: Bool
+    }
+
+    /// What a client's page shows: its address, its figures, its invoices (or the links to their pages), the
+    /// invoices set apart, and with a payee how to pay each invoice still owed.
+    typealias ClientContext = Joined<Address, ClientFields>
+
+    struct ClientFields: Codable, Sendable {
+        var statementHref: String
+        var totals: [FiguresRow]
+        var aging: [AgingRow]
+        var agingColumns: [AgingColumn]
+        var monthly: [Monthly]
+        var invoices: Rows<InvoiceColumns>?
+        /// When the invoices are more than a page: the links to their pages instead of `invoices`.
+        var invoicePages: PageLinks?
+        // Schema v2 stores: shown only when there is something to show.
+        var hasBalances: Bool
+        var balances: [Balance]
+        var hasToPay: Bool
+        /// With a payee (config `payee:`): each invoice still owed, with how to pay it.
+        var toPay: [ToPay]
+        var hasSetAside: Bool
+        var setAside: [SetAside]
+        var hasCredits: Bool
+        var credits: [CreditsRow]
+        var email: String?
+        /// A `mailto:` link, only for an address.
+        var emailURL: String?
+    }
+
+    struct Monthly: Codable, Sendable {
+        var currency: String
+        var months: Rows<MonthlyColumns>
+    }
+
+    /// An invoice whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
+    struct Balance: Codable, Sendable {
+        var identifier, amount, balance, status, statusText: String
+    }
+
+    /// A draft or void invoice.
+    struct SetAside: Codable, Sendable {
+        var identifier, issued, amount, status, statusText: String
+    }
+
+    struct ToPay: Codable, Sendable {
+        var identifier: String
+        var due: String
+        var pay: Pay
+    }
+
+    /// How to pay an amount owed (a balance or an invoice): the amount, its currency and the payment reference; with
+    /// a payee IBAN and for euros, the payee's name, IBAN, BIC and the EPC QR code (`qr`, inline SVG: `{{{qr}}}`);
+    /// with a `payment_url`, the pay link (`payURL`).
+    struct Pay: Codable, Sendable {
+        var amount: String
+        var currency: String
+        var reference: String
+        var payee: String?
+        var iban: String?
+        var bic: String?
+        var qr: Markup?
+        /// True when `qr` is the whole Swiss QR-bill, which carries the amount, account and reference itself.
+        var qrBill: Bool?
+        var payURL: String?
+    }
+
+    /// What a client's statement shows: its address, the period, and per currency the balances, the aging, the
+    /// lines (or the links to their pages) and how to pay the closing balance.
+    typealias StatementContext = Joined<Address, StatementFields>
+
+    struct StatementFields: Codable, Sendable {
+        var clientHref: String
+        var from: String?
+        var to: String?
+        /// Why there is no statement.
+        var problem: String?
+        /// The print view, when the lines have pages of their own.
+        var printHref: String?
+        var agingColumns: [AgingColumn]
+        var currencies: [Joined<AgingRow, StatementCurrency>]
+    }
+
+    struct StatementCurrency: Codable, Sendable {
+        var opening: String
+        var closing: String
+        var charges: String
+        var credits: String
+        var lines: Rows<StatementLineColumns>?
+        var rowCount: Int?
+        var pages: [PageLink]?
+        var pay: Pay?
+    }
+
+    /// What every page of a client's invoices has.
+    struct ClientListFields: Codable, Sendable {
+        var name: String
+        var number: String
+        var clientHref: String
+    }
+
+    struct InvoiceRows: Codable, Sendable { var invoices: Rows<InvoiceColumns> }
+
+    /// What every page of a statement's lines in one currency has.
+    struct StatementListFields: Codable, Sendable {
+        var name, number, currency, from, to, statementHref, printHref: String
+    }
+
+    /// A page of a statement's lines, with the balance brought forward and carried forward.
+    struct StatementListRows: Codable, Sendable {
+        var lines: Rows<StatementLineColumns>
+        var broughtForward: String
+        var carriedForward: String
+    }
+
     /// A client's page and statement (with the statement's print view when its lines have pages of their own), and
     /// with client links their private copies.
     func files() -> [File] { files(statements: statements()) }
@@ -91,8 +219,8 @@ extension ClientPages {
         return PagedList(
             folder: folder, count: sent.count,
             key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: site.word("title.clientInvoices", ["name": client.name]),
-            fields: ["name": client.name, "number": client.number, "clientHref": SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex))],
-            rows: { range, _, registry in ["invoices": self.invoiceRows(sent, range, asOf: asOf, registry: registry)] })
+            fields: ClientListFields(name: client.name, number: client.number, clientHref: SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex))),
+            rows: { range, _ in InvoiceRows(invoices: self.invoiceRows(sent, range, asOf: asOf)) })
     }
 
     /// Each statement's lines as a list that goes to pages of its own (`statements/<slug>/EUR/1.html` and on) when
@@ -111,32 +239,30 @@ extension ClientPages {
                 folder: folder, count: lines.count,
                 key: { "\(books.invoices[lines[$0].invoiceIndex].identifier) \(lines[$0].kind.rawValue) \(lines[$0].day)" },
                 template: "statement-list", title: site.word("title.statementCurrency", ["name": client.name, "currency": currency.code]),
-                fields: [
-                    "name": client.name, "number": client.number, "currency": currency.code,
-                    "from": site.date(statement.from), "to": site.date(statement.to),
-                    "statementHref": SitePaths.link(from: folder, to: path + "#balance-\(currency.code)"),
-                    "printHref": SitePaths.link(from: folder, to: site.paths.statementPrint(totals.clientIndex)),
-                ],
-                rows: { range, _, registry in
-                    [
-                        "lines": self.statementLines(statement, range, registry: registry),
-                        "broughtForward": range.lowerBound == 0 ? site.money(statement.opening, currency) : balance(lines[range.lowerBound - 1].balance),
-                        "carriedForward": range.isEmpty ? site.money(statement.opening, currency) : balance(lines[range.upperBound - 1].balance),
-                    ]
+                fields: StatementListFields(
+                    name: client.name, number: client.number, currency: currency.code,
+                    from: site.date(statement.from), to: site.date(statement.to),
+                    statementHref: SitePaths.link(from: folder, to: path + "#balance-\(currency.code)"),
+                    printHref: SitePaths.link(from: folder, to: site.paths.statementPrint(totals.clientIndex))),
+                rows: { range, _ in
+                    StatementListRows(
+                        lines: self.statementLines(statement, range),
+                        broughtForward: range.lowerBound == 0 ? site.money(statement.opening, currency) : balance(lines[range.lowerBound - 1].balance),
+                        carriedForward: range.isEmpty ? site.money(statement.opening, currency) : balance(lines[range.upperBound - 1].balance))
                 })
         }
     }
 
     /// The rows of `range` of a statement's lines.
-    func statementLines(_ statement: ClientStatement, _ range: Range<Int>, registry: RowListRegistry?) -> RowList {
-        RowList(columns: TemplateVariables.statementLineColumns, count: range.count, registry: registry) { row, column in
+    func statementLines(_ statement: ClientStatement, _ range: Range<Int>) -> Rows<StatementLineColumns> {
+        Rows(count: range.count) { [self] row, column in
             statementCell(statement.lines[range.lowerBound + row], statement.currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
         }
     }
 
     /// The rows of `range` of the client's sent invoices (`invoices`).
-    func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate, registry: RowListRegistry?) -> RowList {
-        enum Column { case identifier, issued, due, paid, amount, status, statusText, notes, other }
+    func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate) -> Rows<InvoiceColumns> {
+        enum Column: Sendable { case identifier, issued, due, paid, amount, status, statusText, notes, other }
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {
             switch $0 {
@@ -151,7 +277,7 @@ extension ClientPages {
             default: .other
             }
         }
-        return RowList(columns: columns, count: range.count, registry: registry) { row, column in
+        return Rows(count: range.count) { [self] row, column in
             let index = invoices[range.lowerBound + row]
             let invoice = books.invoices[index]
             switch kinds[column] {
@@ -171,7 +297,7 @@ extension ClientPages {
     /// The client's page; its invoices, when they have pages of their own, as the links to them.
     func clientPage() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = clientContext(registry: registry, paged: true)
+        let context = clientContext(paged: true)
         return site.page(site.paths.client(totals.clientIndex), template: "client", title: books.clients[totals.clientIndex].name, context, rows: registry)
     }
 
@@ -185,21 +311,21 @@ extension ClientPages {
             "root": "", "inlineStyle": String(decoding: templates.assets["style.css"] ?? Data(), as: UTF8.self),
         ]
         let payPrefix = options.payee?.paymentURL.map { String($0.prefix(while: { $0 != "{" })) }
-        func privatePage(_ file: String, template: String, title: String, _ context: [String: Any], _ registry: RowListRegistry) -> File {
-            var page = site.render(folder + file, template: template, title: title, context, root: "", layout: layout, rows: registry)
+        func privatePage(_ file: String, template: String, title: String, _ context: some PageContext) -> File {
+            let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+            var page = site.render(
+                folder + file, template: template, title: title, context.mustacheValue(registry: registry), root: "", layout: layout, rows: registry)
             let html = String(decoding: page.data, as: UTF8.self)
             page.data = Data(Self.removingLinks(from: html, keeping: ["index.html", "client.html"], prefix: payPrefix).utf8)
             return page
         }
-        let statementRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        var statement = statementContext(statements, registry: statementRows, paged: false)
-        statement["clientHref"] = "client.html"
-        let clientRows = RowListRegistry(marker: TemplateSet.rowMarker)
-        var client = clientContext(registry: clientRows, paged: false)
-        client["statementHref"] = "index.html"
+        var statement = statementContext(statements, paged: false)
+        statement.second.clientHref = "client.html"
+        var client = clientContext(paged: false)
+        client.second.statementHref = "index.html"
         return [
-            privatePage("index.html", template: "statement", title: site.word("title.statement", ["name": name]), statement, statementRows),
-            privatePage("client.html", template: "client", title: name, client, clientRows),
+            privatePage("index.html", template: "statement", title: site.word("title.statement", ["name": name]), statement),
+            privatePage("client.html", template: "client", title: name, client),
         ]
     }
 
@@ -225,82 +351,75 @@ extension ClientPages {
 
     /// The client page's fields; with `paged`, its invoices as the links to their pages when they have pages of
     /// their own (`invoicePages`: `rowCount` and `pages`).
-    func clientContext(registry: RowListRegistry? = nil, paged: Bool = false) -> [String: Any] {
+    func clientContext(paged: Bool = false) -> ClientContext {
         let all = self.invoices
         let client = books.clients[totals.clientIndex]
         // Drafts and void invoices are listed apart.
         let invoices = sentInvoices()
-        let setAside: [[String: Any]] = all.filter { books.invoices[$0].status != .sent }.map { index in
+        let setAside = all.filter { books.invoices[$0].status != .sent }.map { index in
             let invoice = books.invoices[index]
-            return [
-                "identifier": invoice.identifier, "issued": site.date(invoice.issued),
-                "amount": site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), "status": invoice.status.name,
-                "statusText": site.word("status." + invoice.status.name),
-            ]
+            return SetAside(
+                identifier: invoice.identifier, issued: site.date(invoice.issued),
+                amount: site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), status: invoice.status.name,
+                statusText: site.word("status." + invoice.status.name))
         }
         // A client with totals means the report has invoices, and so a period and an as-of date.
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
         let links = SitePaths.Links(from: site.paths.client(totals.clientIndex))
-        var context = addressContext(totals.clientIndex).merging([
-            "statementHref": links(site.paths.statement(totals.clientIndex)),
-            "totals": totals.currencies.map { site.figuresRow($0.period, $0.currency) },
-            "aging": totals.currencies.map { site.agingRow($0.aging, $0.currency) }, "agingColumns": site.agingColumns,
-            "monthly": totals.currencies.map { entry -> [String: Any] in
-                let active = report.months.indices.filter { entry.months[$0].isActive }
-                let columns = TemplateSet.monthlyColumns
-                let months = RowList(columns: columns, count: active.count, registry: registry) { row, column in
-                    let offset = active[row]
-                    let figures = entry.months[offset]
-                    switch columns[column] {
-                    case "label": return site.monthLabel(report.months[offset])
-                    case "href": return links(SitePaths.month(report.months[offset]))
-                    default: return site.figuresCell(figures, entry.currency, columns[column])
-                    }
+        let monthly = totals.currencies.map { entry in
+            let active = report.months.indices.filter { entry.months[$0].isActive }
+            let columns = TemplateSet.monthlyColumns
+            let months = Rows<MonthlyColumns>(count: active.count) { [self] row, column in
+                let offset = active[row]
+                let figures = entry.months[offset]
+                switch columns[column] {
+                case "label": return site.monthLabel(report.months[offset])
+                case "href": return links(SitePaths.month(report.months[offset]))
+                default: return site.figuresCell(figures, entry.currency, columns[column])
                 }
-                return ["currency": entry.currency.code, "months": months]
-            },
-        ]) { a, _ in a }
+            }
+            return Monthly(currency: entry.currency.code, months: months)
+        }
         // Invoices whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
-        let balances: [[String: Any]] = invoices.compactMap { index in
+        let balances: [Balance] = invoices.compactMap { index in
             guard let balance = report.balances[index] else { return nil }
             let invoice = books.invoices[index]
             let currency = books.currencies[Int(invoice.currencyIndex)]
-            return [
-                "identifier": invoice.identifier, "amount": site.money(invoice.amount, currency),
-                "balance": site.money(balance, currency), "status": site.invoiceStatus(index, asOf: asOf),
-                "statusText": site.word("status." + site.invoiceStatus(index, asOf: asOf)),
-            ]
+            return Balance(
+                identifier: invoice.identifier, amount: site.money(invoice.amount, currency),
+                balance: site.money(balance, currency), status: site.invoiceStatus(index, asOf: asOf),
+                statusText: site.word("status." + site.invoiceStatus(index, asOf: asOf)))
         }
         let list = invoiceList(invoices)
-        if paged, site.isPaged([list]) {
-            context["invoicePages"] = site.pageLinks(of: list, from: site.paths.client(totals.clientIndex))
-        } else {
-            context["invoices"] = invoiceRows(invoices, 0..<invoices.count, asOf: asOf, registry: registry)
-        }
-        context["hasBalances"] = !balances.isEmpty
-        context["balances"] = balances
         let toPay = toPayContext(totals.clientIndex, invoices: invoices)
-        context["hasToPay"] = !toPay.isEmpty
-        context["toPay"] = toPay
-        context["hasSetAside"] = !setAside.isEmpty
-        context["setAside"] = setAside
-        context.merge(site.creditsContext(totals.currencies.map { ($0.currency, $0.period) })) { a, _ in a }
+        let credits = site.creditRows(totals.currencies.map { ($0.currency, $0.period) })
+        var fields = ClientFields(
+            statementHref: links(site.paths.statement(totals.clientIndex)),
+            totals: totals.currencies.map { site.figuresFields($0.period, $0.currency) },
+            aging: totals.currencies.map { site.agingFields($0.aging, $0.currency) }, agingColumns: site.agingHeads,
+            monthly: monthly, hasBalances: !balances.isEmpty, balances: balances, hasToPay: !toPay.isEmpty, toPay: toPay,
+            hasSetAside: !setAside.isEmpty, setAside: setAside, hasCredits: !credits.isEmpty, credits: credits)
+        if paged, site.isPaged([list]) {
+            fields.invoicePages = site.pagesLinks(of: list, from: site.paths.client(totals.clientIndex))
+        } else {
+            fields.invoices = invoiceRows(invoices, 0..<invoices.count, asOf: asOf)
+        }
         if !client.email.isEmpty {
-            context["email"] = client.email
+            fields.email = client.email
             // A link only for an address (RFC 5322 addr-spec, dot-atoms); anything else shows as text.
             if SiteBuilder.isAddress(client.email) {
                 let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "@.-_+"))
-                context["emailURL"] = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+                fields.emailURL = "mailto:" + (client.email.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
             }
         }
-        return context
+        return Joined(address(totals.clientIndex), fields)
     }
 
     /// A client's statement of account over the report's period (``Report/statements(of:invoices:in:)``); its
     /// lines, when they have pages of their own, as the links to them and to the print view.
     func statementPage(_ statements: Statements) -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = statementContext(statements, registry: registry, paged: true)
+        let context = statementContext(statements, paged: true)
         let name = books.clients[totals.clientIndex].name
         return site.page(site.paths.statement(totals.clientIndex), template: "statement", title: site.word("title.statement", ["name": name]), context, rows: registry)
     }
@@ -309,56 +428,52 @@ extension ClientPages {
     /// their own.
     func statementPrintPage(_ statements: Statements) -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        var context = statementContext(statements, registry: registry, paged: false)
+        var context = statementContext(statements, paged: false)
         let path = site.paths.statementPrint(totals.clientIndex)
-        context["clientHref"] = SitePaths.link(from: path, to: site.paths.client(totals.clientIndex))
+        context.second.clientHref = SitePaths.link(from: path, to: site.paths.client(totals.clientIndex))
         let name = books.clients[totals.clientIndex].name
         return site.page(path, template: "statement", title: site.word("title.statement", ["name": name]), context, rows: registry)
     }
 
     /// The statement's fields; with `paged`, each currency's lines as the links to their pages when the lines have
     /// pages of their own (`rowCount` and `pages`), and `printHref`, the print view.
-    func statementContext(_ result: Statements, registry: RowListRegistry? = nil, paged: Bool = false) -> [String: Any] {
-        var context = addressContext(totals.clientIndex)
-        context["clientHref"] = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.client(totals.clientIndex))
+    func statementContext(_ result: Statements, paged: Bool = false) -> StatementContext {
+        var fields = StatementFields(
+            clientHref: SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.client(totals.clientIndex)),
+            agingColumns: site.agingHeads, currencies: [])
         if let (from, to) = report.statementPeriod {
-            context["from"] = site.date(from)
-            context["to"] = site.date(to)
+            fields.from = site.date(from)
+            fields.to = site.date(to)
         }
         let lists = statementLists(result)
         let pages = paged && site.isPaged(lists) ? lists : []
         if !pages.isEmpty {
-            context["printHref"] = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.statementPrint(totals.clientIndex))
+            fields.printHref = SitePaths.link(from: site.paths.statement(totals.clientIndex), to: site.paths.statementPrint(totals.clientIndex))
         }
         let statements: [ClientStatement]
         switch result {
         case .success(let all): statements = all
         case .failure(let error):
-            context["problem"] = site.word("statement.problem", ["error": "\(error)"])
+            fields.problem = site.word("statement.problem", ["error": "\(error)"])
             statements = []
         }
         let agingByCurrency = Dictionary(uniqueKeysWithValues: totals.currencies.map { ($0.currency, $0.aging) })
-        context["agingColumns"] = site.agingColumns
-        context["currencies"] = statements.enumerated().map { position, statement -> [String: Any] in
+        fields.currencies = statements.enumerated().map { position, statement in
             let currency = statement.currency
-            var entry = site.agingRow(agingByCurrency[currency] ?? Aging(report.agingBuckets), currency)
-            entry["opening"] = site.money(statement.opening, currency)
-            entry["closing"] = site.money(statement.closing, currency)
-            entry["charges"] = site.money(statement.charges, currency)
-            entry["credits"] = site.money(statement.credits, currency)
+            var entry = StatementCurrency(
+                opening: site.money(statement.opening, currency), closing: site.money(statement.closing, currency),
+                charges: site.money(statement.charges, currency), credits: site.money(statement.credits, currency))
             if pages.isEmpty {
-                entry["lines"] = statementLines(statement, 0..<statement.lines.count, registry: registry)
+                entry.lines = statementLines(statement, 0..<statement.lines.count)
             } else {
-                entry.merge(site.pageLinks(of: pages[position], from: site.paths.statement(totals.clientIndex))) { _, links in links }
+                let links = site.pagesLinks(of: pages[position], from: site.paths.statement(totals.clientIndex))
+                (entry.rowCount, entry.pages) = (links.rowCount, links.pages)
             }
-            if let pay = payContext(
+            entry.pay = payContext(
                 clientIndex: totals.clientIndex, invoice: nil, minorUnits: statement.closing, currency: currency, statementEnd: statement.to)
-            {
-                entry["pay"] = pay
-            }
-            return entry
+            return Joined(site.agingFields(agingByCurrency[currency] ?? Aging(report.agingBuckets), currency), entry)
         }
-        return context
+        return Joined(address(totals.clientIndex), fields)
     }
 
     /// One cell of a statement line.
@@ -403,13 +518,12 @@ extension ClientPages {
     }
 
     /// The client's name, number and address lines, and `hasAddress`: the address block of its pages.
-    func addressContext(_ clientIndex: Int) -> [String: Any] {
+    func address(_ clientIndex: Int) -> Address {
         let client = books.clients[clientIndex]
         let hasAddress = !(client.street.isEmpty && client.city.isEmpty && client.zip.isEmpty && client.country.isEmpty)
-        return [
-            "name": client.name, "number": client.number, "street": client.street, "city": client.city, "zip": client.zip,
-            "country": client.country, "hasAddress": hasAddress,
-        ]
+        return Address(
+            name: client.name, number: client.number, street: client.street, city: client.city, zip: client.zip, country: client.country,
+            hasAddress: hasAddress)
     }
 
     /// At most this many invoices on a client page get a QR code of their own (those due first); the others show
@@ -422,19 +536,19 @@ extension ClientPages {
     /// for any currency when the payee has a `payment_url`.
     func payContext(
         clientIndex: Int, invoice: String?, minorUnits: Int64, currency: CurrencyCode, drawCode: Bool = true, statementEnd: CalendarDate? = nil
-    ) -> [String: Any]? {
+    ) -> Pay? {
         guard minorUnits > 0, let payee = options.payee else { return nil }
         let client = books.clients[clientIndex].number
         let reference = invoice ?? client
-        var context: [String: Any] = ["amount": site.money(minorUnits, currency), "currency": currency.code, "reference": reference]
+        var context = Pay(amount: site.money(minorUnits, currency), currency: currency.code, reference: reference)
         // A Swiss client's or a CHF balance: the QR-bill on the statement (SwissQRBill+Choice.swift), instead of the EPC code.
         let swiss = SwissQRBill.choice(
             payee: payee, client: books.clients[clientIndex], minorUnits: minorUnits, currency: currency, end: invoice == nil ? statementEnd : nil,
             message: reference)
         if case .bill(let bill) = swiss {
-            context["payee"] = payee.name
-            context["iban"] = Payee.printedIBAN(bill.iban)
-            context["reference"] = bill.reference.printed
+            context.payee = payee.name
+            context.iban = Payee.printedIBAN(bill.iban)
+            context.reference = bill.reference.printed
             let language = books.clients[clientIndex].language.isEmpty ? options.language : books.clients[clientIndex].language
             let label = site.word(
                 bill.reference == .none ? "pay.qrBillLabelNoReference" : "pay.qrBillLabel",
@@ -443,32 +557,32 @@ extension ClientPages {
                     "reference": bill.reference.printed,
                 ])
             if drawCode, let svg = bill.svg(language: language, label: label) {
-                context["qr"] = MarkdownValues.html(svg)
+                context.qr = Markup(svg)
                 // The bill carries the amount, account and reference itself: the template leaves out its own list.
-                context["qrBill"] = true
+                context.qrBill = true
             }
         }
         if swiss == .other, currency.code == "EUR", let payment = EPCPayment(payee: payee, cents: minorUnits, remittance: reference) {
-            context["payee"] = payee.name
-            context["iban"] = Payee.printedIBAN(payment.payee.iban ?? "")
-            if let bic = payee.bic { context["bic"] = bic }
+            context.payee = payee.name
+            context.iban = Payee.printedIBAN(payment.payee.iban ?? "")
+            if let bic = payee.bic { context.bic = bic }
             // The SVG joins the page after cmark (an HTML token): no name or reference in its label can end the
             // HTML block it sits in.
             if drawCode, let payload = payment.payload, let code = QRCode(bytes: Array(payload.utf8)) {
-                context["qr"] = MarkdownValues.html(
+                context.qr = Markup(
                     code.svg(label: site.word("pay.epcLabel", ["amount": site.money(minorUnits, currency), "payee": payee.name, "reference": reference])))
             }
         }
         let amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
         if let url = payee.payURL(client: client, invoice: invoice, amount: amount, currency: currency.code) {
-            context["payURL"] = url
+            context.payURL = url
         }
-        return context["iban"] != nil || context["payURL"] != nil ? context : nil
+        return context.iban != nil || context.payURL != nil ? context : nil
     }
 
     /// The client page's `toPay`: each invoice still owed at the as-of date (sent, not a credit note, balance
     /// above zero), due first, with how to pay it. Empty without a payee.
-    func toPayContext(_ clientIndex: Int, invoices: [Int]) -> [[String: Any]] {
+    func toPayContext(_ clientIndex: Int, invoices: [Int]) -> [ToPay] {
         guard options.payee != nil else { return [] }
         let open = invoices.filter {
             let invoice = books.invoices[$0]
@@ -484,53 +598,7 @@ extension ClientPages {
                 clientIndex: clientIndex, invoice: invoice.identifier, minorUnits: report.balance(of: index, in: books),
                 currency: currency, drawCode: position < Self.invoiceCodeLimit)
             else { return nil }
-            return ["identifier": invoice.identifier, "due": site.date(invoice.due), "pay": pay]
+            return ToPay(identifier: invoice.identifier, due: site.date(invoice.due), pay: pay)
         }
     }
-}
-
-extension TemplateVariables {
-    /// The scopes of ``ClientPages``'s templates, by template name.
-    static let clientPagesScopes: [String: TemplateScope] = [
-        "client": page([
-            "name": nil, "number": nil, "email": nil, "emailURL": nil, "street": nil, "city": nil, "zip": nil,
-            "country": nil, "hasAddress": nil, "statementHref": nil,
-            "totals": TemplateScope(values: figures),
-            "aging": aging, "agingColumns": agingColumns,
-            "monthly": TemplateScope([
-                "currency": nil,
-                "months": TemplateScope(values: figures + ["label", "href"]),
-            ]),
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
-            // When the invoices are more than a page: the links to their pages instead of `invoices`.
-            "invoicePages": TemplateScope(["rowCount": nil, "pages": link]),
-            // Schema v2 stores: shown only when there is something to show.
-            "hasCredits": nil, "credits": credits,
-            "hasBalances": nil, "balances": TemplateScope(values: ["identifier", "amount", "balance", "status", "statusText"]),
-            "hasSetAside": nil, "setAside": TemplateScope(values: ["identifier", "issued", "amount", "status", "statusText"]),
-            // With a payee (config `payee:`): each invoice still owed, with how to pay it.
-            "hasToPay": nil, "toPay": TemplateScope(["identifier": nil, "due": nil, "pay": pay]),
-        ]),
-        "statement": page([
-            "name": nil, "number": nil, "street": nil, "city": nil, "zip": nil, "country": nil, "hasAddress": nil,
-            "clientHref": nil, "from": nil, "to": nil, "problem": nil, "printHref": nil, "agingColumns": agingColumns,
-            "currencies": TemplateScope([
-                "currency": nil, "opening": nil, "closing": nil, "charges": nil, "credits": nil,
-                "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
-                "amounts": TemplateScope(values: ["amount"]),
-                "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
-                "rowCount": nil, "pages": link,
-                "pay": pay,
-            ]),
-        ]),
-        "client-list": page([
-            "name": nil, "number": nil, "clientHref": nil, "page": nil, "rowCount": nil, "previous": link, "next": link,
-            "invoices": TemplateScope(values: ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]),
-        ]),
-        "statement-list": page([
-            "name": nil, "number": nil, "currency": nil, "from": nil, "to": nil, "statementHref": nil, "printHref": nil,
-            "page": nil, "rowCount": nil, "previous": link, "next": link, "broughtForward": nil, "carriedForward": nil,
-            "lines": TemplateScope(values: TemplateVariables.statementLineColumns),
-        ]),
-    ]
 }

@@ -13,7 +13,30 @@ struct ClientsPage: SiteWidePageKind {
 }
 
 extension ClientsPage {
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.clientsPageScopes }
+    static var templateContexts: [String: any PageContext.Type] { ["clients": Context.self, "clients-list": ListPageContext<NoFields, ListRows>.self] }
+
+    /// clients.html: every client (`clients`), or when they are more than a page, the links to the pages of the
+    /// list (`rowCount`, `pages`).
+    struct Context: PageContext {
+        var clients: [Client]?
+        var rowCount: Int?
+        var pages: [PageLink]?
+    }
+
+    /// The rows of clients.html or of a page of its list.
+    struct ListRows: Codable, Sendable {
+        var clients: [Client]
+    }
+
+    /// One client of the list; `href` is empty for a client without figures.
+    struct Client: Codable, Sendable {
+        var number: String
+        var name: String
+        var city: String
+        var href: String
+        var currencies: String
+        var invoices: String
+    }
     static let rootNames = ["clients", SitePaths.clientsIndex]
     static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.clients)] }
 }
@@ -21,22 +44,24 @@ extension ClientsPage {
 extension ClientsPage {
     /// clients.html: every client, or when they are more than a page, the links to the pages of the list
     /// (`clients/pages/1.html` and on) and the search over `clients-index.js`.
-    func context() -> [String: Any] {
+    func context() -> Context {
         let list = clientsList()
-        return site.isPaged([list]) ? site.pageLinks(of: list, from: SitePaths.clients) : ["clients": clientsRows(0..<books.clients.count, link: SitePaths.Links(from: SitePaths.clients).callAsFunction)]
+        guard site.isPaged([list]) else { return Context(clients: clientsRows(0..<books.clients.count, link: SitePaths.Links(from: SitePaths.clients).callAsFunction)) }
+        let links = site.pagesLinks(of: list, from: SitePaths.clients)
+        return Context(rowCount: links.rowCount, pages: links.pages)
     }
 
     /// The client list, in store order, keyed by client number.
     func clientsList() -> PagedList {
         PagedList(
             folder: SitePaths.clientListFolder, count: books.clients.count, key: { books.clients[$0].number }, template: "clients-list",
-            title: site.word("nav.clients"), fields: [:], rows: { range, links, _ in ["clients": self.clientsRows(range, link: links.throughRoot)] })
+            title: site.word("nav.clients"), fields: NoFields(), rows: { range, links in ListRows(clients: self.clientsRows(range, link: links.throughRoot)) })
     }
 
     /// The rows of clients.html (or of one of its pages) for the clients in `range`; addresses made by `link`.
-    func clientsRows(_ range: Range<Int>, link: (String) -> String) -> [[String: Any]] {
+    func clientsRows(_ range: Range<Int>, link: (String) -> String) -> [Client] {
         clientsEntries(range).map { entry in
-            ["number": entry[0], "name": entry[1], "city": entry[2], "href": entry[3].isEmpty ? "" : link(entry[3]), "currencies": entry[4], "invoices": entry[5]]
+            Client(number: entry[0], name: entry[1], city: entry[2], href: entry[3].isEmpty ? "" : link(entry[3]), currencies: entry[4], invoices: entry[5])
         }
     }
 
@@ -68,18 +93,4 @@ extension ClientsPage {
         index.append(Data(";\n".utf8))
         return [File(path: SitePaths.clientsIndex, data: index)]
     }
-}
-
-extension TemplateVariables {
-    /// The scopes of ``ClientsPage``'s templates, by template name.
-    static let clientsPageScopes: [String: TemplateScope] = [
-        "clients": page([
-            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
-            "rowCount": nil, "pages": link,
-        ]),
-        "clients-list": page([
-            "page": nil, "rowCount": nil, "previous": link, "next": link,
-            "clients": TemplateScope(values: ["name", "number", "city", "href", "currencies", "invoices"]),
-        ]),
-    ]
 }

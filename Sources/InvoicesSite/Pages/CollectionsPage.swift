@@ -13,20 +13,79 @@ struct CollectionsPage: SiteWidePageKind {
 }
 
 extension CollectionsPage {
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.collectionsPageScopes }
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "collections-list": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay", "clients"], TemplateVariables.daysToPayColumns)],
-        "collections": [(["overdue", "clients"], TemplateVariables.overdueColumns), (["daysToPay"], TemplateVariables.daysToPayColumns), (["dso", "months"], TemplateVariables.dsoColumns)],
-    ]
+    static var templateContexts: [String: any PageContext.Type] {
+        ["collections": Context.self, "collections-list": ListPageContext<ListFields, ListRows>.self]
+    }
     static let rootNames = ["collections"]
     static func sitemap(in site: SiteView) -> [SitemapEntry] { [SitemapEntry(path: SitePaths.collections)] }
 }
 
 extension CollectionsPage {
+    enum OverdueColumns: RowColumns { static var columns: [String] { TemplateVariables.overdueColumns } }
+    enum DaysToPayColumns: RowColumns { static var columns: [String] { TemplateVariables.daysToPayColumns } }
+    enum DSOColumns: RowColumns { static var columns: [String] { TemplateVariables.dsoColumns } }
+
+    /// What collections.html shows. When its lists go to pages of their own, each list has the links to its pages
+    /// (`rowCount`, `pages`, `anchor`) instead of its rows; the days to pay then are `daysToPayPages`.
+    struct Context: PageContext {
+        var hasOverdue: Bool
+        var overdue: [Overdue]
+        var hasDaysToPay: Bool
+        var daysToPay: Rows<DaysToPayColumns>?
+        var daysToPayPages: Joined<PageLinks, Anchor>?
+        var dso: [SalesOutstanding]
+    }
+
+    /// One currency's overdue clients: their rows, or the links to their pages.
+    struct Overdue: Codable, Sendable {
+        var currency: String
+        var clients: Rows<OverdueColumns>?
+        var rowCount: Int?
+        var anchor: String?
+        var pages: [PageLink]?
+    }
+
+    struct Anchor: Codable, Sendable { var anchor: String }
+
+    /// One currency's days sales outstanding, month by month, newest first.
+    struct SalesOutstanding: Codable, Sendable {
+        var currency: String
+        var months: Rows<DSOColumns>
+    }
+
+    /// What every page of one of its lists has.
+    struct ListFields: Codable, Sendable {
+        var heading: String
+        var collectionsHref: String
+    }
+
+    /// The rows of a page of one of its lists: one currency's overdue clients, or the days to pay.
+    struct ListRows: Codable, Sendable {
+        struct OverdueRows: Codable, Sendable {
+            var currency: String
+            var clients: Rows<OverdueColumns>
+        }
+        struct DaysToPayRows: Codable, Sendable { var clients: Rows<DaysToPayColumns> }
+        var overdue: [OverdueRows]?
+        var daysToPay: [DaysToPayRows]?
+    }
+
+    /// An overdue row, as the overview shows it (``overdueCell(_:_:)``; addresses relative to a top-level page).
+    struct OverdueRow: Codable, Sendable {
+        var name, number, href, statementHref, overdue, outstanding, invoices, oldest: String
+    }
+
+    func overdueRow(_ entry: Collections.Overdue) -> OverdueRow {
+        let cells = TemplateVariables.overdueColumns.map { overdueCell(entry, $0) }
+        return OverdueRow(
+            name: cells[0], number: cells[1], href: cells[2], statementHref: cells[3], overdue: cells[4], outstanding: cells[5],
+            invoices: cells[6], oldest: cells[7])
+    }
+
     /// The collections page: overdue clients per currency, days to pay per client, DSO per month.
     func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        return site.page(SitePaths.collections, template: "collections", title: site.word("nav.collections"), context(registry: registry), rows: registry)
+        return site.page(SitePaths.collections, template: "collections", title: site.word("nav.collections"), context(), rows: registry)
     }
 
     /// The long lists of collections.html: the overdue clients per currency (`overdue-EUR`) and the days to pay
@@ -59,33 +118,30 @@ extension CollectionsPage {
         collections.overdue.filter { !$0.isEmpty }.map { .overdue($0) } + (collections.daysToPay.isEmpty ? [] : [.daysToPay(collections.daysToPay)])
     }
 
-    /// The rows of `range` of a list, as the template's list object (`currency` and `clients`, or `clients`);
-    /// addresses made by `links`.
-    func rows(_ list: CollectionsList, _ range: Range<Int>, links: SitePaths.Links, registry: RowListRegistry?) -> [String: Any] {
-        switch list {
-        case .overdue(let rows):
-            let columns = TemplateVariables.overdueColumns
-            let clients = RowList(columns: columns, count: range.count, registry: registry) { row, column in
-                let cell = overdueCell(rows[range.lowerBound + row], columns[column])
-                return columns[column].hasSuffix("ref") ? links(cell) : cell
+    /// A list's overdue clients in `range`; addresses made by `links`.
+    func overdueRows(_ rows: [Collections.Overdue], _ range: Range<Int>, links: SitePaths.Links) -> Rows<OverdueColumns> {
+        let columns = TemplateVariables.overdueColumns
+        return Rows(count: range.count) { [self] row, column in
+            let cell = overdueCell(rows[range.lowerBound + row], columns[column])
+            return columns[column].hasSuffix("ref") ? links(cell) : cell
+        }
+    }
+
+    /// The days to pay of the clients in `range`; addresses made by `links`.
+    func daysToPayRows(_ days: [Collections.DaysToPay], _ range: Range<Int>, links: SitePaths.Links) -> Rows<DaysToPayColumns> {
+        let columns = TemplateVariables.daysToPayColumns
+        return Rows(count: range.count) { [self] row, column in
+            let entry = days[range.lowerBound + row]
+            let client = books.clients[entry.clientIndex]
+            switch columns[column] {
+            case "name": return client.name
+            case "number": return client.number
+            case "href": return links(site.paths.client(entry.clientIndex))
+            case "settled": return String(entry.settled)
+            case "median": return String(entry.median)
+            case "p90": return String(entry.percentile90)
+            default: return ""
             }
-            return ["currency": rows[0].currency.code, "clients": clients]
-        case .daysToPay(let days):
-            let columns = TemplateVariables.daysToPayColumns
-            let clients = RowList(columns: columns, count: range.count, registry: registry) { row, column in
-                let entry = days[range.lowerBound + row]
-                let client = books.clients[entry.clientIndex]
-                switch columns[column] {
-                case "name": return client.name
-                case "number": return client.number
-                case "href": return links(site.paths.client(entry.clientIndex))
-                case "settled": return String(entry.settled)
-                case "median": return String(entry.median)
-                case "p90": return String(entry.percentile90)
-                default: return ""
-                }
-            }
-            return ["clients": clients]
         }
     }
 
@@ -99,41 +155,43 @@ extension CollectionsPage {
         return PagedList(
             folder: folder, count: list.count, key: { books.clients[list.clientIndex($0)].number },
             template: "collections-list", title: heading,
-            fields: ["heading": heading, "collectionsHref": SitePaths.link(from: folder, to: SitePaths.collections + "#\(list.name)")],
-            rows: { range, links, registry in
-                let rows = self.rows(list, range, links: links, registry: registry)
+            fields: ListFields(heading: heading, collectionsHref: SitePaths.link(from: folder, to: SitePaths.collections + "#\(list.name)")),
+            rows: { range, links in
                 switch list {
-                case .overdue: return ["overdue": [rows]]
-                case .daysToPay: return ["daysToPay": [rows]]
+                case .overdue(let rows):
+                    ListRows(overdue: [ListRows.OverdueRows(currency: rows[0].currency.code, clients: self.overdueRows(rows, range, links: links))])
+                case .daysToPay(let days):
+                    ListRows(daysToPay: [ListRows.DaysToPayRows(clients: self.daysToPayRows(days, range, links: links))])
                 }
             })
     }
 
-    func context(registry: RowListRegistry? = nil) -> [String: Any] {
+    func context() -> Context {
         let collections = site.figures.collections
         let lists = lists(collections)
         let paged = site.isPaged(lists.map(pagedList))
-        var overdue: [[String: Any]] = []
-        var daysToPay: Any = []
+        let links = SitePaths.Links(from: SitePaths.collections)
+        var context = Context(
+            hasOverdue: false, overdue: [], hasDaysToPay: !collections.daysToPay.isEmpty,
+            daysToPay: paged ? nil : Rows(count: 0) { _, _ in "" }, dso: [])
         for list in lists {
-            var entry: [String: Any]
-            if paged {
-                entry = site.pageLinks(of: pagedList(list), from: SitePaths.collections)
-                entry["anchor"] = list.name
-                if case .overdue(let rows) = list { entry["currency"] = rows[0].currency.code }
-            } else {
-                entry = rows(list, 0..<list.count, links: SitePaths.Links(from: SitePaths.collections), registry: registry)
-            }
+            let pages = paged ? site.pagesLinks(of: pagedList(list), from: SitePaths.collections) : nil
             switch list {
-            case .overdue: overdue.append(entry)
-            case .daysToPay: daysToPay = paged ? entry : entry["clients"] ?? []
+            case .overdue(let rows):
+                context.overdue.append(
+                    Overdue(
+                        currency: rows[0].currency.code, clients: paged ? nil : overdueRows(rows, 0..<rows.count, links: links),
+                        rowCount: pages?.rowCount, anchor: paged ? list.name : nil, pages: pages?.pages))
+            case .daysToPay(let days):
+                if let pages { context.daysToPayPages = Joined(pages, Anchor(anchor: list.name)) } else { context.daysToPay = daysToPayRows(days, 0..<days.count, links: links) }
             }
         }
-        let dso: [[String: Any]] = collections.salesOutstanding.map { entry in
+        context.hasOverdue = !context.overdue.isEmpty
+        context.dso = collections.salesOutstanding.map { entry in
             let totals = report.currencies.first { $0.currency == entry.currency }
             let columns = TemplateVariables.dsoColumns
             let offsets = report.months.indices.reversed().filter { totals?.months[$0].isActive == true }
-            let months = RowList(columns: columns, count: offsets.count, registry: registry) { row, column in
+            let months = Rows<DSOColumns>(count: offsets.count) { [self] row, column in
                 let offset = offsets[row]
                 let figures = totals?.months[offset] ?? Figures()
                 switch columns[column] {
@@ -145,12 +203,8 @@ extension CollectionsPage {
                 default: return ""
                 }
             }
-            return ["currency": entry.currency.code, "months": months]
+            return SalesOutstanding(currency: entry.currency.code, months: months)
         }
-        var context: [String: Any] = [
-            "hasOverdue": !overdue.isEmpty, "overdue": overdue, "hasDaysToPay": !collections.daysToPay.isEmpty, "dso": dso,
-        ]
-        if paged { context["daysToPayPages"] = daysToPay } else { context["daysToPay"] = daysToPay }
         return context
     }
 
@@ -169,25 +223,4 @@ extension CollectionsPage {
         default: return ""
         }
     }
-}
-
-extension TemplateVariables {
-    /// The scopes of ``CollectionsPage``'s templates, by template name.
-    static let collectionsPageScopes: [String: TemplateScope] = [
-        "collections": page([
-            "hasOverdue": nil, "hasDaysToPay": nil,
-            "overdue": TemplateScope([
-                "currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns),
-                "rowCount": nil, "anchor": nil, "pages": link,
-            ]),
-            "daysToPay": TemplateScope(values: TemplateVariables.daysToPayColumns),
-            "daysToPayPages": TemplateScope(["rowCount": nil, "anchor": nil, "pages": link]),
-            "dso": TemplateScope(["currency": nil, "months": TemplateScope(values: TemplateVariables.dsoColumns)]),
-        ]),
-        "collections-list": page([
-            "heading": nil, "page": nil, "rowCount": nil, "collectionsHref": nil, "previous": link, "next": link,
-            "overdue": TemplateScope(["currency": nil, "clients": TemplateScope(values: TemplateVariables.overdueColumns)]),
-            "daysToPay": TemplateScope(["clients": TemplateScope(values: TemplateVariables.daysToPayColumns)]),
-        ]),
-    ]
 }

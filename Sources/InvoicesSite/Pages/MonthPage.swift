@@ -17,11 +17,7 @@ struct MonthPage: PageKind {
 
 extension MonthPage {
     static func jobs(in site: SiteView) -> [[any PageKind]] { site.report.months.indices.map { [MonthPage(site: site, offset: $0)] } }
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.monthPageScopes }
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "month": [(["currencies", "rows"], TemplateSet.monthRowColumns)],
-        "month-list": [(["rows"], TemplateSet.monthRowColumns)],
-    ]
+    static var templateContexts: [String: any PageContext.Type] { ["month": Context.self, "month-list": ListPageContext<ListFields, ListRows>.self] }
     static let rootNames = ["months"]
     /// Each month, with the latest day in it on which an invoice was issued or paid.
     static func sitemap(in site: SiteView) -> [SitemapEntry] {
@@ -31,46 +27,78 @@ extension MonthPage {
 }
 
 extension MonthPage {
+    enum RowColumns: InvoicesSite.RowColumns { static var columns: [String] { TemplateSet.monthRowColumns } }
+
+    /// What a month's page shows: its totals per currency against the month before, and per currency its clients,
+    /// or the links to the pages of their list.
+    struct Context: PageContext {
+        var label: String
+        var month: String
+        var totals: [Joined<FiguresRow, MonthChange>]
+        var hasTotals: Bool
+        var currencies: [Currency]
+        var previousLabel: String
+        var previous: PageLink?
+        var next: PageLink?
+    }
+
+    struct Currency: Codable, Sendable {
+        var currency: String
+        var total: Joined<FiguresRow, MonthChange>
+        var rows: Rows<RowColumns>?
+        var rowCount: Int?
+        var pages: [PageLink]?
+    }
+
+    /// What every page of a month's list of clients in one currency has.
+    struct ListFields: Codable, Sendable {
+        var label: String
+        var currency: String
+        var monthHref: String
+    }
+
+    struct ListRows: Codable, Sendable { var rows: Rows<RowColumns> }
+
     /// The month's page.
     func page() -> File {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-        let context = context(registry: registry)
-        let month = report.months[offset]
-        return site.page(SitePaths.month(month), template: "month", title: context["label"] as? String ?? "\(month)", context, rows: registry)
+        let context = context()
+        return site.page(SitePaths.month(report.months[offset]), template: "month", title: context.label, context, rows: registry)
     }
 
-    func context(registry: RowListRegistry? = nil) -> [String: Any] {
+    func context() -> Context {
         let month = report.months[offset]
         let path = SitePaths.month(month)
         let links = SitePaths.Links(from: path)
-        var totals: [[String: Any]] = []
-        var sections: [[String: Any]] = []
+        var totals: [Joined<FiguresRow, MonthChange>] = []
+        var sections: [Currency] = []
         let monthLists = lists()
         let paged = site.isPaged(monthLists)
         let lists = Dictionary(uniqueKeysWithValues: monthLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for currency in report.currencies where currency.months[offset].isActive {
             let previous = offset > 0 ? currency.months[offset - 1] : currency.previousMonth
-            var total = site.figuresRow(currency.months[offset], currency.currency)
-            total["change"] = change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)
+            let total = Joined(
+                site.figuresFields(currency.months[offset], currency.currency),
+                MonthChange(change: change(currency.months[offset].invoiced, from: previous.invoiced, currency.currency)))
             totals.append(total)
-            var section: [String: Any] = ["currency": currency.currency.code, "total": total]
+            var section = Currency(currency: currency.currency.code, total: total)
             if paged, let list = lists[currency.currency.code] {
-                section.merge(site.pageLinks(of: list, from: path)) { _, links in links }
+                let pages = site.pagesLinks(of: list, from: path)
+                (section.rowCount, section.pages) = (pages.rowCount, pages.pages)
             } else {
                 let members = members(currency.currency)
-                section["rows"] = rows(members, 0..<members.count, links: links, registry: registry)
+                section.rows = rows(members, 0..<members.count, links: links)
             }
             sections.append(section)
         }
-        var context: [String: Any] = [
-            "label": site.monthLabel(month), "month": month.description, "totals": totals,
-            "hasTotals": !totals.isEmpty, "currencies": sections, "previousLabel": site.monthLabel(month.previous),
-        ]
+        var context = Context(
+            label: site.monthLabel(month), month: month.description, totals: totals, hasTotals: !totals.isEmpty, currencies: sections,
+            previousLabel: site.monthLabel(month.previous))
         if offset > 0 {
-            context["previous"] = ["label": site.monthLabel(report.months[offset - 1]), "href": links(SitePaths.month(report.months[offset - 1]))]
+            context.previous = PageLink(label: site.monthLabel(report.months[offset - 1]), href: links(SitePaths.month(report.months[offset - 1])))
         }
         if offset + 1 < report.months.count {
-            context["next"] = ["label": site.monthLabel(report.months[offset + 1]), "href": links(SitePaths.month(report.months[offset + 1]))]
+            context.next = PageLink(label: site.monthLabel(report.months[offset + 1]), href: links(SitePaths.month(report.months[offset + 1])))
         }
         return context
     }
@@ -88,10 +116,10 @@ extension MonthPage {
 
     /// The rows of `range` of a month's clients in one currency; client links made by `links`.
     func rows(
-        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, links: SitePaths.Links, registry: RowListRegistry?
-    ) -> RowList {
+        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, links: SitePaths.Links
+    ) -> Rows<RowColumns> {
         let columns = TemplateSet.monthRowColumns
-        return RowList(columns: columns, count: range.count, registry: registry) { row, column in
+        return Rows(count: range.count) { [self] row, column in
             let (clientIndex, entry) = members[range.lowerBound + row]
             let figures = entry.months[offset]
             switch columns[column] {
@@ -118,8 +146,8 @@ extension MonthPage {
             return PagedList(
                 folder: folder, count: members.count, key: { books.clients[members[$0].client].number },
                 template: "month-list", title: site.word("title.monthClients", ["month": site.monthLabel(month), "currency": code]),
-                fields: ["label": site.monthLabel(month), "currency": code, "monthHref": SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")],
-                rows: { range, links, registry in ["rows": self.rows(members, range, links: links, registry: registry)] })
+                fields: ListFields(label: site.monthLabel(month), currency: code, monthHref: SitePaths.link(from: folder, to: SitePaths.month(month) + "#clients-\(code)")),
+                rows: { range, links in ListRows(rows: self.rows(members, range, links: links)) })
         }
     }
 
@@ -130,25 +158,4 @@ extension MonthPage {
         if difference == 0 { return site.word("month.noChange") }
         return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
     }
-}
-
-extension TemplateVariables {
-    /// The scopes of ``MonthPage``'s templates, by template name.
-    static let monthPageScopes: [String: TemplateScope] = [
-        "month": page([
-            "label": nil, "month": nil, "hasTotals": nil, "previousLabel": nil,
-            "totals": TemplateScope(values: figures + ["change"]),
-            "currencies": TemplateScope([
-                "currency": nil,
-                "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
-                "total": TemplateScope(values: figures + ["change"]),
-                "rowCount": nil, "pages": link,
-            ]),
-            "previous": link, "next": link,
-        ]),
-        "month-list": page([
-            "label": nil, "currency": nil, "page": nil, "monthHref": nil, "rowCount": nil, "previous": link, "next": link,
-            "rows": TemplateScope(values: figures + ["name", "number", "href", "change"]),
-        ]),
-    ]
 }

@@ -16,8 +16,8 @@ internal import InvoicesReport
 /// ``site``'s, a read-only ``SiteView``.
 ///
 /// What the site derives from its kinds (``PageKinds``) the kind declares as static members: its units
-/// (``jobs(in:)``), its templates and the names each may use (``templateScopes``), its long lists for the compiled
-/// row path (``fastLists``), the names at the site's root it writes (``rootNames``) and its pages in `sitemap.xml`
+/// (``jobs(in:)``), its templates with the type of each one's context (``templateContexts``, from which the names
+/// each may use, ``templateScopes``, and its long lists for the compiled row path, ``fastLists``, are derived), the names at the site's root it writes (``rootNames``) and its pages in `sitemap.xml`
 /// (``sitemap(in:)``). Adding a kind is one type in `Pages/` and one line in ``PageKinds/builtIn``.
 protocol PageKind: Sendable {
     /// The site it is part of: the books, the report, the templates, the options and the paths.
@@ -37,12 +37,10 @@ protocol PageKind: Sendable {
 
     /// Its units in `site`, in jobs that render independently (each job's units one after the other).
     static func jobs(in site: SiteView) -> [[any PageKind]]
-    /// The templates it renders, each with its scope: the names the template may use, which `invoices check` and
-    /// every build check it against (``TemplateChecker``). By default none.
-    static var templateScopes: [String: TemplateScope] { get }
-    /// Its long lists that may render by the compiled row path (``RowTemplate``): by template, the path of names to
-    /// the list from the page's context, and its row's columns. By default none.
-    static var fastLists: [String: [(path: [String], columns: [String])]] { get }
+    /// The templates it renders, each with the type of its context (``PageContext``): the one place that says
+    /// what a template may use (``templateScopes``) and which of its lists take the compiled row path
+    /// (``fastLists``). By default none.
+    static var templateContexts: [String: any PageContext.Type] { get }
     /// The files and folders at the site's root it writes, which a templates folder may not hold
     /// (``TemplateSet``); by default none.
     static var rootNames: [String] { get }
@@ -70,8 +68,18 @@ extension SiteWidePageKind {
 extension PageKind {
     typealias File = SiteBuilder.File
 
-    static var templateScopes: [String: TemplateScope] { [:] }
-    static var fastLists: [String: [(path: [String], columns: [String])]] { [:] }
+    static var templateContexts: [String: any PageContext.Type] { [:] }
+
+    /// The templates it renders, each with its scope: the names the template may use, which `invoices check` and
+    /// every build check it against (``TemplateChecker``). Derived from each template's context type
+    /// (``PageContext/scope``), never written by hand.
+    static var templateScopes: [String: TemplateScope] { templateContexts.mapValues { $0.scope } }
+
+    /// Its long lists that may render by the compiled row path (``RowTemplate``): by template, the path of names to
+    /// the list from the page's context, and its row's columns: each ``Rows`` field of a template's context type.
+    static var fastLists: [String: [(path: [String], columns: [String])]] {
+        templateContexts.compactMapValues { $0.fastLists.isEmpty ? nil : $0.fastLists }
+    }
     static var rootNames: [String] { [] }
     static func sitemap(in site: SiteView) -> [SitemapEntry] { [] }
     static var writtenLast: Bool { false }

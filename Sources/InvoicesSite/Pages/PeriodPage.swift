@@ -21,16 +21,81 @@ extension PeriodPage {
         let periods = site.fiscalPeriods()
         return periods.map { [PeriodPage(site: site, period: $0, periods: periods)] }
     }
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.periodPageScopes }
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "period": [(["taxes", "invoices"], TemplateVariables.taxInvoiceColumns)],
-        "period-list": [(["invoices"], TemplateVariables.taxInvoiceColumns)],
-    ]
+    static var templateContexts: [String: any PageContext.Type] { ["period": Context.self, "period-list": ListPageContext<ListFields, TaxInvoices>.self] }
     static let rootNames = ["years", "quarters"]
     static func sitemap(in site: SiteView) -> [SitemapEntry] { site.fiscalPeriods().map { SitemapEntry(path: SitePaths.period($0)) } }
 }
 
 extension PeriodPage {
+    enum TaxInvoiceColumns: RowColumns { static var columns: [String] { TemplateVariables.taxInvoiceColumns } }
+
+    /// What a fiscal year's or quarter's page shows: its totals, its months, and its taxes on both bases with the
+    /// invoices behind each figure (or the links to their pages; a year's rows link its quarters' lists instead).
+    typealias Context = Joined<Heading, Fields>
+
+    /// What a period's page and its quarter's print pack (``QuarterPackPage``) both show first: its label and kind,
+    /// its first and last months, whether it is complete, and its totals per currency.
+    struct Heading: Codable, Sendable {
+        var label: String
+        var kind: String
+        var firstMonth: String
+        var lastMonth: String
+        var complete: Bool
+        var totals: [FiguresRow]
+        var hasTotals: Bool
+    }
+
+    struct Fields: Codable, Sendable {
+        var months: [PageLink]
+        var hasTaxes: Bool
+        var taxes: [Joined<TaxRow, Tax>]
+        /// A quarter's invoices as CSV, when it has taxes.
+        var csvHref: String?
+        /// A quarter's print pack.
+        var packHref: String?
+        var previous: PageLink?
+        var next: PageLink?
+    }
+
+    /// One tax of one currency over the period: its name and rate, and its net and tax on both bases.
+    struct TaxRow: Codable, Sendable {
+        var currency: String
+        var tax: String
+        var rate: String
+        var accrualNet: String
+        var accrualTax: String
+        var cashNet: String
+        var cashTax: String
+    }
+
+    /// What a period page shows of a tax beyond its figures: its anchor, on a year's page its quarters, and the
+    /// invoices behind it or the links to their pages.
+    struct Tax: Codable, Sendable {
+        struct Quarter: Codable, Sendable {
+            var label: String
+            var href: String
+            var first: Bool
+        }
+        var anchor: String
+        var quarters: [Quarter]
+        var hasQuarters: Bool
+        var invoices: Rows<TaxInvoiceColumns>?
+        var rowCount: Int?
+        var pages: [PageLink]?
+    }
+
+    /// What every page of a quarter's list of one tax's invoices has.
+    struct ListFields: Codable, Sendable {
+        var label: String
+        var currency: String
+        var tax: String
+        var rate: String
+        var periodHref: String
+    }
+
+    /// The invoices behind a tax.
+    struct TaxInvoices: Codable, Sendable { var invoices: Rows<TaxInvoiceColumns> }
+
     /// What the page shows, and nothing more: its months' totals per currency and per tax (each tax with its name
     /// and rate), and for a quarter the invoices behind its taxes (identifier, issue date, client number, name and
     /// page, figures). The neighbours it links and its labels follow from the months and the fiscal year's start,
@@ -81,9 +146,9 @@ extension PeriodPage {
     func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let sources = taxSources()
-        let context = context(sources: sources, registry: registry)
+        let context = context(sources: sources)
         let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context["csvHref"] != nil else { return [page] }
+        guard context.second.csvHref != nil else { return [page] }
         return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
     }
 
@@ -104,13 +169,10 @@ extension PeriodPage {
                 folder: folder, count: behind.count,
                 key: { books.invoices[behind[$0].invoiceIndex].identifier }, template: "period-list",
                 title: "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) %",
-                fields: [
-                    "label": period.label, "currency": totals.currency.code, "tax": tax.name, "rate": tax.percent + " %",
-                    "periodHref": SitePaths.link(from: folder, to: SitePaths.period(period) + "#" + anchor),
-                ],
-                rows: { range, links, registry in
-                    ["invoices": self.taxInvoiceRows(behind, range, totals.currency, links: links, registry: registry)]
-                })
+                fields: ListFields(
+                    label: period.label, currency: totals.currency.code, tax: tax.name, rate: tax.percent + " %",
+                    periodHref: SitePaths.link(from: folder, to: SitePaths.period(period) + "#" + anchor)),
+                rows: { range, links in TaxInvoices(invoices: self.taxInvoiceRows(behind, range, totals.currency, links: links)) })
             return (totals, list)
         }
     }
@@ -120,9 +182,9 @@ extension PeriodPage {
 
     /// The rows of `range` of a tax row's invoices; client links made by `links`.
     func taxInvoiceRows(
-        _ behind: [TaxSource], _ range: Range<Int>, _ currency: CurrencyCode, links: SitePaths.Links, registry: RowListRegistry?
-    ) -> RowList {
-        RowList(columns: TemplateVariables.taxInvoiceColumns, count: range.count, registry: registry) { row, column in
+        _ behind: [TaxSource], _ range: Range<Int>, _ currency: CurrencyCode, links: SitePaths.Links
+    ) -> Rows<TaxInvoiceColumns> {
+        Rows(count: range.count) { [self] row, column in
             let source = behind[range.lowerBound + row]
             switch TemplateVariables.TaxInvoiceColumn(rawValue: column) ?? .identifier {
             case .identifier: return books.invoices[source.invoiceIndex].identifier
@@ -176,95 +238,71 @@ extension PeriodPage {
         return csv.text
     }
 
-    func context(sources: [TaxKey: [TaxSource]]? = nil, registry: RowListRegistry? = nil) -> [String: Any] {
+    func context(sources: [TaxKey: [TaxSource]]? = nil) -> Context {
         let offsets = period.offsets
         let path = SitePaths.period(period)
         let links = SitePaths.Links(from: path)
-        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
-        let totals: [[String: Any]] = report.currencies.compactMap { currency in
-            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
-            return site.figuresRow(figures, currency.currency)
-        }
-        let months: [[String: Any]] = offsets.map { ["label": site.monthLabel(report.months[$0]), "href": links(SitePaths.month(report.months[$0]))] }
+        let months = offsets.map { PageLink(label: site.monthLabel(report.months[$0]), href: links(SitePaths.month(report.months[$0]))) }
         // A year's invoices are its quarters' invoices: the year page links to the quarter pages' lists instead of
         // listing them again (at 2,000,000 invoices a year page listing them was 220 MB of HTML).
         let isYear = period.quarter == 0
         let sources = sources ?? taxSources()
         let yearQuarters = isYear ? periods.filter { $0.quarter != 0 && $0.year == period.year } : []
-        var taxes: [[String: Any]] = []
+        var taxes: [Joined<TaxRow, Tax>] = []
         let taxLists = isYear ? [] : taxLists(sources: sources).map(\.list)
         let paged = site.isPaged(taxLists)
         let lists = Dictionary(uniqueKeysWithValues: taxLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
             let currency = totals.currency
-            let tax = books.taxes[totals.taxIndex]
-            var row = taxCells(figures, currency)
-            row["currency"] = currency.code
-            row["tax"] = tax.name
-            row["rate"] = tax.percent + " %"
             let anchor = Self.taxAnchor(totals)
-            row["anchor"] = anchor
-            let quarters: [[String: Any]] = yearQuarters.filter { quarter in
+            let quarters = yearQuarters.filter { quarter in
                 TaxFigures.spanning(totals.months[quarter.offsets])?.isActive == true
             }.enumerated().map { position, quarter in
-                ["label": quarter.label, "href": links(SitePaths.period(quarter) + "#" + anchor), "first": position == 0]
+                Tax.Quarter(label: quarter.label, href: links(SitePaths.period(quarter) + "#" + anchor), first: position == 0)
             }
-            row["quarters"] = quarters
-            row["hasQuarters"] = !quarters.isEmpty
+            var row = Tax(anchor: anchor, quarters: quarters, hasQuarters: !quarters.isEmpty)
             if let list = lists[anchor], paged {
-                row.merge(site.pageLinks(of: list, from: path)) { _, links in links }
+                let pages = site.pagesLinks(of: list, from: path)
+                (row.rowCount, row.pages) = (pages.rowCount, pages.pages)
             } else {
                 let behind = sources[TaxKey(currency: currency, taxIndex: totals.taxIndex)] ?? []
-                row["invoices"] = taxInvoiceRows(behind, 0..<behind.count, currency, links: links, registry: registry)
+                row.invoices = taxInvoiceRows(behind, 0..<behind.count, currency, links: links)
             }
-            taxes.append(row)
+            taxes.append(Joined(taxRow(totals, figures), row))
         }
-        var context: [String: Any] = [
-            "label": period.label, "kind": site.word(period.quarter == 0 ? "period.year" : "period.quarter"), "firstMonth": site.monthLabel(first),
-            "lastMonth": site.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
-            "months": months, "hasTaxes": !taxes.isEmpty, "taxes": taxes,
-        ]
-        if !isYear, !taxes.isEmpty { context["csvHref"] = links(SitePaths.periodCSV(period)) }
-        if !isYear { context["packHref"] = links(SitePaths.quarterPack(period)) }
+        var context = Fields(months: months, hasTaxes: !taxes.isEmpty, taxes: taxes)
+        if !isYear, !taxes.isEmpty { context.csvHref = links(SitePaths.periodCSV(period)) }
+        if !isYear { context.packHref = links(SitePaths.quarterPack(period)) }
         let same = periods.filter { ($0.quarter == 0) == (period.quarter == 0) }
         if let index = same.firstIndex(where: { $0.year == period.year && $0.quarter == period.quarter }) {
-            func link(_ other: FiscalPeriod) -> [String: Any] { ["label": other.label, "href": links.throughRoot(SitePaths.period(other))] }
-            if index > 0 { context["previous"] = link(same[index - 1]) }
-            if index + 1 < same.count { context["next"] = link(same[index + 1]) }
+            func link(_ other: FiscalPeriod) -> PageLink { PageLink(label: other.label, href: links.throughRoot(SitePaths.period(other))) }
+            if index > 0 { context.previous = link(same[index - 1]) }
+            if index + 1 < same.count { context.next = link(same[index + 1]) }
         }
-        return context
+        return Joined(heading(), context)
     }
 
-    /// `accrualNet`, `accrualTax`, `cashNet`, `cashTax`, formatted.
-    func taxCells(_ figures: TaxFigures, _ currency: CurrencyCode) -> [String: Any] {
-        [
-            "accrualNet": site.money(figures.accrualNet, currency), "accrualTax": site.money(figures.accrualTax, currency),
-            "cashNet": site.money(figures.cashNet, currency), "cashTax": site.money(figures.cashTax, currency),
-        ]
+    /// The page's ``Heading``.
+    func heading() -> Heading {
+        let offsets = period.offsets
+        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
+        let totals: [FiguresRow] = report.currencies.compactMap { currency in
+            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
+            return site.figuresFields(figures, currency.currency)
+        }
+        return Heading(
+            label: period.label, kind: site.word(period.quarter == 0 ? "period.year" : "period.quarter"), firstMonth: site.monthLabel(first),
+            lastMonth: site.monthLabel(last), complete: period.complete, totals: totals, hasTotals: !totals.isEmpty)
     }
-}
 
-extension TemplateVariables {
-    /// The scopes of ``PeriodPage``'s templates, by template name.
-    static let periodPageScopes: [String: TemplateScope] = [
-        "period": page([
-            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil, "csvHref": nil,
-            "packHref": nil,
-            "totals": TemplateScope(values: figures),
-            "months": link,
-            "taxes": TemplateScope(
-                values: ["currency", "tax", "rate", "anchor"] + taxBases
-            ).adding([
-                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns), "hasQuarters": nil,
-                "rowCount": nil, "pages": link,
-                "quarters": TemplateScope(values: ["label", "href", "first"]),
-            ]),
-            "previous": link, "next": link,
-        ]),
-        "period-list": page([
-            "label": nil, "currency": nil, "tax": nil, "rate": nil, "page": nil, "periodHref": nil, "rowCount": nil, "previous": link,
-            "next": link, "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns),
-        ]),
-    ]
+    /// A tax of `totals`' currency with `figures` over the period: its name and rate, and its figures formatted.
+    func taxRow(_ totals: Report.TaxTotals, _ figures: TaxFigures) -> TaxRow {
+        let tax = books.taxes[totals.taxIndex]
+        let currency = totals.currency
+        return TaxRow(
+            currency: currency.code, tax: tax.name, rate: tax.percent + " %",
+            accrualNet: site.money(figures.accrualNet, currency), accrualTax: site.money(figures.accrualTax, currency),
+            cashNet: site.money(figures.cashNet, currency), cashTax: site.money(figures.cashTax, currency))
+    }
 }

@@ -32,10 +32,22 @@ extension QuarterPackPage {
         let periods = site.fiscalPeriods()
         return periods.filter { $0.quarter != 0 }.map { [QuarterPackPage(site: site, period: $0, periods: periods)] }
     }
-    static var templateScopes: [String: TemplateScope] { TemplateVariables.quarterPackScopes }
-    static let fastLists: [String: [(path: [String], columns: [String])]] = [
-        "quarter-print": [(["lists", "invoices"], TemplateVariables.taxInvoiceColumns)]
-    ]
+    static var templateContexts: [String: any PageContext.Type] { ["quarter-print": Context.self] }
+
+    /// What a quarter's print pack shows: the quarter's totals and taxes and, up to ``rowLimit`` rows, the invoices
+    /// behind each tax; past it, how many rows there are and the limit (`tooMany`).
+    typealias Context = Joined<PeriodPage.Heading, Fields>
+
+    struct Fields: Codable, Sendable {
+        var hasTaxes: Bool
+        var taxes: [PeriodPage.TaxRow]
+        var lists: [Joined<PeriodPage.TaxRow, PeriodPage.TaxInvoices>]
+        var periodHref: String
+        var tooMany: Bool?
+        var rowCount: Int?
+        var rowLimit: Int?
+        var csvHref: String?
+    }
 }
 
 extension QuarterPackPage {
@@ -56,65 +68,34 @@ extension QuarterPackPage {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let path = SitePaths.quarterPack(period)
         let title = site.word("pack.title", ["label": period.label])
-        return [site.page(path, template: "quarter-print", title: title, context(registry: registry), rows: registry)]
+        return [site.page(path, template: "quarter-print", title: title, context(), rows: registry)]
     }
 
-    func context(registry: RowListRegistry? = nil) -> [String: Any] {
+    func context() -> Context {
         let offsets = period.offsets
         let path = SitePaths.quarterPack(period)
         let links = SitePaths.Links(from: path)
         let sources = quarter.taxSources()
-        let totals: [[String: Any]] = report.currencies.compactMap { currency in
-            guard let figures = Figures.spanning(currency.months[offsets]), figures.isActive else { return nil }
-            return site.figuresRow(figures, currency.currency)
-        }
         let taxLists = quarter.taxLists(sources: sources)
         let rowCount = taxLists.reduce(0) { $0 + $1.list.count }
         let listed = rowCount <= rowLimit
-        var taxes: [[String: Any]] = []
-        var lists: [[String: Any]] = []
+        var taxes: [PeriodPage.TaxRow] = []
+        var lists: [Joined<PeriodPage.TaxRow, PeriodPage.TaxInvoices>] = []
         for (totals, _) in taxLists {
             guard let figures = TaxFigures.spanning(totals.months[offsets]) else { continue }
-            let tax = books.taxes[totals.taxIndex]
-            var row = quarter.taxCells(figures, totals.currency)
-            row["currency"] = totals.currency.code
-            row["tax"] = tax.name
-            row["rate"] = tax.percent + " %"
+            let row = quarter.taxRow(totals, figures)
             taxes.append(row)
             guard listed else { continue }
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
-            var list = row
-            list["invoices"] = quarter.taxInvoiceRows(behind, 0..<behind.count, totals.currency, links: links, registry: registry)
-            lists.append(list)
+            lists.append(Joined(row, PeriodPage.TaxInvoices(invoices: quarter.taxInvoiceRows(behind, 0..<behind.count, totals.currency, links: links))))
         }
-        let first = report.months[offsets.lowerBound], last = report.months[offsets.upperBound - 1]
-        var context: [String: Any] = [
-            "label": period.label, "kind": site.word("period.quarter"), "firstMonth": site.monthLabel(first),
-            "lastMonth": site.monthLabel(last), "complete": period.complete, "totals": totals, "hasTotals": !totals.isEmpty,
-            "hasTaxes": !taxes.isEmpty, "taxes": taxes, "lists": lists,
-            "periodHref": links(SitePaths.period(period)),
-        ]
+        var context = Fields(hasTaxes: !taxes.isEmpty, taxes: taxes, lists: lists, periodHref: links(SitePaths.period(period)))
         if !listed {
-            context["tooMany"] = true
-            context["rowCount"] = rowCount
-            context["rowLimit"] = rowLimit
+            context.tooMany = true
+            context.rowCount = rowCount
+            context.rowLimit = rowLimit
         }
-        if !taxes.isEmpty { context["csvHref"] = links(SitePaths.periodCSV(period)) }
-        return context
+        if !taxes.isEmpty { context.csvHref = links(SitePaths.periodCSV(period)) }
+        return Joined(quarter.heading(), context)
     }
-}
-
-extension TemplateVariables {
-    /// The scope of ``QuarterPackPage``'s template.
-    static let quarterPackScopes: [String: TemplateScope] = [
-        "quarter-print": page([
-            "label": nil, "kind": nil, "firstMonth": nil, "lastMonth": nil, "complete": nil, "hasTotals": nil, "hasTaxes": nil,
-            "csvHref": nil, "periodHref": nil, "tooMany": nil, "rowCount": nil, "rowLimit": nil,
-            "totals": TemplateScope(values: figures),
-            "taxes": TemplateScope(values: ["currency", "tax", "rate"] + taxBases),
-            "lists": TemplateScope(values: ["currency", "tax", "rate"] + taxBases).adding([
-                "invoices": TemplateScope(values: TemplateVariables.taxInvoiceColumns)
-            ]),
-        ])
-    ]
 }

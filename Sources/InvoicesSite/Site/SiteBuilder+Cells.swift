@@ -2,19 +2,8 @@ import Foundation
 internal import InvoicesCore
 internal import InvoicesReport
 
-/// What several page kinds show alike: figures, aging, credits, an invoice's status.
+/// What several page kinds show alike: an invoice's status, a figure by name (the typed rows are in SharedContexts.swift).
 extension SiteView {
-    /// `hasCredits` and `credits`: per currency with a credit note, a write-off or a client credit.
-    func creditsContext(_ entries: [(CurrencyCode, Figures)]) -> [String: Any] {
-        let rows: [[String: Any]] = entries.filter { $0.1.credited != 0 || $0.1.writtenOff != 0 || $0.1.credit != 0 }.map {
-            [
-                "currency": $0.0.code, "credited": money($0.1.credited, $0.0), "writtenOff": money($0.1.writtenOff, $0.0),
-                "credit": money($0.1.credit, $0.0),
-            ]
-        }
-        return ["hasCredits": !rows.isEmpty, "credits": rows]
-    }
-
     /// The status of invoice `index` at `asOf`: draft, void, credit-note, or by its balance: paid, partial, credit,
     /// overdue, open.
     func invoiceStatus(_ index: Int, asOf: CalendarDate) -> String {
@@ -41,34 +30,6 @@ extension SiteView {
         case "overdue": money(figures.overdue, currency)
         case "invoices": String(figures.invoices)
         default: ""
-        }
-    }
-
-    /// One currency's aging: `notDue`, `amounts` (every bucket in order, not yet due first, each `amount`) and, with
-    /// the default buckets, `days1to30`, `days31to60`, `days61to90` and `over90`.
-    func agingRow(_ aging: Aging, _ currency: CurrencyCode) -> [String: Any] {
-        var row: [String: Any] = [
-            "currency": currency.code, "notDue": money(aging.notDue, currency),
-            "amounts": aging.buckets.map { ["amount": money($0, currency)] },
-        ]
-        if report.agingBuckets == .standard, aging.buckets.count == 5 {
-            for (name, amount) in zip(["days1to30", "days31to60", "days61to90", "over90"], aging.pastDue) {
-                row[name] = money(amount, currency)
-            }
-        }
-        return row
-    }
-
-    /// `agingColumns`: the heads of the aging buckets (``Report/agingBuckets``), in order: `notDue` for the first,
-    /// `between` with `low` and `high` for each limit, `over` with `low` for the last.
-    var agingColumns: [[String: Any]] {
-        report.agingBuckets.ranges.map { range -> [String: Any] in
-            // Every key set in every head: a missing one would be looked up in the enclosing context.
-            guard let range else { return ["notDue": true, "between": false, "over": false, "low": "", "high": ""] }
-            guard let high = range.high else {
-                return ["notDue": false, "between": false, "over": true, "low": String(range.low), "high": ""]
-            }
-            return ["notDue": false, "between": true, "over": false, "low": String(range.low), "high": String(high)]
         }
     }
 }

@@ -11,11 +11,26 @@ struct PagedList {
     var template: String
     /// The title of its pages; `· page N` is added.
     var title: String
-    /// The fields every page has, besides `page`, `rowCount`, `previous` and `next`.
-    var fields: [String: Any]
-    /// A page's rows, as the fields its template reads, for the rows in `range`; their links are made by `links`,
-    /// the links from the list's page.
-    var rows: (_ range: Range<Int>, _ links: SitePaths.Links, _ registry: RowListRegistry) -> [String: Any]
+    /// A page's context, as swift-mustache renders it: ``ListPageFields`` (`page`, `rowCount`, `previous` and
+    /// `next`), the list's fields and the rows in `range`, their links made by `links`, the links from the list's
+    /// page; the compiled rows go in through `registry`.
+    var context: (_ list: ListPageFields, _ range: Range<Int>, _ links: SitePaths.Links, _ registry: RowListRegistry) -> [String: Any]
+
+    /// A list whose pages have `fields` and, on each page, the rows `rows` gives for its range: its template's
+    /// context is ``ListPageContext``.
+    init<Fields: Codable & Sendable, Page: Codable & Sendable>(
+        folder: String, count: Int, key: @escaping (Int) -> String, template: String, title: String, fields: Fields,
+        rows: @escaping (_ range: Range<Int>, _ links: SitePaths.Links) -> Page
+    ) {
+        self.folder = folder
+        self.count = count
+        self.key = key
+        self.template = template
+        self.title = title
+        context = { list, range, links, registry in
+            ListPageContext(list: list, fields: fields, rows: rows(range, links)).mustacheValue(registry: registry)
+        }
+    }
 }
 
 extension SiteView {
@@ -42,25 +57,20 @@ extension SiteView {
         for position in ranges.indices {
             let number = position + 1
             let registry = RowListRegistry(marker: TemplateSet.rowMarker)
-            var context = list.fields
-            context["page"] = number
-            context["rowCount"] = list.count
             let path = SitePaths.listPage(list.folder, number)
             let links = SitePaths.Links(from: path)
-            if number > 1 { context["previous"] = ["label": String(number - 1), "href": links(SitePaths.listPage(list.folder, number - 1))] }
-            if number < ranges.count { context["next"] = ["label": String(number + 1), "href": links(SitePaths.listPage(list.folder, number + 1))] }
-            context.merge(list.rows(ranges[position], links, registry)) { _, rows in rows }
+            var fields = ListPageFields(page: number, rowCount: list.count)
+            if number > 1 { fields.previous = PageLink(label: String(number - 1), href: links(SitePaths.listPage(list.folder, number - 1))) }
+            if number < ranges.count { fields.next = PageLink(label: String(number + 1), href: links(SitePaths.listPage(list.folder, number + 1))) }
+            let context = list.context(fields, ranges[position], links, registry)
             try body(page(path, template: list.template, title: word("title.page", ["title": list.title, "page": String(number)]), context, rows: registry))
         }
     }
 
     /// What the page that holds a paged list's totals shows of it: `rowCount` and `pages`, the links to its pages
     /// (`label` `1`, `2`…, `href`) from the page at `page`.
-    func pageLinks(of list: PagedList, from page: String) -> [String: Any] {
+    func pagesLinks(of list: PagedList, from page: String) -> PageLinks {
         let links = SitePaths.Links(from: page)
-        return [
-            "rowCount": list.count,
-            "pages": (1...max(ranges(of: list).count, 1)).map { ["label": String($0), "href": links(SitePaths.listPage(list.folder, $0))] },
-        ]
+        return PageLinks(rowCount: list.count, pages: (1...max(ranges(of: list).count, 1)).map { PageLink(label: String($0), href: links(SitePaths.listPage(list.folder, $0))) })
     }
 }

@@ -78,6 +78,11 @@ extension SiteView {
         return render(path, template: template, title: title, context, root: root, layout: layout, rows: rows)
     }
 
+    /// Renders one page from its typed context (``PageContext``), converted to what swift-mustache renders here.
+    func page(_ path: String, template: String, title: String, _ context: some PageContext, rows: RowListRegistry? = nil) -> File {
+        page(path, template: template, title: title, context.mustacheValue(registry: rows), rows: rows)
+    }
+
     func render(
         _ path: String, template: String, title: String, _ context: [String: Any], root: String, layout: [String: Any],
         rows: RowListRegistry? = nil
@@ -142,7 +147,4 @@ extension SiteView {
         formatter.string(for: Money(minorUnits: minorUnits, currency: currency))
     }
 
-    func figuresRow(_ figures: Figures, _ currency: CurrencyCode) -> [String: Any] {
-        Dictionary(uniqueKeysWithValues: TemplateVariables.figures.map { ($0, figuresCell(figures, currency, $0) as Any) })
-    }
 }

@@ -1,5 +1,6 @@
 /// The variables each template's context holds: the contract between ``SiteBuilder`` and the templates, documented
-/// in `docs/templates.md`.
+/// in `docs/templates.md`. A page template's scope is derived from its kind's context type (`PageContext`); the
+/// layout's is here.
 ///
 /// A name maps to `nil` for a value, or to the scope a section over it (`{{#name}}…{{/name}}`) opens: a list's
 /// items or an object's fields. Template checks reject every name that is not here, so a typo in a template is an
@@ -34,26 +35,8 @@ public enum TemplateVariables {
     enum StatementLineColumn: Int, CaseIterable { case date, kind, type, document, detail, charge, credit, balance }
     /// The figures of one currency over a period; every row of `totals`.
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
-    /// Outstanding amounts by days past due, one row per currency.
-    /// `amounts` has every bucket in order (each `amount`); `days1to30` to `over90` are set with the default buckets.
-    public static let aging = TemplateScope([
-        "currency": nil, "notDue": nil, "days1to30": nil, "days31to60": nil, "days61to90": nil, "over90": nil,
-        "amounts": TemplateScope(values: ["amount"]),
-    ])
-    /// The heads of the aging buckets, in order: `notDue`, or `between` (`low`–`high` days), or `over` (`low` days).
-    public static let agingColumns = TemplateScope(values: ["notDue", "between", "over", "low", "high"])
-    /// Credit notes, write-offs and the client's credit of one currency over the period (credit at the as-of date).
-    public static let credits = TemplateScope(values: ["currency", "credited", "writtenOff", "credit"])
-    /// How to pay an amount owed (a balance or an invoice): the amount, its currency and the payment reference; with
-    /// a payee IBAN and for euros, the payee's name, IBAN, BIC and the EPC QR code (`qr`, inline SVG: `{{{qr}}}`);
-    /// with a `payment_url`, the pay link (`payURL`). `qrBill` (true) when `qr` is the whole Swiss QR-bill, which
-    /// carries the amount, account and reference itself.
-    public static let pay = TemplateScope(values: ["amount", "currency", "reference", "payee", "iban", "bic", "qr", "qrBill", "payURL"])
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
-    static let link = TemplateScope(values: ["label", "href"])
-    /// A tax figure on both bases.
-    static let taxBases = ["accrualNet", "accrualTax", "cashNet", "cashTax"]
 
     /// The names the layout (`layout.html`) may use.
     public static let layout = TemplateScope(values: [
