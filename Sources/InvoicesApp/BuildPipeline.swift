@@ -142,7 +142,8 @@ public struct BuildPipeline: Sendable {
         let value: BooksAndReport
         do {
             value = try await BooksAndReport.read(
-                store: store, period: configuration.site.period, fiscalYearStart: configuration.site.fiscalYearStart)
+                store: store, period: configuration.site.period, fiscalYearStart: configuration.site.fiscalYearStart,
+                datev: configuration.site.datev, rates: configuration.site.conversion?.rates)
         } catch let error as ReportError {
             throw BuildError(code: .dataError, message: "\(storeName): \(error.description)")
         } catch {
@@ -186,17 +187,10 @@ public struct BuildPipeline: Sendable {
         let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
         let books = prepared.books
-        // The DATEV files are checked before anything is written: a client without a debtor account, two sharing
-        // one, a text Windows-1252 cannot hold is refused with its name (docs/exports.md).
-        if let datev = configuration.site.datev {
-            do {
-                _ = try DATEVExport(
-                    books: books.books, report: books.report, settings: datev,
-                    fiscalYearStart: configuration.site.fiscalYearStart, rates: configuration.site.conversion?.rates
-                ).files()
-            } catch {
-                throw BuildError(code: .dataError, message: "\(storeName): DATEV: \(error.message)")
-            }
+        // The DATEV files, worked out with the figures, are checked before anything is written: a client without a
+        // debtor account, two sharing one, a text Windows-1252 cannot hold is refused with its name (docs/exports.md).
+        if case .failure(let error) = books.figures.datev?.files {
+            throw BuildError(code: .dataError, message: "\(storeName): DATEV: \(error.message)")
         }
 
         var start = clock.now

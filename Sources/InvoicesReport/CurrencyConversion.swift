@@ -24,7 +24,7 @@ public struct ExchangeRate: Sendable, Hashable {
 /// 2025-12-31,USD,EUR,0.9215
 /// 2025-12-31,JPY,EUR,0.00612
 /// ```
-public struct ExchangeRates: Sendable {
+public struct ExchangeRates: Sendable, Hashable {
     public var rates: [ExchangeRate]
 
     public init(_ rates: [ExchangeRate]) { self.rates = rates }

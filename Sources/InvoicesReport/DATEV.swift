@@ -36,7 +36,7 @@ public struct DATEVSettings: Sendable, Hashable {
 }
 
 /// A problem that keeps the Buchungsstapel from being written (exit 65): it names the client, invoice or rate.
-public struct DATEVError: Error, Sendable, CustomStringConvertible {
+public struct DATEVError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }
@@ -48,14 +48,22 @@ public struct DATEVExport: Sendable {
     public static let folder = "datev"
     public let books: Books
     public let report: Report
+    /// The journal's transactions (``BooksJournal/Transactions``), worked out once with the other figures.
+    public let transactions: BooksJournal.Transactions
     public let settings: DATEVSettings
     public let fiscalYearStart: Int
     /// The exchange rates (`--rates`) that give a row in another currency than EUR its Kurs and Basisumsatz.
     public let rates: ExchangeRates?
 
-    public init(books: Books, report: Report, settings: DATEVSettings, fiscalYearStart: Int, rates: ExchangeRates? = nil) {
+    /// The files of `transactions`, which were worked out from `books` and `report` (``SiteFigures`` makes both,
+    /// once per build, before any page renders).
+    public init(
+        books: Books, report: Report, transactions: BooksJournal.Transactions, settings: DATEVSettings, fiscalYearStart: Int,
+        rates: ExchangeRates? = nil
+    ) {
         self.books = books
         self.report = report
+        self.transactions = transactions
         self.settings = settings
         self.fiscalYearStart = fiscalYearStart
         self.rates = rates
@@ -103,13 +111,10 @@ public struct DATEVExport: Sendable {
     /// The files, by path under the site (`datev/EXTF_Buchungsstapel_2025.csv`), each Windows-1252.
     /// - Throws: ``DATEVError``: a client without a debtor account or sharing one, a tax rate without a revenue
     ///   account, an invoice identifier over 36 characters, a text Windows-1252 cannot hold (naming the client).
-    public func files() throws(DATEVError) -> [(path: String, data: [UInt8])] {
-        guard let first = report.months.first, let asOf = report.asOf else { return [] }
-        let start = first.firstDay
-        guard start <= asOf else { return [] }
+    public func files() throws(DATEVError) -> [DATEVFile] {
+        guard let start = transactions.start, let asOf = transactions.asOf, start <= asOf else { return [] }
         let debtors = try debtorAccounts()
-        let journal = BooksJournal(books: books, report: report)
-        let entries = journal.walk(start: start, asOf: asOf).entries
+        let entries = transactions.entries
         var rows: [Int: [String]] = [:]
         // Every fiscal year the period touches has a file, with or without rows.
         var year = start.month.fiscal(startingIn: fiscalYearStart).year
@@ -122,7 +127,7 @@ public struct DATEVExport: Sendable {
             let fiscalYear = entry.day.month.fiscal(startingIn: fiscalYearStart).year
             rows[fiscalYear, default: []] += try lines(entry, debtors: debtors)
         }
-        var files: [(path: String, data: [UInt8])] = []
+        var files: [DATEVFile] = []
         for (year, lines) in rows.sorted(by: { $0.key < $1.key }) {
             let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
             let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
@@ -143,7 +148,7 @@ public struct DATEVExport: Sendable {
             guard let data = text.data(using: .windowsCP1252) else {
                 throw DATEVError(message: "the DATEV file of \(year) cannot be written in Windows-1252")
             }
-            files.append(("\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", Array(data)))
+            files.append(DATEVFile(path: "\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", data: Array(data)))
         }
         return files
     }
@@ -332,5 +337,38 @@ public struct DATEVExport: Sendable {
                 message: "client \(client.number) ('\(client.name)'): '\(value)' has characters Windows-1252 cannot hold, which DATEV's Buchungsstapel requires; write it in Latin letters in the store")
         }
         return "\"" + cleaned.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// One Buchungsstapel file: its path under the site (`datev/EXTF_Buchungsstapel_2025.csv`) and its Windows-1252 bytes.
+public struct DATEVFile: Sendable, Equatable {
+    public var path: String
+    public var data: [UInt8]
+
+    public init(path: String, data: [UInt8]) {
+        self.path = path
+        self.data = data
+    }
+}
+
+/// The DATEV files of a build (``SiteFigures/datev``): the settings and rates they were made with, and the files or
+/// why they cannot be written. The build stops on the error before it writes anything; the export page kind writes
+/// the files.
+public struct DATEVFiles: Sendable, Equatable {
+    public var settings: DATEVSettings
+    public var rates: ExchangeRates?
+    public var files: Result<[DATEVFile], DATEVError>
+
+    /// Works out the files of `transactions` (over `books` and `report`) for fiscal years starting in month
+    /// `fiscalYearStart`.
+    public init(
+        books: Books, report: Report, transactions: BooksJournal.Transactions, settings: DATEVSettings, fiscalYearStart: Int,
+        rates: ExchangeRates?
+    ) {
+        self.settings = settings
+        self.rates = rates
+        let export = DATEVExport(
+            books: books, report: report, transactions: transactions, settings: settings, fiscalYearStart: fiscalYearStart, rates: rates)
+        files = Result { () throws(DATEVError) in try export.files() }
     }
 }

@@ -211,12 +211,19 @@ public struct BooksJournal: Sendable {
 
     public let books: Books
     public let report: Report
+    /// The transactions to write, worked out with the report's other figures (``SiteFigures/journal``).
+    public let transactions: Transactions
     public let accounts: JournalAccounts
     public let syntax: Syntax
 
-    public init(books: Books, report: Report, accounts: JournalAccounts = JournalAccounts(), syntax: Syntax = .ledger) {
+    /// The journal of `transactions`, which were worked out from `books` and `report`
+    /// (``Transactions/init(books:report:)``, once per build, in ``SiteFigures``): this type only writes them.
+    public init(
+        books: Books, report: Report, transactions: Transactions, accounts: JournalAccounts = JournalAccounts(), syntax: Syntax = .ledger
+    ) {
         self.books = books
         self.report = report
+        self.transactions = transactions
         self.syntax = syntax
         // beancount's accounts are fixed: its roots are Assets, Liabilities, Equity, Income and Expenses.
         if syntax == .beancount {
@@ -237,13 +244,46 @@ public struct BooksJournal: Sendable {
     public var fileName: String { syntax == .ledger ? Self.fileName : Self.beancountFileName }
 
     /// One transaction to write: what happened to which invoice on which day.
-    struct Entry {
-        enum Kind: UInt8 { case invoice, creditNote, payment, writeOff }
-        var day: CalendarDate
-        var kind: Kind
-        var invoice: Int32
+    public struct Entry: Sendable, Equatable {
+        public enum Kind: UInt8, Sendable { case invoice, creditNote, payment, writeOff }
+        public var day: CalendarDate
+        public var kind: Kind
+        /// Index into ``InvoicesCore/Books/invoices``.
+        public var invoice: Int32
         /// The payment's or write-off's row; for an invoice or credit note, its first tax line's row.
-        var item: Int32
+        public var item: Int32
+    }
+
+    /// The journal's transactions, a figure of the books: the opening balances at the period's start and every
+    /// transaction dated in the period up to the as-of date, in order. ``BooksJournal`` (both syntaxes) and
+    /// ``DATEVExport`` write the same ones; a build works them out once, in ``SiteFigures``.
+    public struct Transactions: Sendable, Equatable {
+        /// The period's first day and the as-of date; nil when the report has no months or no as-of date.
+        public var start: CalendarDate?
+        public var asOf: CalendarDate?
+        /// Every balance event before ``start``, summed per client and currency (keyed by client index times the
+        /// currency count plus the currency index).
+        public var opening: [Int: ExactSum]
+        /// The transactions from ``start`` to ``asOf``: by day, then invoice; within an invoice's day its issue
+        /// first, then payments, then write-offs, in table order.
+        public var entries: [Entry]
+
+        /// Walks `books`' ledger over `report`'s period.
+        public init(books: Books, report: Report) {
+            guard let first = report.months.first, let asOf = report.asOf else {
+                self.init(start: nil, asOf: nil, opening: [:], entries: [])
+                return
+            }
+            let walk = BooksJournal.walk(books: books, start: first.firstDay, asOf: asOf)
+            self.init(start: first.firstDay, asOf: asOf, opening: walk.opening, entries: walk.entries)
+        }
+
+        public init(start: CalendarDate?, asOf: CalendarDate?, opening: [Int: ExactSum], entries: [Entry]) {
+            self.start = start
+            self.asOf = asOf
+            self.opening = opening
+            self.entries = entries
+        }
     }
 
     /// The journal's bytes, whole.
@@ -268,16 +308,15 @@ public struct BooksJournal: Sendable {
             out.line("; Account components from the books that are not plain are written X and their bytes, -XX")
             out.line("; for each that is not a letter or digit; in strings, % and control characters are %XX.")
         }
-        guard let first = report.months.first, let asOf = report.asOf else {
+        guard let start = transactions.start, let asOf = transactions.asOf else {
             out.flush(into: emit)
             return
         }
-        let start = first.firstDay
         let openingDay = min(start, asOf)
         out.line("; Period: \(start) to \(asOf) (the as-of date); accrual basis.")
         out.line("")
         let currencyCount = max(books.currencies.count, 1)
-        let (opening, entries) = walk(start: start, asOf: asOf)
+        let opening = transactions.opening, entries = transactions.entries
 
         // Declarations: commodities with their decimals, then every account the transactions may name (beancount:
         // opened on the first day any transaction has).
@@ -330,7 +369,7 @@ public struct BooksJournal: Sendable {
 
     /// Every balance event of the ledger: those before `start` summed into the opening balances (keyed by client
     /// index times the currency count plus the currency index), then the transactions up to `asOf`, sorted.
-    func walk(start: CalendarDate, asOf: CalendarDate) -> (opening: [Int: ExactSum], entries: [Entry]) {
+    static func walk(books: Books, start: CalendarDate, asOf: CalendarDate) -> (opening: [Int: ExactSum], entries: [Entry]) {
         let currencyCount = max(books.currencies.count, 1)
         var opening: [Int: ExactSum] = [:]
         var entries: [Entry] = []
@@ -482,8 +521,10 @@ public struct BooksJournal: Sendable {
 
     /// A sum of amounts kept exact without overflow: a part that would overflow starts a new one (the journal writes
     /// one posting per part, and the tools add them in arbitrary precision).
-    struct ExactSum {
-        var parts: [Int64] = [0]
+    public struct ExactSum: Sendable, Equatable {
+        public var parts: [Int64] = [0]
+
+        public init() {}
 
         mutating func add(_ value: Int64) {
             let (sum, overflow) = parts[parts.count - 1].addingReportingOverflow(value)

@@ -21,7 +21,7 @@ public struct ReportedFiscalPeriod: Sendable, Equatable {
 /// (InvoicesApp's `BooksAndReport`), before any page renders; the site's page kinds only read and format it.
 /// Nothing here is a second rule: each figure comes from the one function that defines it
 /// (``Report/statements(of:invoices:in:)``, ``Report/taxSources(in:from:to:)``, ``Collections``,
-/// ``YearMonth/fiscal(startingIn:)``).
+/// ``YearMonth/fiscal(startingIn:)``, ``BooksJournal/Transactions/init(books:report:)``, ``DATEVExport/files()``).
 public struct SiteFigures: Sendable, Equatable {
     /// The month fiscal years start in (1–12) that ``periods`` follow.
     public var fiscalYearStart: Int
@@ -38,10 +38,16 @@ public struct SiteFigures: Sendable, Equatable {
     /// Per client (index in ``Books/clients``), its statements of account, one per currency, or the sum that does
     /// not fit in 64-bit minor units; no statements for a client without figures.
     public var statements: [Result<[ClientStatement], ReportError>]
+    /// The transactions of `books.journal`, `books.beancount` and the DATEV files (``BooksJournal/Transactions``).
+    public var journal: BooksJournal.Transactions
+    /// The DATEV Buchungsstapel files, when `datev:` is set: worked out here so the build refuses them before it
+    /// writes anything, and the export page kind only writes their bytes (``DATEVFiles``).
+    public var datev: DATEVFiles?
 
     /// Works out every figure of `report` (over `books`) that the site shows, for fiscal years starting in month
-    /// `fiscalYearStart` (1–12).
-    public init(books: Books, report: Report, fiscalYearStart: Int) {
+    /// `fiscalYearStart` (1–12); with `datev` settings, the DATEV files too, rows in other currencies than EUR
+    /// converted by `rates`.
+    public init(books: Books, report: Report, fiscalYearStart: Int, datev: DATEVSettings? = nil, rates: ExchangeRates? = nil) {
         self.fiscalYearStart = fiscalYearStart
         let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
         self.periods = periods
@@ -65,6 +71,22 @@ public struct SiteFigures: Sendable, Equatable {
         var statements = [Result<[ClientStatement], ReportError>](repeating: .success([]), count: books.clients.count)
         for (position, totals) in clients.enumerated() { statements[totals.clientIndex] = computed[position] }
         self.statements = statements
+        let journal = BooksJournal.Transactions(books: books, report: report)
+        self.journal = journal
+        self.datev = datev.map {
+            DATEVFiles(books: books, report: report, transactions: journal, settings: $0, fiscalYearStart: fiscalYearStart, rates: rates)
+        }
+    }
+
+    /// These figures with the DATEV files of `datev` settings and `rates` instead of the ones they were made with
+    /// (none without settings); the same figures when those are the ones.
+    public func withDATEV(_ datev: DATEVSettings?, rates: ExchangeRates?, books: Books, report: Report) -> SiteFigures {
+        guard self.datev?.settings != datev || (datev != nil && self.datev?.rates != rates) else { return self }
+        var figures = self
+        figures.datev = datev.map {
+            DATEVFiles(books: books, report: report, transactions: journal, settings: $0, fiscalYearStart: fiscalYearStart, rates: rates)
+        }
+        return figures
     }
 
     /// `body` of every index below `count`, worked out in as many slices as there are cores, in index order.

@@ -69,4 +69,24 @@ struct ChildContextFiguresTests {
         }
         #expect(sourcesSeen > 100)
     }
+
+    /// The journal's transactions and the DATEV files come out of the child context with the other figures: what
+    /// the export page kind and the build's DATEV check each computed before (issue 45).
+    @Test func theChildContextComputesTheJournalAndTheDATEVFiles() async throws {
+        let settings = DATEVSettings(adviser: 1001, client: 42, chart: "SKR04", revenue: ["20": 4400, "7.7": 4300, "0": 4120])
+        let rates = ExchangeRates([])
+        let read = try await BooksAndReport.read(
+            store: BooksStore(path: Self.store.get()), period: ReportPeriod(), fiscalYearStart: 4, datev: settings, rates: rates)
+        let transactions = BooksJournal.Transactions(books: read.books, report: read.report)
+        #expect(read.figures.journal == transactions)
+        #expect(transactions.entries.count > 1_200)
+        let export = DATEVExport(
+            books: read.books, report: read.report, transactions: transactions, settings: settings, fiscalYearStart: 4, rates: rates)
+        let expected = Result { () throws(DATEVError) in try export.files() }
+        #expect(read.figures.datev == DATEVFiles(books: read.books, report: read.report, transactions: transactions, settings: settings, fiscalYearStart: 4, rates: rates))
+        #expect(read.figures.datev?.files == expected)
+        // Without settings, no files are worked out.
+        let plain = try await BooksAndReport.read(store: BooksStore(path: Self.store.get()), period: ReportPeriod(), fiscalYearStart: 4)
+        #expect(plain.figures.datev == nil)
+    }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The quarter's print pack (issue 45, item 5): `quarters/YYYY-QN/print.html`, the first page kind added to the house.
 /// It prints (headless Chromium to PDF, read back by `pdftotext`) with each currency's total as totals.csv has it
-/// and "n / m" on every page; past its row limit it holds no rows and links the quarter's CSV; its template is
+/// and "Page n of m" in the page's language on every page; past its row limit it holds no rows and links the quarter's CSV; its template is
 /// checked against its scope; an incremental build reuses it while its quarter is unchanged.
 @Suite(.serialized) struct QuarterPackTests {
     /// A sample store of 10 clients and 600 invoices over two years, built with the tool.
@@ -17,11 +17,19 @@ import Testing
         var store: String { folder.path("s.sqlite") }
         var site: String { folder.path("site") }
 
-        init() throws {
+        /// The sample built with `options` (`--language de`); `table` is written as the templates folder's
+        /// `i18n/<name>.yaml` and the build reads that folder.
+        init(_ options: [String] = [], table: (name: String, text: String)? = nil) throws {
             folder = try TemporaryFolder()
             let sample = try CLI.run(["sample", "--clients", "10", "--invoices", "600", "--seed", "3", "--output", store])
             try #require(sample.status == 0, "\(sample.stderr)")
-            let build = try CLI.run(["build", "--store", store, "--output", site, "--quiet"])
+            var templates: [String] = []
+            if let table {
+                try FileManager.default.createDirectory(atPath: folder.path("templates/i18n"), withIntermediateDirectories: true)
+                try Data(table.text.utf8).write(to: URL(fileURLWithPath: folder.path("templates/i18n/\(table.name).yaml")))
+                templates = ["--templates", folder.path("templates")]
+            }
+            let build = try CLI.run(["build", "--store", store, "--output", site, "--quiet"] + options + templates)
             try #require(build.status == 0, "\(build.stderr)")
         }
 
@@ -95,9 +103,8 @@ import Testing
             let pages = try Self.printed(project, quarter, paper: paper)
             #expect(pages.count >= 2, "the pack of \(quarter) prints on more than one \(paper) page")
             for (index, text) in pages.enumerated() {
-                // The page's last line is its margin box, "n / m" (pdftotext drops the thin spaces around the slash).
-                let foot = text.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.filter { $0 != " " } }
-                #expect(foot == "\(index + 1)/\(pages.count)", "\(paper) page \(index + 1) reads its number of \(pages.count)")
+                // The page's last line is its margin box, "Page n of m" in the page's language.
+                #expect(Self.foot(text) == "Page \(index + 1) of \(pages.count)", "\(paper) page \(index + 1) reads its number of \(pages.count)")
                 #expect(text.contains("Invoice") && text.contains("Net, accrual"), "\(paper) page \(index + 1) repeats the table headers")
             }
             let all = pages.joined()
@@ -111,6 +118,74 @@ import Testing
         }
     }
 
+    /// A printed page's last line, its margin box, with its spaces as one.
+    static func foot(_ page: String) -> String? {
+        page.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+    }
+
+    /// A German report's pack reads "Seite n von m" at the foot of every page, from the German table.
+    @Test func aGermanPackReadsSeiteNVonM() throws {
+        let project = try Project(["--language", "de"])
+        defer { project.folder.remove() }
+        let quarter = try project.longestQuarter()
+        let pages = try Self.printed(project, quarter, paper: "A4")
+        #expect(pages.count >= 2)
+        for (index, text) in pages.enumerated() {
+            #expect(Self.foot(text) == "Seite \(index + 1) von \(pages.count)", "A4 page \(index + 1) of \(pages.count): \(Self.foot(text) ?? "")")
+            #expect(!text.contains("Page "), "no English word at its foot")
+        }
+    }
+
+    /// A table's `pack.pageOf` that tries to end the CSS string, the rule and the style element is printed as the
+    /// text it is: the foot reads it literally, the counters where its placeholders were, and no element is added.
+    @Test func aHostilePageOfWordStaysText() throws {
+        let hostile = #""}</style><script>\ {page}; {pages}\A"#
+        let yaml = "pack.pageOf: '" + hostile.replacingOccurrences(of: "'", with: "''") + "'\n"
+        let project = try Project(["--language", "de"], table: (name: "de", text: yaml))
+        defer { project.folder.remove() }
+        let quarter = try project.longestQuarter()
+        let html = try project.text("quarters/\(quarter)/print.html")
+        #expect(!html.contains("<script>"))
+        #expect(html.components(separatedBy: "</style>").count == 2, "one style element, ended once")
+        let pages = try Self.printed(project, quarter, paper: "A4")
+        #expect(pages.count >= 2)
+        for (index, text) in pages.enumerated() {
+            let expected = #""}</style><script>\ "# + "\(index + 1); \(pages.count)" + #"\A"#
+            #expect(Self.foot(text) == expected, "A4 page \(index + 1): \(Self.foot(text) ?? "")")
+        }
+    }
+
+    /// CSSText's strings decode, by CSS's escapes, to the text they were made of, and hold no quote, backslash
+    /// other than an escape's, line end or `<`.
+    @Test func cssStringsHoldTheirTextAndNothingElse() {
+        let texts = ["Page ", " of ", "\"", "\\", "a\nb\r\u{0C}c", "</style>", "\u{202E}evil", "עמוד ", "Página", "x\\\"; } @import url(e)", ""]
+        for text in texts {
+            let css = CSSText.string(text)
+            #expect(css.first == "\"" && css.last == "\"" && css.dropFirst().dropLast().allSatisfy { $0 != "\"" && $0 != "<" && !$0.isNewline })
+            #expect(Self.decodeCSSString(css) == text, "\(css)")
+        }
+        #expect(CSSText.content("Page {page} of {pages}", counters: ["page": "page", "pages": "pages"]) == #""Page " counter(page) " of " counter(pages)"#)
+        #expect(CSSText.content("{page}/{pages} {x}", counters: ["page": "page", "pages": "pages"]) == #"counter(page) "\2f " counter(pages) " \7b x\7d ""#)
+    }
+
+    /// A CSS string's text (CSS Syntax 4.3.5, the escapes CSSText writes: a backslash, hex digits, one space).
+    static func decodeCSSString(_ css: String) -> String {
+        var scalars = Array(css.unicodeScalars.dropFirst().dropLast())[...]
+        var text = String.UnicodeScalarView()
+        while let first = scalars.popFirst() {
+            guard first == "\\" else {
+                text.append(first)
+                continue
+            }
+            let hex = scalars.prefix { $0.properties.isASCIIHexDigit }.prefix(6)
+            scalars = scalars.dropFirst(hex.count)
+            if scalars.first == " " { scalars = scalars.dropFirst() }
+            if let value = UInt32(String(String.UnicodeScalarView(hex)), radix: 16), let scalar = Unicode.Scalar(value) { text.append(scalar) }
+        }
+        return String(text)
+    }
+
     @Test func aQuarterPastTheRowLimitHoldsNoRowsAndLinksTheCSV() throws {
         let project = try Project()
         defer { project.folder.remove() }
@@ -121,7 +196,9 @@ import Testing
         try #require(rows > 3)
         func html(limit: Int) -> String {
             let files = QuarterPackPage(site: site.view, period: period, periods: periods, rowLimit: limit).files()
-            return String(decoding: files.first?.data ?? Data(), as: UTF8.self)
+            // The page's body: its head holds the style sheet, inline, which names the tables' classes.
+            let page = String(decoding: files.first?.data ?? Data(), as: UTF8.self)
+            return page.components(separatedBy: "<body>").last ?? ""
         }
         let csv = "<a href=\"../\(period.year)-Q\(period.quarter).csv\" download>"
         let small = html(limit: rows - 1)

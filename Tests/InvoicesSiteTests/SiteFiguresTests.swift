@@ -75,22 +75,91 @@ struct SiteFiguresTests {
     }
 
     /// No page kind, and nothing else in InvoicesSite, computes a figure: the functions that define statements, tax
-    /// sources, collections, fiscal periods and the report are called in InvoicesReport and InvoicesApp only.
+    /// sources, collections, fiscal periods, the report, the journal's transactions and the DATEV files are called
+    /// in InvoicesReport and InvoicesApp only.
     @Test func theSiteCallsNoFigureFunction() throws {
-        let site = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/InvoicesSite")
-        let files = try #require(FileManager.default.enumerator(atPath: site.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-        #expect(files.count > 20)
-        let calls = ["statements(of:", "taxSources(in:", "Collections(books:", "fiscalPeriods(startingIn:", "Report(books:", "invoicesByClient()"]
+        let calls = [
+            "statements(of:", "taxSources(in:", "Collections(books:", "fiscalPeriods(startingIn:", "Report(books:", "invoicesByClient()",
+            "Transactions(books:", "DATEVExport(", "DATEVFiles(", ".walk(",
+        ]
         // `SiteFigures(books:` is the one call: the public initializer without figures computes them there.
+        let found = try Self.calls(calls, in: "InvoicesSite")
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    /// The DATEV files and the journal's transactions are worked out in one place, SiteFigures (in the child
+    /// context): the build (InvoicesApp) and the CLI only read them; the build's check before writing anything is
+    /// the figures' result, not a second computation.
+    @Test func theDATEVFilesAreWorkedOutOnlyWithTheFigures() throws {
+        let calls = ["Transactions(books:", "DATEVExport(", "DATEVFiles(", ".walk(", ".files()"]
+        #expect(try Self.calls(calls, in: "InvoicesApp").isEmpty)
+        #expect(try Self.calls(calls, in: "InvoicesCLI").isEmpty)
+        let report = try Self.calls(calls, in: "InvoicesReport")
+        #expect(Set(report.map { $0.split(separator: ":")[0] }) == ["DATEV.swift", "SiteFigures.swift", "Journal.swift"], "\(report)")
+    }
+
+    /// The lines (not doc comments) of the Swift files of `Sources/<module>` that hold one of `calls`.
+    static func calls(_ calls: [String], in module: String) throws -> [String] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/\(module)")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 1)
         var found: [String] = []
         for file in files {
-            let text = try String(contentsOf: site.appendingPathComponent(file), encoding: .utf8)
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
                 for call in calls where line.contains(call) { found.append("\(file):\(number + 1): \(call)") }
             }
         }
-        #expect(found.isEmpty, "\(found)")
+        return found
+    }
+
+    /// The exports write the journal's transactions and the DATEV files the figures hold, not ones of their own: a
+    /// transaction taken out of the figures is in neither journal, and DATEV bytes put in are the file written.
+    @Test func exportsWriteTheJournalAndDATEVFilesOfTheFigures() throws {
+        var (books, report, options) = try Self.inputs(fiscalYearStart: 1)
+        options.datev = DATEVSettings(adviser: 1001, client: 42, chart: "SKR04", revenue: ["20": 4400, "0": 4120])
+        let computed = SiteFigures(books: books, report: report, fiscalYearStart: 1, datev: options.datev)
+        #expect(computed.datev?.settings == options.datev)
+        #expect(computed.journal.entries.count > 1_000)
+
+        var figures = computed
+        let dropped = try #require(figures.journal.entries.last { $0.kind == .payment })
+        figures.journal.entries.removeAll { $0 == dropped }
+        let planted = DATEVFile(path: "datev/EXTF_Buchungsstapel_2099.csv", data: Array("EXTF planted\r\n".utf8))
+        figures.datev?.files = .success([planted])
+
+        let site = SiteBuilder(books: books, report: report, figures: figures, templates: try TemplateSet(), options: options)
+        let files = ExportFiles(site: site.view).files()
+        #expect(files.filter { $0.path.hasPrefix("datev/") }.map(\.path) == [planted.path])
+        #expect(try Self.text(files, planted.path) == "EXTF planted\r\n")
+
+        let plain = ExportFiles(site: SiteBuilder(books: books, report: report, figures: computed, templates: try TemplateSet(), options: options).view).files()
+        let identifier = books.invoices[Int(dropped.invoice)].identifier
+        for name in [BooksJournal.fileName, BooksJournal.beancountFileName] {
+            let written = try Self.text(files, name), whole = try Self.text(plain, name)
+            // The dropped payment's transaction, and only it, is missing.
+            #expect(whole.count > written.count, "\(name)")
+            #expect(whole.components(separatedBy: identifier).count == written.components(separatedBy: identifier).count + 1, "\(name)")
+        }
+    }
+
+    /// Figures made without DATEV settings, or with others, get the files of the options' settings; figures made
+    /// with the options' settings are used as they are.
+    @Test func datevFilesOfOtherSettingsAreWorkedOutAgain() throws {
+        var (books, report, options) = try Self.inputs(fiscalYearStart: 1)
+        let settings = DATEVSettings(adviser: 1001, client: 42, chart: "SKR03", revenue: ["20": 8400])
+        options.datev = settings
+        let expected = SiteFigures(books: books, report: report, fiscalYearStart: 1, datev: settings)
+        let without = SiteFigures(books: books, report: report, fiscalYearStart: 1)
+        #expect(without.datev == nil)
+        #expect(SiteBuilder(books: books, report: report, figures: without, templates: try TemplateSet(), options: options).view.figures == expected)
+        var other = settings
+        other.chart = "SKR04"
+        let withOther = SiteFigures(books: books, report: report, fiscalYearStart: 1, datev: other)
+        #expect(SiteBuilder(books: books, report: report, figures: withOther, templates: try TemplateSet(), options: options).view.figures == expected)
+        options.datev = nil
+        #expect(SiteBuilder(books: books, report: report, figures: expected, templates: try TemplateSet(), options: options).view.figures == without)
     }
 }

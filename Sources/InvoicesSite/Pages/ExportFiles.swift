@@ -22,7 +22,7 @@ extension ExportFiles {
         let exports = self.exports
         return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
             + [journal, beancount].map { File(path: $0.fileName, data: Data($0.data())) }
-            + ((try? datev?.files()) ?? []).map { File(path: $0.path, data: Data($0.data)) }
+            + datev.map { File(path: $0.path, data: Data($0.data)) }
     }
 
     /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
@@ -35,27 +35,25 @@ extension ExportFiles {
         for journal in [journal, beancount] {
             files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
         }
-        // The build checked the DATEV files before writing anything (BuildPipeline): they cannot fail here.
-        for file in (try? datev?.files()) ?? [] {
+        for file in datev {
             files.append(try staging.write(file.path, Data(file.data)))
         }
         return files
     }
 
-    /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md).
-    private var datev: DATEVExport? {
-        options.datev.map {
-            DATEVExport(
-                books: books, report: report, settings: $0, fiscalYearStart: options.fiscalYearStart,
-                rates: options.conversion?.rates)
-        }
-    }
+    /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md), as the figures hold them: the build
+    /// refused them before writing anything when they could not be written (BuildPipeline), so an error writes none.
+    private var datev: [DATEVFile] { (try? site.figures.datev?.files.get()) ?? [] }
 
     /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.
-    private var journal: BooksJournal { BooksJournal(books: books, report: report, accounts: options.journalAccounts) }
+    private var journal: BooksJournal {
+        BooksJournal(books: books, report: report, transactions: site.figures.journal, accounts: options.journalAccounts)
+    }
 
     /// `books.beancount`, the same transactions for beancount 3 (docs/exports.md).
-    private var beancount: BooksJournal { BooksJournal(books: books, report: report, syntax: .beancount) }
+    private var beancount: BooksJournal {
+        BooksJournal(books: books, report: report, transactions: site.figures.journal, syntax: .beancount)
+    }
 
     private var exports: ReportExports {
         ReportExports(

@@ -68,7 +68,7 @@ extension QuarterPackPage {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let path = SitePaths.quarterPack(period)
         let title = site.word("pack.title", ["label": period.label])
-        return [site.page(path, template: "quarter-print", title: title, context(), rows: registry)]
+        return [site.page(path, template: "quarter-print", title: title, context(), rows: registry, style: style)]
     }
 
     func context() -> Context {

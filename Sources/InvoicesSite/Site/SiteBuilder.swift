@@ -35,16 +35,21 @@ public struct SiteBuilder: Sendable {
     /// (``SiteFigures/init(books:report:fiscalYearStart:)``).
     public init(books: Books, report: Report, templates: TemplateSet, options: SiteOptions) {
         self.init(
-            books: books, report: report, figures: SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart),
+            books: books, report: report,
+            figures: SiteFigures(
+                books: books, report: report, fiscalYearStart: options.fiscalYearStart, datev: options.datev, rates: options.conversion?.rates),
             templates: templates, options: options)
     }
 
     /// A builder for `report` with its `figures`, computed with the report (InvoicesApp's `BooksAndReport`); figures
-    /// for another fiscal year start than `options`' are computed again here.
+    /// for another fiscal year start than `options`' are computed again here, and DATEV files for other `datev:`
+    /// settings or rates.
     public init(books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions) {
         let figures =
             figures.fiscalYearStart == options.fiscalYearStart
-            ? figures : SiteFigures(books: books, report: report, fiscalYearStart: options.fiscalYearStart)
+            ? figures.withDATEV(options.datev, rates: options.conversion?.rates, books: books, report: report)
+            : SiteFigures(
+                books: books, report: report, fiscalYearStart: options.fiscalYearStart, datev: options.datev, rates: options.conversion?.rates)
         self.view = SiteView(books: books, report: report, figures: figures, templates: templates, options: options)
         self.inputs = makeInputs()
     }

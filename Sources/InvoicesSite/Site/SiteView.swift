@@ -68,9 +68,11 @@ extension SiteView {
     ///
     /// Links are relative to the page (`root` is `../` on pages one folder down); with a base URL the page also
     /// gets a canonical link and the feed's address.
-    func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil) -> File {
+    func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil, style: String? = nil) -> File {
         let root = SitePaths.root(of: path)
         var layout: [String: Any] = ["root": root, "nav": true]
+        // A page with a style of its own has it inline, in place of the link to style.css.
+        if let style { layout["inlineStyle"] = style }
         if let baseURL = options.baseURL {
             layout["canonical"] = path == SitePaths.overview ? baseURL : baseURL + path
             if !report.months.isEmpty { layout["feed"] = root + SitePaths.feed }
@@ -79,8 +81,8 @@ extension SiteView {
     }
 
     /// Renders one page from its typed context (``PageContext``), converted to what swift-mustache renders here.
-    func page(_ path: String, template: String, title: String, _ context: some PageContext, rows: RowListRegistry? = nil) -> File {
-        page(path, template: template, title: title, context.mustacheValue(registry: rows), rows: rows)
+    func page(_ path: String, template: String, title: String, _ context: some PageContext, rows: RowListRegistry? = nil, style: String? = nil) -> File {
+        page(path, template: template, title: title, context.mustacheValue(registry: rows), rows: rows, style: style)
     }
 
     func render(

@@ -154,19 +154,30 @@ public struct Translation: Sendable {
     static func fill(_ text: String, _ values: [String: String]) -> String {
         guard !values.isEmpty, text.contains("{") else { return text }
         var result = ""
+        pieces(text, names: values.keys.contains) { piece, isName in result += isName ? values[piece] ?? "" : piece }
+        return result
+    }
+
+    /// Hands `text` to `body` in order, piece by piece: each `{name}` for which `names` holds as the name alone
+    /// (`isName`), and the text between them, other braces included, as it is.
+    static func pieces(_ text: String, names: (String) -> Bool, _ body: (_ piece: String, _ isName: Bool) -> Void) {
+        var literal = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
+            literal += rest[..<open]
             let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
-                result += value
+            if let close = after.firstIndex(of: "}"), names(String(after[..<close])) {
+                if !literal.isEmpty { body(literal, false) }
+                literal = ""
+                body(String(after[..<close]), true)
                 rest = after[after.index(after: close)...]
             } else {
-                result += "{"
+                literal += "{"
                 rest = after
             }
         }
-        return result + rest
+        literal += rest
+        if !literal.isEmpty { body(literal, false) }
     }
 
     /// The placeholders (`{name}`) of `text`: names of letters and digits.
