@@ -83,18 +83,7 @@ struct ExportPieces: Equatable {
 
     /// Writes the index to `url` atomically (a temporary file beside it, renamed over it).
     func write(to url: URL) throws(SiteWriteError) {
-        let temporary = url.path + ".\(getpid()).tmp"
-        do {
-            try SiteStaging.writeFile(temporary, Data(text.utf8))
-        } catch {
-            unlink(temporary)
-            throw SiteWriteError(path: url.path, message: "cannot write the exports' pieces: \(error.message)")
-        }
-        guard rename(temporary, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SiteWriteError(path: url.path, message: "cannot write the exports' pieces: \(reason)")
-        }
+        try SiteManifest.replace(url, with: Data(text.utf8), what: "the exports' pieces")
     }
 }
 
