@@ -252,7 +252,10 @@ public struct BuildPipeline: Sendable {
         }
         let stagedTrail = trail.staged
         timings[.render] = seconds(clock.now - start)
-        observer?(.render, 1, 1, "pages rendered and written")
+        let pieces = staging.exportPieces
+        observer?(
+            .render, 1, 1,
+            "pages rendered and written" + (pieces.reused + pieces.made > 0 ? "; export pieces: \(pieces.reused) reused, \(pieces.made) made" : ""))
 
         start = clock.now
         observer?(.write, 0, 1, nil)

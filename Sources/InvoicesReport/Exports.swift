@@ -110,51 +110,14 @@ public struct ReportExports: Sendable {
     public func totalsCSV() -> String { String(decoding: data(.totals), as: UTF8.self) }
 
     /// ``totalsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
-    public func totalsCSV(into emit: Emit) {
-        var csv = csvWriter(Self.totalsColumns)
-        for totals in report.clients {
-            let client = books.clients[totals.clientIndex]
-            for entry in totals.currencies {
-                let digits = entry.currency.minorUnitDigits
-                for (offset, figures) in entry.months.enumerated() where figures.isActive {
-                    let (year, quarter) = fiscalCells(report.months[offset])
-                    csv.append([
-                        client.number, client.name, entry.currency.code, report.months[offset].description,
-                        Money.decimalString(figures.invoiced, digits: digits),
-                        Money.decimalString(figures.paid, digits: digits),
-                        Money.decimalString(figures.outstanding, digits: digits),
-                        Money.decimalString(figures.overdue, digits: digits), String(figures.invoices),
-                        Money.decimalString(figures.net, digits: digits), Money.decimalString(figures.tax, digits: digits),
-                        Money.decimalString(figures.credited, digits: digits),
-                        Money.decimalString(figures.writtenOff, digits: digits),
-                        Money.decimalString(figures.credit, digits: digits), year, quarter,
-                    ])
-                    csv.flush(into: emit, over: Self.pieceSize)
-                }
-            }
-        }
-        csv.flush(into: emit)
-    }
+    public func totalsCSV(into emit: Emit) { layout(.totals).write(into: emit) }
 
     /// `aging.csv`: one row per client and currency with a balance outstanding at the as-of date, the amounts by
     /// days past due.
     public func agingCSV() -> String { String(decoding: data(.aging), as: UTF8.self) }
 
     /// ``agingCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
-    public func agingCSV(into emit: Emit) {
-        var csv = csvWriter(Self.agingColumns(report.agingBuckets))
-        for totals in report.clients {
-            let client = books.clients[totals.clientIndex]
-            for entry in totals.currencies where entry.period.outstanding != 0 {
-                let digits = entry.currency.minorUnitDigits
-                csv.append(
-                    [client.number, client.name, entry.currency.code, report.asOf?.description ?? ""]
-                        + entry.aging.buckets.map { Money.decimalString($0, digits: digits) })
-                csv.flush(into: emit, over: Self.pieceSize)
-            }
-        }
-        csv.flush(into: emit)
-    }
+    public func agingCSV(into emit: Emit) { layout(.aging).write(into: emit) }
 
     /// `payments.csv`: every payment in the store (refunds negative), by invoice (in store order), then date.
     /// Payments of drafts and void invoices are listed too: the money moved. The last two columns are the fiscal year
@@ -162,47 +125,14 @@ public struct ReportExports: Sendable {
     public func paymentsCSV() -> String { String(decoding: data(.payments), as: UTF8.self) }
 
     /// ``paymentsCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
-    public func paymentsCSV(into emit: Emit) {
-        var csv = csvWriter(Self.paymentsColumns)
-        for payment in books.payments {
-            let invoice = books.invoices[Int(payment.invoiceIndex)]
-            let client = books.clients[Int(invoice.clientIndex)]
-            let currency = books.currencies[Int(invoice.currencyIndex)]
-            let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
-            let fiscal = fiscalCells(payment.date.month)
-            csv.append([
-                invoice.identifier, client.number, client.name, currency.code, payment.date.description,
-                Money.decimalString(payment.amount, digits: currency.minorUnitDigits), payment.amount < 0 ? "refund" : "payment",
-                details.method, details.reference,
-                fiscal.year, fiscal.quarter,
-            ])
-            csv.flush(into: emit, over: Self.pieceSize)
-        }
-        csv.flush(into: emit)
-    }
+    public func paymentsCSV(into emit: Emit) { layout(.payments).write(into: emit) }
 
     /// `taxes.csv`: per currency, tax and month with anything taxed, the net and the tax on both bases, and the
     /// fiscal year and quarter the month falls in.
     public func taxesCSV() -> String { String(decoding: data(.taxes), as: UTF8.self) }
 
     /// ``taxesCSV()`` handed to `emit` in pieces of about a megabyte, each whole records.
-    public func taxesCSV(into emit: Emit) {
-        var csv = csvWriter(Self.taxesColumns)
-        for totals in report.taxes {
-            let tax = books.taxes[totals.taxIndex]
-            let digits = totals.currency.minorUnitDigits
-            for (offset, figures) in totals.months.enumerated() where figures.isActive {
-                let (year, quarter) = fiscalCells(report.months[offset])
-                csv.append(
-                    [totals.currency.code, tax.name, tax.percent, report.months[offset].description]
-                        + [figures.accrualNet, figures.accrualTax, figures.cashNet, figures.cashTax].map {
-                            Money.decimalString($0, digits: digits)
-                        } + [year, quarter])
-                csv.flush(into: emit, over: Self.pieceSize)
-            }
-        }
-        csv.flush(into: emit)
-    }
+    public func taxesCSV(into emit: Emit) { layout(.taxes).write(into: emit) }
 
     /// The `fiscal_year` (`2024`: the calendar year the fiscal year starts in) and `fiscal_quarter` (`Q1`) cells of
     /// `month`.
@@ -219,27 +149,7 @@ public struct ReportExports: Sendable {
     public func json() -> Data { data(.json) }
 
     /// ``json()`` handed to `emit` in pieces of about a megabyte.
-    public func json(into emit: Emit) {
-        var document = jsonDocument(includingClients: false)
-        document.clients = []
-        let top = Self.encoder.encodeOrFail(document)
-        let emptyClients = Data(#"{"clients":[]"#.utf8)
-        precondition(top.starts(with: emptyClients), "report.json's first key is clients")
-        var rows = JSONRows(agingBuckets: report.agingBuckets)
-        rows.raw(#"{"clients":["#)
-        for (index, totals) in report.clients.enumerated() {
-            if index > 0 { rows.raw(",") }
-            let client = books.clients[totals.clientIndex]
-            rows.client(number: client.number, name: client.name, currencies: totals.currencies, months: report.months)
-            if rows.bytes.count > Self.pieceSize {
-                rows.bytes.withUnsafeBytes(emit)
-                rows.bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        rows.raw("]")
-        rows.bytes.withUnsafeBytes(emit)
-        top.dropFirst(emptyClients.count).withUnsafeBytes(emit)
-    }
+    public func json(into emit: Emit) { layout(.json).write(into: emit) }
 
     /// `report.json` written entirely by `JSONEncoder`: the reference ``json()`` is tested against.
     func jsonThroughEncoder() -> Data { Self.encoder.encodeOrFail(jsonDocument()) }

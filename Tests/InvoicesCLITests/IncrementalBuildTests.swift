@@ -92,6 +92,52 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild()
     }
 
+    /// A client deleted with its invoices and their payments, write-offs and tax lines: the site, the exports with
+    /// their grand totals among them, equals a full build.
+    @Test(.temporaryFolder) func aDeletedClientGivesAFullBuildsSite() throws {
+        let project = try TestProject.initialized()
+        let client = try #require(StoreFixture.query(project.store, "SELECT MIN(clientId) AS id FROM invoice")[0]["id"])
+        let invoices = "(SELECT id FROM invoice WHERE clientId = \(client))"
+        for table in ["payment", "writeOff", "taxLine"] { try project.sql("DELETE FROM \(table) WHERE invoiceId IN \(invoices)") }
+        try project.sql("DELETE FROM invoice WHERE clientId = \(client) AND correctsId IS NOT NULL")
+        try project.sql("DELETE FROM invoice WHERE clientId = \(client)")
+        try project.sql("DELETE FROM client WHERE id = \(client)")
+        #expect(try StoreFixture.query(project.store, "SELECT COUNT(*) AS n FROM client WHERE id = \(client)")[0]["n"] == "0")
+        try project.expectSameAsFullBuild()
+    }
+
+    /// The exports are written in pieces (a client's rows, a run of payments): after one invoice changed, the pieces
+    /// of its client are made again and every other client's are taken from the previous files; the files equal a
+    /// full build's.
+    @Test(.temporaryFolder) func theExportsTakeUnchangedPiecesFromThePreviousBuild() throws {
+        let project = try TestProject.initialized()
+        try project.buildSummary(project.site)
+        let index = try String(contentsOfFile: project.folder.path(".site.pieces"), encoding: .utf8)
+        let clients = try StoreFixture.query(project.store, "SELECT COUNT(DISTINCT clientId) AS n FROM invoice")[0]["n"].flatMap { Int($0) }
+        let perClient = try #require(clients)
+        #expect(index.hasPrefix("invoices-export-pieces 1\n"))
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = (SELECT MIN(id) FROM invoice)")
+        let result = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
+        #expect(result.status == 0, "\(result.stderr)")
+        // report.json, totals.csv and aging.csv: one piece each of the changed client; taxes.csv: its one piece.
+        let counts = try #require(result.stderr.firstMatch(of: /export pieces: (\d+) reused, (\d+) made/), "\(result.stderr)")
+        #expect(Int(counts.2) == 4, "\(result.stderr)")
+        #expect(Int(counts.1)! >= 3 * (perClient - 1), "\(result.stderr)")
+        try project.expectSameAsFullBuild()
+
+        // A previous export edited (its stamp changes): none of its pieces is taken, and the files are still a full build's.
+        let report = project.site + "/report.json"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: report))
+        let digit = try #require(bytes.lastIndex(of: UInt8(ascii: "7")))
+        bytes[digit] = UInt8(ascii: "8")
+        try bytes.write(to: URL(fileURLWithPath: report))
+        try project.sql("UPDATE invoice SET amount = amount + 1, net = net + 1 WHERE id = (SELECT MIN(id) FROM invoice)")
+        let after = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
+        let made = try #require(after.stderr.firstMatch(of: /export pieces: \d+ reused, (\d+) made/), "\(after.stderr)")
+        #expect(Int(made.1)! >= perClient + 3, "\(after.stderr)")
+        try project.expectSameAsFullBuild()
+    }
+
     @Test(.temporaryFolder) func aTemplateChangedRendersThePagesThatUseIt() throws {
         let project = try TestProject.initialized()
         let before = try project.stamps()

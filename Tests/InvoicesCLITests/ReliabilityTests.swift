@@ -21,9 +21,9 @@ struct ReliabilityTests {
     }
 
     func leftovers(in folder: TemporaryFolder) throws -> [String] {
-        // The build manifest and the trail (docs/cli.md) are the files a build keeps beside its output.
+        // The build manifest, the trail and the exports' pieces (docs/cli.md) are the files a build keeps beside its output.
         try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
-            $0.hasPrefix(".site.") && $0 != ".site.manifest" && $0 != ".site.trail"
+            $0.hasPrefix(".site.") && $0 != ".site.manifest" && $0 != ".site.trail" && $0 != ".site.pieces"
         }
     }
 

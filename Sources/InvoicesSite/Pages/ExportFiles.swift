@@ -5,7 +5,7 @@ internal import InvoicesReport
 /// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
 /// `taxes.csv`, `books.journal`, `books.beancount` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
 /// they are 670 MB together.
-struct ExportFiles: SiteWidePageKind {
+struct ExportFiles: SiteWidePageKind, PiecedPageKind {
     let site: SiteView
     var key: String { "exports" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
@@ -38,6 +38,45 @@ extension ExportFiles {
         for file in datev {
             files.append(try staging.write(file.path, Data(file.data)))
         }
+        return files
+    }
+
+    /// The exports, as ``write(to:)`` writes them, but `report.json`, `totals.csv`, `aging.csv` and `payments.csv`
+    /// in pieces (``ExportPieces``): a piece whose key is in the previous build's index, in a previous file still as
+    /// its manifest recorded it, is taken from that file instead of made. The new index is written beside the
+    /// output (it holds for the files of this build; see ``ExportPieces`` on why a build that fails later does no harm).
+    func write(to staging: SiteStaging, inputs: SiteBuilder.Inputs, previous: SiteManifest?) throws(SiteWriteError) -> [SiteManifest.File] {
+        let exports = self.exports
+        let url = staging.writer.piecesURL
+        let index = previous == nil ? nil : ExportPieces.read(url)
+        var written = ExportPieces()
+        let clientKeys = report.clients.map { inputs.clients[$0.clientIndex] }
+        let payments = inputs.paymentRuns(books)
+        var files: [SiteManifest.File] = []
+        for file in ReportExports.File.allCases {
+            let path = file.rawValue
+            let keys: [UInt64]
+            switch file {
+            case .json, .totals, .aging: keys = clientKeys.map { SiteBuilder.Inputs.pieceKey(path, $0) }
+            case .payments: keys = payments.keys.map { SiteBuilder.Inputs.pieceKey(path, $0) }
+            // A few rows per tax and month, from every invoice: made every time.
+            case .taxes: keys = [SiteBuilder.Inputs.pieceKey(path, inputs.all)]
+            }
+            let source = ExportPieces.Source(path, index: index?.files[path], manifest: previous, root: staging.writer.output.path)
+            let result = try staging.write(
+                path, layout: exports.layout(file, paymentRuns: payments.runs), keys: keys, previous: source)
+            files.append(result.file)
+            written.files[path] = result.index
+        }
+        for journal in [journal, beancount] {
+            files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
+        }
+        // The build checked the DATEV files before writing anything (BuildPipeline): they cannot fail here.
+        for file in datev {
+            files.append(try staging.write(file.path, Data(file.data)))
+        }
+        // Without an index the next build makes every piece: a failure here costs time, never correctness.
+        try? written.write(to: url)
         return files
     }
 

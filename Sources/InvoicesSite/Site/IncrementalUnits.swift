@@ -15,6 +15,15 @@ struct IncrementalUnits: Sendable {
         if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, let files = staging.reuse(recorded.files, from: previous) {
             return SiteManifest.Unit(inputs: fingerprint, files: files)
         }
+        if let pieced = kind as? any PiecedPageKind {
+            return SiteManifest.Unit(inputs: fingerprint, files: try pieced.write(to: staging, inputs: inputs, previous: previous))
+        }
         return SiteManifest.Unit(inputs: fingerprint, files: try kind.write(to: staging))
     }
+}
+
+/// A kind whose files are made of pieces a build can take from the previous build's files (``ExportPieces``): it
+/// is written with the units' inputs and the previous manifest.
+protocol PiecedPageKind: PageKind {
+    func write(to staging: SiteStaging, inputs: SiteBuilder.Inputs, previous: SiteManifest?) throws(SiteWriteError) -> [SiteManifest.File]
 }

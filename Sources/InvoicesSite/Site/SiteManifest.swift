@@ -169,17 +169,23 @@ public struct SiteManifest: Sendable, Equatable {
 
     /// Writes the manifest to `url` atomically (a temporary file renamed over it).
     public func write(to url: URL) throws(SiteWriteError) {
+        try Self.replace(url, with: Data(text.utf8), what: "the build manifest")
+    }
+
+    /// Writes `data` to `url` atomically: into a temporary file beside it (`url.<pid>.tmp`, which an interrupted
+    /// build's successor removes), renamed over it. `what` names the file in the error.
+    static func replace(_ url: URL, with data: Data, what: String) throws(SiteWriteError) {
         let temporary = url.path + ".\(getpid()).tmp"
         do {
-            try SiteStaging.writeFile(temporary, Data(text.utf8))
+            try SiteStaging.writeFile(temporary, data)
         } catch {
             unlink(temporary)
-            throw SiteWriteError(path: url.path, message: "cannot write the build manifest: \(error.message)")
+            throw SiteWriteError(path: url.path, message: "cannot write \(what): \(error.message)")
         }
         guard rename(temporary, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw SiteWriteError(path: url.path, message: "cannot write the build manifest: \(reason)")
+            throw SiteWriteError(path: url.path, message: "cannot write \(what): \(reason)")
         }
     }
 

@@ -17,6 +17,8 @@ public final class SiteStaging: @unchecked Sendable {
     private var reused = 0
     private var failure: SiteWriteError?
     private var previousFilesRead = 0
+    private var piecesReused = 0
+    private var piecesMade = 0
     /// The staging folder's modification time when it was made and its ``SiteWriter/marker`` put in (nanoseconds, the
     /// file system's own clock): a previous file whose bytes were read and whose modification time is older than
     /// this had not changed since the build began, so its stamp vouches for the bytes read.
@@ -32,6 +34,17 @@ public final class SiteStaging: @unchecked Sendable {
 
     /// How many previous files ``reuse(_:from:)`` read the bytes of, so far, because their stamps could not be trusted.
     public var reusedFilesRead: Int { lock.withLock { previousFilesRead } }
+
+    /// How many pieces of the exports were taken from the previous build's files, and how many were made
+    /// (``ExportPieces``), so far.
+    public var exportPieces: (reused: Int, made: Int) { lock.withLock { (piecesReused, piecesMade) } }
+
+    func recordPieces(reused: Int, made: Int) {
+        lock.withLock {
+            piecesReused += reused
+            piecesMade += made
+        }
+    }
 
     /// Writes one file of the site at `path` (relative to the site's root).
     /// - Returns: The file's entry for the build manifest (its size and the fingerprint of its bytes).

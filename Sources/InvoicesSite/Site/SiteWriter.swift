@@ -45,6 +45,11 @@ public struct SiteWriter: Sendable {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).manifest")
     }
 
+    /// Where the pieces of the site's exports are (``ExportPieces``), beside it (`.Output.pieces` for `Output`).
+    var piecesURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).pieces")
+    }
+
     /// The trail of the books the site in ``output`` was built from, beside it (`.Output.trail` for `Output`): what
     /// the next build compares with to list what changed and to guard closed periods (``InvoicesReport/Trail``).
     public var trailURL: URL {
@@ -206,7 +211,10 @@ public struct SiteWriter: Sendable {
 
     /// Removes the staging folders and temporary manifests that an interrupted build left beside the output.
     func removeLeftovers(in parent: URL) {
-        let prefixes = [".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + ".", trailURL.lastPathComponent + "."]
+        let prefixes = [
+            ".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + ".", trailURL.lastPathComponent + ".",
+            piecesURL.lastPathComponent + ".",
+        ]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names {
             guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }

@@ -1,0 +1,228 @@
+internal import Foundation
+internal import InvoicesCore
+internal import InvoicesReport
+
+/// Where each piece of the exports the last build wrote is, so the next build takes a piece whose inputs did not
+/// change from the previous file instead of making it again (docs/architecture.md, "Exports in pieces").
+///
+/// An export is a head, pieces and a tail (``InvoicesReport/ExportLayout``): a piece per client in `report.json`,
+/// `totals.csv` and `aging.csv`, a run of payments in `payments.csv`. Each piece has a key, the fingerprint of
+/// everything its bytes are made from (a client's is ``SiteBuilder/Inputs/clients``, which holds the options, the
+/// months and the executable too). The index (`.Output.pieces` beside the output, for `Output`) records, per file,
+/// the fingerprint of the file's bytes and each piece's key, offset and length in it.
+///
+/// The previous file is the cache: nothing is stored twice. A piece is taken from it only when the previous
+/// manifest records the file with the fingerprint the index names, and the file is still that one (its stamp
+/// trusted as the manifest trusts it, ``SiteManifest/trusts(_:_:)``, else its bytes read and fingerprinted). So an
+/// index that is older or newer than the site, edited, or written by a build that failed before its swap, can only
+/// make pieces again, never put a stale piece into a file. The head and tail (the grand totals, the taxes) are made
+/// on every build.
+struct ExportPieces: Equatable {
+    /// One piece of a written file: the fingerprint of its inputs, and where its bytes are in the file.
+    struct Piece: Equatable {
+        var key: UInt64
+        var offset: Int
+        var length: Int
+    }
+
+    /// A written file's pieces, valid for the file whose bytes have the fingerprint `hash`.
+    struct FileIndex: Equatable {
+        var hash: UInt64
+        var pieces: [Piece]
+    }
+
+    /// By path in the site.
+    var files: [String: FileIndex] = [:]
+
+    static let header = "invoices-export-pieces 1"
+
+    /// The index as text: the header, then per file (sorted by path) `F hash path`, then a `key offset length` line
+    /// per piece (the fingerprints in hexadecimal).
+    var text: String {
+        var text = Self.header + "\n"
+        for (path, file) in files.sorted(by: { $0.key < $1.key }) {
+            text += "F \(SiteManifest.hex(file.hash)) \(SiteManifest.escape(path))\n"
+            for piece in file.pieces { text += "\(SiteManifest.hex(piece.key)) \(piece.offset) \(piece.length)\n" }
+        }
+        return text
+    }
+
+    init(files: [String: FileIndex] = [:]) { self.files = files }
+
+    /// Parses ``text``; nil when it is not an index of this version (every piece is then made).
+    init?(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.first == Substring(Self.header), lines.last == "" else { return nil }
+        lines.removeFirst()
+        lines.removeLast()
+        var current: String?
+        for line in lines {
+            if line.hasPrefix("F ") {
+                let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                guard fields.count == 3, let hash = UInt64(fields[1], radix: 16) else { return nil }
+                let path = SiteManifest.unescape(fields[2])
+                guard PreviousFile.isConfined(path) else { return nil }
+                current = path
+                files[path] = FileIndex(hash: hash, pieces: [])
+                continue
+            }
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard let path = current, fields.count == 3, let key = UInt64(fields[0], radix: 16), let offset = Int(fields[1]),
+                let length = Int(fields[2]), offset >= 0, length >= 0, offset <= Int.max - length
+            else { return nil }
+            files[path]?.pieces.append(Piece(key: key, offset: offset, length: length))
+        }
+    }
+
+    /// The index at `url`, or nil when there is none or it does not parse. Read as the manifest is: a regular
+    /// file, no link followed, within ``InvoicesCore/FileBudget/manifest``.
+    static func read(_ url: URL) -> ExportPieces? {
+        guard let file = try? RegularFile(url.path, links: .refuse), let data = try? file.readAll(budget: .manifest) else { return nil }
+        return ExportPieces(text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes the index to `url` atomically (a temporary file beside it, renamed over it).
+    func write(to url: URL) throws(SiteWriteError) {
+        try SiteManifest.replace(url, with: Data(text.utf8), what: "the exports' pieces")
+    }
+}
+
+extension ExportPieces {
+    /// The pieces of one previous file that can be taken as they are: the file is open, and it is the one the index
+    /// describes (see ``ExportPieces``).
+    final class Source {
+        private let file: PreviousFile
+        private var byKey: [UInt64: Piece] = [:]
+
+        /// The previous file at `path` under `root`, when `index` describes it and `manifest` records it (in any
+        /// unit) with the same fingerprint, and it still has those bytes; nil otherwise.
+        init?(_ path: String, index: FileIndex?, manifest: SiteManifest?, root: String) {
+            guard let index, let manifest,
+                let recorded = manifest.units.values.lazy.flatMap(\.files).first(where: { $0.path == path }), recorded.hash == index.hash,
+                let file = PreviousFile(path, under: root)
+            else { return nil }
+            var info = stat()
+            guard fstat(file.descriptor, &info) == 0,
+                manifest.trusts(recorded, info) || SiteManifest.verify(file.descriptor, size: recorded.size, hash: recorded.hash),
+                index.pieces.allSatisfy({ $0.offset + $0.length <= recorded.size })
+            else {
+                file.close()
+                return nil
+            }
+            self.file = file
+            for piece in index.pieces { byKey[piece.key] = piece }
+        }
+
+        deinit { file.close() }
+
+        /// Appends the bytes of the piece `key` to `bytes`; false (and `bytes` as it was) when there is none or
+        /// it cannot be read.
+        func append(_ key: UInt64, to bytes: inout [UInt8]) -> Bool {
+            guard let piece = byKey[key] else { return false }
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: piece.length))
+            let read = bytes.withUnsafeMutableBytes {
+                readFully(file.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), at: piece.offset)
+            }
+            guard read == piece.length else {
+                bytes.removeSubrange(start...)
+                return false
+            }
+            return true
+        }
+    }
+}
+
+extension SiteStaging {
+    /// Writes `layout` at `path`, each piece taken from `previous` when it has the piece's key (`keys`, one per
+    /// piece), else made; the file's bytes are the same either way.
+    /// - Returns: The file's manifest entry, its pieces for the next build's index, and how many were taken.
+    func write(
+        _ path: String, layout: ExportLayout, keys: [UInt64], previous: ExportPieces.Source?
+    ) throws(SiteWriteError) -> (file: SiteManifest.File, index: ExportPieces.FileIndex, reused: Int) {
+        precondition(keys.count == layout.count, "one key per piece")
+        var pieces: [ExportPieces.Piece] = []
+        pieces.reserveCapacity(keys.count)
+        var reused = 0
+        let file = try write(path) { emit in
+            var bytes = layout.head
+            var emitted = 0
+            for index in 0..<layout.count {
+                if index > 0 { bytes.append(contentsOf: layout.separator) }
+                let start = emitted + bytes.count
+                if previous?.append(keys[index], to: &bytes) == true {
+                    reused += 1
+                } else {
+                    layout.append(index, to: &bytes)
+                }
+                pieces.append(ExportPieces.Piece(key: keys[index], offset: start, length: emitted + bytes.count - start))
+                if bytes.count > 1 << 20 {
+                    bytes.withUnsafeBytes(emit)
+                    emitted += bytes.count
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            bytes.append(contentsOf: layout.tail)
+            bytes.withUnsafeBytes(emit)
+        }
+        recordPieces(reused: reused, made: keys.count - reused)
+        return (file, ExportPieces.FileIndex(hash: file.hash, pieces: pieces), reused)
+    }
+}
+
+extension SiteBuilder.Inputs {
+    /// The key of a piece of `file` made from inputs with the fingerprint `inputs`.
+    static func pieceKey(_ file: String, _ inputs: UInt64) -> UInt64 {
+        var fingerprint = Fingerprint(seed: inputs)
+        fingerprint.add(file)
+        return fingerprint.value
+    }
+
+    /// `payments.csv`'s runs of payments and their keys. A run ends after the payments of an invoice whose
+    /// identifier's fingerprint is a multiple of 16 (so a payment added or removed changes its own run, and the
+    /// runs after it keep their keys), or once it holds 4,096 payments. A run's key is a fingerprint of what its rows
+    /// show: each invoice's identifier, client number and name and currency, each payment's day, amount, method and
+    /// reference, and ``base`` (the options, the currencies, the executable).
+    func paymentRuns(_ books: Books) -> (runs: [Range<Int>], keys: [UInt64]) {
+        let clientKeys = books.clients.map { client in
+            var fingerprint = Fingerprint()
+            fingerprint.add(client.number)
+            fingerprint.add(client.name)
+            return fingerprint.value
+        }
+        var runs: [Range<Int>] = []
+        var keys: [UInt64] = []
+        var start = 0
+        var key = Fingerprint(seed: base)
+        var invoice: Int32 = -1
+        var anchor = false
+        for (index, payment) in books.payments.enumerated() {
+            if payment.invoiceIndex != invoice {
+                if index > start, anchor || index - start >= 4096 {
+                    runs.append(start..<index)
+                    keys.append(key.value)
+                    start = index
+                    key = Fingerprint(seed: base)
+                }
+                invoice = payment.invoiceIndex
+                let snapshot = books.invoices[Int(invoice)]
+                var identifier = Fingerprint()
+                identifier.add(snapshot.identifier)
+                anchor = identifier.value % 16 == 0
+                key.add(UInt64(1))
+                key.add(identifier.value)
+                key.add(clientKeys[Int(snapshot.clientIndex)])
+                key.add(Int(snapshot.currencyIndex))
+            }
+            key.add(UInt64(2))
+            key.add(payment.date.dayNumber)
+            key.add(payment.amount)
+            key.add(payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
+        }
+        if books.payments.count > start {
+            runs.append(start..<books.payments.count)
+            keys.append(key.value)
+        }
+        return (runs, keys)
+    }
+}
