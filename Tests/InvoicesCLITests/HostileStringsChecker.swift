@@ -324,7 +324,8 @@ for c in clients:
     invoice_rows = [tr for table in find(page, 'table') if 'invoices' in table.attrs.get('class', '') for tr in find(table, 'tr')
                     if tr.attrs.get('class') in ('open', 'overdue')]
     ids = [th.text() for tr in invoice_rows for th in find(tr, 'th', scope='row')]
-    notes = [td.text() for tr in invoice_rows for td in find(tr, 'td', **{'class': 'notes'})]
+    # The notes are an invoice row's last cell (its seventh column).
+    notes = [find(tr, 'td')[-1].text() for tr in invoice_rows]
     expect_equal('client %s invoice identifier' % label, ids, [norm(c['identifier'])])
     expect_equal('client %s invoice notes' % label, notes, [norm(c['notes'])])
     if (norm(c['number']), name) not in rows:

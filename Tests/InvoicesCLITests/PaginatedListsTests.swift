@@ -9,7 +9,7 @@ import Testing
 struct PaginatedListsTests {
     /// The invoice identifiers of a tax list's rows.
     static func identifiers(_ html: String) -> [String] {
-        html.matches(of: /<tr><th scope="row">([^<]*)<\/th><td class="date">/).map { String($0.output.1) }
+        html.matches(of: /<tr><th scope="row">([^<]*)<\/th><td>\d{4}-\d\d-\d\d<\/td>/).map { String($0.output.1) }
     }
 
     /// The anchors of a quarter page's tax lists, in order: a table when the list is on the page, the page links

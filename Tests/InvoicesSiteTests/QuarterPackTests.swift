@@ -89,10 +89,10 @@ import Testing
         let pack = try project.text("quarters/\(quarter)/print.html")
         #expect(pack.contains("<table class=\"figures tax-invoices\">"), "the rows are listed")
         #expect(try project.text("quarters/\(quarter).html").contains("<a href=\"\(quarter)/print.html\">"), "the quarter's page links its pack")
-        // The quarter's totals as the quarter's page shows them: `<th scope="row">EUR</th><td class="num">EUR 1,234.56</td>`.
+        // The quarter's totals as the quarter's page shows them: `<th scope="row">EUR</th><td>EUR 1,234.56</td>`.
         let page = try project.text("quarters/\(quarter).html")
         let totals = page.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().compactMap { row -> (String, String)? in
-            let parts = row.components(separatedBy: "</th><td class=\"num\">")
+            let parts = row.components(separatedBy: "</th><td>")
             guard parts.count >= 2, parts[0].count == 3, let cell = parts[1].components(separatedBy: "</td>").first else { return nil }
             return (parts[0], cell)
         }
