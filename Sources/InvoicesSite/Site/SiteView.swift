@@ -71,8 +71,8 @@ extension SiteView {
     func page(_ path: String, template: String, title: String, _ context: [String: Any], rows: RowListRegistry? = nil, style: String? = nil) -> File {
         let root = SitePaths.root(of: path)
         var layout: [String: Any] = ["root": root, "nav": true]
-        // A page with a style of its own has it inline, in place of the link to style.css.
-        if let style { layout["inlineStyle"] = style }
+        // A page with rules of its own has them inline, after the link to style.css.
+        if let style { layout["pageStyle"] = style }
         if let baseURL = options.baseURL {
             layout["canonical"] = path == SitePaths.overview ? baseURL : baseURL + path
             if !report.months.isEmpty { layout["feed"] = root + SitePaths.feed }

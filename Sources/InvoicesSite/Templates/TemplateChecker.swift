@@ -33,7 +33,7 @@ struct TemplateChecker {
     /// value from the books. In the HTML layout, the page's HTML and the inlined stylesheet; in a Markdown template,
     /// the QR code and the chart, which pass cmark as HTML tokens (``MarkdownValues/html(_:)``).
     static func unescapedNames(in file: String) -> Set<String> {
-        file.hasSuffix(".html") ? ["content", "inlineStyle"] : ["qr", "svg"]
+        file.hasSuffix(".html") ? ["content", "inlineStyle", "pageStyle"] : ["qr", "svg"]
     }
 
     /// Where a section is: its template's name and the offset of its open tag's line.

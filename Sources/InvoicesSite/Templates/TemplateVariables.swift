@@ -40,7 +40,7 @@ public enum TemplateVariables {
 
     /// The names the layout (`layout.html`) may use.
     public static let layout = TemplateScope(values: [
-        "content", "root", "pageTitle", "siteTitle", "lang", "dir", "asOf", "canonical", "feed", "inlineStyle", "nav", "private", "buildID",
+        "content", "root", "pageTitle", "siteTitle", "lang", "dir", "asOf", "canonical", "feed", "inlineStyle", "pageStyle", "nav", "private", "buildID",
     ])
 
     static func page(_ names: [String: TemplateScope?]) -> TemplateScope {
