@@ -192,6 +192,12 @@ public struct ImportReader: Sendable {
         case .invoiceNinjaPayments: batch.payments += context.invoiceNinjaPayments(rows, links: &batch.links)
         case .waveCustomers: batch.clients += rows.compactMap { context.waveCustomer($0, links: &batch.links) }
         case .waveTransactions: context.waveTransactions(rows, links: &batch.links)
+        case .stripeInvoicesCSV:
+            let (clients, invoices, warnings) = context.stripeCSVInvoices(rows, links: &batch.links.stripe)
+            batch.clients += clients
+            batch.invoices += invoices
+            batch.warnings += warnings
+        case .stripeCreditNotesCSV: batch.invoices += context.stripeCSVCreditNotes(rows, links: &batch.links.stripe)
         case .json, .quickBooksInvoiceList, .quickBooksTransactions: break
         }
         batch.skippedInvoices += context.skipped

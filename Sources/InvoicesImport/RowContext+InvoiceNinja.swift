@@ -39,6 +39,8 @@ struct ServiceLinks: Sendable, Hashable {
     var ninjaDatedOnIssue: [String: Int] = [:]
     /// Wave's ledger and customers, joined once every file is read (RowContext+Wave.swift).
     var wave = WaveLedger()
+    /// The Stripe Dashboard's invoice ids and unsettled balances, for its credit notes export (RowContext+StripeCSV.swift).
+    var stripe = StripeCSVLinks()
 }
 
 extension RowContext {
@@ -375,6 +377,7 @@ extension ImportReader {
     func link(_ batch: inout ImportBatch, problems: inout ProblemList) {
         linkInvoiceNinja(&batch, problems: &problems)
         linkWave(&batch, problems: &problems)
+        linkStripe(&batch, problems: &problems)
     }
 
     func linkInvoiceNinja(_ batch: inout ImportBatch, problems: inout ProblemList) {
