@@ -59,6 +59,13 @@ extension ImportReader {
             problems.add(ImportProblem(location: SourceLocation(file: file), message: "is not valid JSON (\(error.localizedDescription))"))
             return
         }
+        let nuls = list.nulPaths()
+        guard nuls.isEmpty else {
+            for path in nuls {
+                problems.add(ImportProblem(location: SourceLocation(file: file, element: path), message: "holds a NUL byte (U+0000); no export writes one: remove it"))
+            }
+            return
+        }
         var context = RowContext(dates: dates, problems: problems, defaultTerms: options.defaultTerms)
         let (clients, invoices, warnings) = context.stripeInvoices(list, file: file)
         batch.clients += clients

@@ -121,6 +121,10 @@ public struct ImportReader: Sendable {
         let looksLikeJSON = file.lowercased().hasSuffix(".json")
             || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         if options.format == .json || (options.format == nil && looksLikeJSON) {
+            if let (line, message) = Self.jsonNestingProblem(bytes) {
+                problems.add(ImportProblem(location: SourceLocation(file: file, line: line), message: message))
+                return
+            }
             readJSON(file: file, bytes: bytes, dates: dates, into: &batch, problems: &problems)
             return
         }
@@ -129,6 +133,11 @@ public struct ImportReader: Sendable {
             document = try CSVDocument(bytes: bytes)
         } catch {
             problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
+            return
+        }
+        let nuls = Self.nulProblems(document, file: file)
+        guard nuls.isEmpty else {
+            nuls.forEach { problems.add($0) }
             return
         }
         let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
