@@ -128,7 +128,7 @@ public struct ImportReader: Sendable {
             readJSON(file: file, bytes: bytes, dates: dates, into: &batch, problems: &problems)
             return
         }
-        let document: CSVDocument
+        var document: CSVDocument
         do {
             document = try CSVDocument(bytes: bytes)
         } catch {
@@ -140,7 +140,8 @@ public struct ImportReader: Sendable {
             nuls.forEach { problems.add($0) }
             return
         }
-        let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        var header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        NinjaTranslation.translate(&header, &document, format: options.format)
         // QuickBooks Online reports: the header row comes after the title rows (RowContext+QuickBooks.swift).
         if let report = QuickBooksReport(document: document, format: options.format, otherFormat: ImportFormat.detect(header: header) != nil) {
             readQuickBooks(file: file, report: report, dates: dates, into: &batch, problems: &problems)
