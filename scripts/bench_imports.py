@@ -169,6 +169,29 @@ def stripe(folder, n):
     return [path], []
 
 
+STRIPE_CSV = ["id", "Number", "Customer", "Customer Name", "Customer Email", "Status", "Currency", "Amount Due", "Amount Paid",
+              "Amount Remaining", "Subtotal", "Total", "Tax", "Description", "Date (UTC)", "Due Date (UTC)", "Finalized At (UTC)",
+              "Paid At (UTC)"]
+
+
+def stripe_csv(folder, n):
+    """The Stripe Dashboard's invoices export (docs/import.md, "Stripe Dashboard exports"): major units, UTC times."""
+    path = os.path.join(folder, "invoices.csv")
+    rows = []
+    for i in range(n):
+        net, tax = cents(i)
+        total = net + tax
+        paid = total if state(i) == "paid" else 0
+        year, month, d = day(i)
+        when = f"{year:04d}-{month:02d}-{d:02d} 10:00:00"
+        money = lambda c: f"{c // 100}.{c % 100:02d}"
+        rows.append([f"in_{i:010d}", f"SC-{i:06d}", f"cus_{i % CLIENTS:05d}", f"Client {i % CLIENTS}", f"c{i % CLIENTS}@example.com",
+                     "paid" if paid else "open", "eur", money(total), money(paid), money(total - paid), money(net), money(total),
+                     money(tax), "Consulting", when, "", when, when if paid else ""])
+    write_csv(path, STRIPE_CSV, rows)
+    return [path], []
+
+
 def quickbooks(folder, n):
     """QuickBooks Online's Transaction List by Customer with multicurrency columns: title rows, each customer's
     invoices and payments in date order, `Total for …`, `TOTAL` and the timestamp row. The open balances are what
@@ -333,6 +356,7 @@ SERVICES = [
     ("Zoho Invoice", zoho),
     ("Xero", xero),
     ("Stripe (API JSON)", stripe),
+    ("Stripe (Dashboard CSV)", stripe_csv),
     ("QuickBooks Online", quickbooks),
     ("Invoice Ninja", invoiceninja),
     ("Wave", wave),
@@ -372,7 +396,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--invoices", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--only", default="", help="comma-separated generator names (freshbooks,zoho,xero,stripe,quickbooks,invoiceninja,wave)")
+    parser.add_argument("--only", default="", help="comma-separated generator names (freshbooks,zoho,xero,stripe,stripe_csv,quickbooks,invoiceninja,wave)")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     report(import_timings(args.invoices, args.runs, only), args.invoices)

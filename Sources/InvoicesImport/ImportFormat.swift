@@ -34,6 +34,10 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     case waveCustomers = "wave-customers"
     /// Wave's accounting transactions export: the ledger, invoices and payments among its lines.
     case waveTransactions = "wave-transactions"
+    /// The Stripe Dashboard's invoices export (Invoices › Export), one row per invoice (RowContext+StripeCSV.swift).
+    case stripeInvoicesCSV = "stripe-invoices-csv"
+    /// The Stripe Dashboard's credit notes export, one row per credit note (RowContext+StripeCSV.swift).
+    case stripeCreditNotesCSV = "stripe-credit-notes-csv"
 
     public var description: String { rawValue }
 
@@ -58,13 +62,15 @@ public enum ImportFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         case .invoiceNinjaClients, .invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments: invoiceNinjaColumns
         case .waveCustomers: Self.waveCustomerColumns
         case .waveTransactions: Self.waveTransactionColumns
+        case .stripeInvoicesCSV: Self.stripeInvoiceColumns
+        case .stripeCreditNotesCSV: Self.stripeCreditNoteColumns
         }
     }
 
     /// The CSV format a header row belongs to, most specific first; nil when it is none of them.
     static func detect(header: [String]) -> ImportFormat? {
         let columns = Set(header)
-        for format in [ImportFormat.invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments, .invoiceNinjaClients, .waveTransactions, .waveCustomers, .xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
+        for format in [ImportFormat.invoiceNinjaInvoices, .invoiceNinjaCredits, .invoiceNinjaPayments, .invoiceNinjaClients, .waveTransactions, .waveCustomers, .stripeCreditNotesCSV, .stripeInvoicesCSV, .xeroInvoices, .zohoInvoices, .freshBooksInvoices, .freshBooksPayments, .freshBooksClients, .invoicesCSV, .paymentsCSV, .clientsCSV]
         where format.requiredColumns.allSatisfy(columns.contains) {
             return format
         }

@@ -59,6 +59,13 @@ extension ImportReader {
             problems.add(ImportProblem(location: SourceLocation(file: file), message: "is not valid JSON (\(error.localizedDescription))"))
             return
         }
+        let nuls = list.nulPaths()
+        guard nuls.isEmpty else {
+            for path in nuls {
+                problems.add(ImportProblem(location: SourceLocation(file: file, element: path), message: "holds a NUL byte (U+0000); no export writes one: remove it"))
+            }
+            return
+        }
         var context = RowContext(dates: dates, problems: problems, defaultTerms: options.defaultTerms)
         let (clients, invoices, warnings) = context.stripeInvoices(list, file: file)
         batch.clients += clients
@@ -157,7 +164,6 @@ extension RowContext {
                 amounts.append(value / scale)
             }
             guard valid else { continue }
-            let money = { (amount: Int64) in Money(minorUnits: amount, currency: code).decimalString + " " + code.code }
             let (amount, paid, owed) = (amounts[0], amounts[1], amounts[2])
             let issued = CalendarDate(dayNumber: finalized ?? created)
             // Taxes: `total_taxes` (API 2025-03-31 and later) or `total_tax_amounts`, one line per tax rate.
@@ -167,55 +173,15 @@ extension RowContext {
                 identifier: identifier, client: .number(customer), clientColumn: "customer", amount: Money(minorUnits: amount, currency: code),
                 issued: issued, due: due.map(CalendarDate.init(dayNumber:)) ?? issued.adding(days: defaultTerms),
                 dueIsDerived: due == nil, paid: nil, notes: description ?? "", source: reader.at(nil), tax: tax)
-            switch status {
-            case "draft":
-                invoice.status = .draft
-            case "void":
-                invoice.status = .void
-                if paid != 0 {
-                    problem(reader.at("amount_paid"), nil, "is \(money(paid)) on a void invoice; Stripe voids only invoices without payments")
-                    continue
-                }
-            case "open", "paid", "uncollectible":
-                invoice.status = .sent
-                guard MinorUnits.subtract(amount, paid) == owed else {
-                    problem(
-                        reader.at("amount_remaining"), nil,
-                        "Stripe's balance \(money(owed)) is not total less amount_paid (\(MinorUnits.subtract(amount, paid).map(money) ?? "beyond 64 bits")); "
-                            + "something the file does not show settled it (a credit note, the customer's balance), so it is not imported")
-                    continue
-                }
-                var receivedOn = status == "paid" ? paidAt.map(CalendarDate.init(dayNumber:)) : nil
-                if status == "paid", receivedOn == nil {
-                    problem(reader.at("status_transitions.paid_at"), nil, "is null on a paid invoice; a paid invoice needs the time it was paid")
-                    continue
-                }
-                if paid != 0, receivedOn == nil {
-                    receivedOn = issued
-                    paidOnIssue += 1
-                }
-                invoice.receipts = ImportedReceipts(received: paid == 0 ? nil : paid, receivedOn: paid == 0 ? nil : receivedOn)
-                if status == "paid" {
-                    guard owed == 0 else {
-                        problem(reader.at("amount_remaining"), nil, "is \(money(owed)), but the status is paid; Stripe's balance and status disagree")
-                        continue
-                    }
-                    invoice.paid = receivedOn
-                } else if status == "uncollectible", owed != 0 {
-                    guard let day = uncollectibleAt.map(CalendarDate.init(dayNumber:)) else {
-                        problem(
-                            reader.at("status_transitions.marked_uncollectible_at"), nil,
-                            "is null on an uncollectible invoice; the write-off of amount_remaining needs its day")
-                        continue
-                    }
-                    invoice.receipts?.writtenOff = owed
-                    invoice.receipts?.writtenOffOn = day
-                    invoice.paid = max(day, receivedOn ?? day)
-                }
-            default:
-                problem(reader.at("status"), nil, "\"\(status)\" is not a Stripe invoice status; expected draft, open, paid, uncollectible or void")
-                continue
-            }
+            let paths: [StripeState.Field: String] = [
+                .status: "status", .total: "total", .paid: "amount_paid", .remaining: "amount_remaining",
+                .paidAt: "status_transitions.paid_at", .uncollectibleAt: "status_transitions.marked_uncollectible_at",
+            ]
+            let state = StripeState(
+                status: status, paid: paid, owed: owed, paidAt: paidAt.map(CalendarDate.init(dayNumber:)),
+                uncollectibleAt: uncollectibleAt.map(CalendarDate.init(dayNumber:)), missing: "null",
+                at: { (reader.at(paths[$0]), nil) }, name: { paths[$0] ?? "" })
+            guard stripeSettle(&invoice, state, paidOnIssue: &paidOnIssue) else { continue }
             guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, invoice.source, dueColumn: "due_date", paidColumn: "status_transitions")
             else { continue }
             invoices.append(invoice)

@@ -121,17 +121,27 @@ public struct ImportReader: Sendable {
         let looksLikeJSON = file.lowercased().hasSuffix(".json")
             || bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         if options.format == .json || (options.format == nil && looksLikeJSON) {
+            if let (line, message) = Self.jsonNestingProblem(bytes) {
+                problems.add(ImportProblem(location: SourceLocation(file: file, line: line), message: message))
+                return
+            }
             readJSON(file: file, bytes: bytes, dates: dates, into: &batch, problems: &problems)
             return
         }
-        let document: CSVDocument
+        var document: CSVDocument
         do {
             document = try CSVDocument(bytes: bytes)
         } catch {
             problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
             return
         }
-        let header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        let nuls = Self.nulProblems(document, file: file)
+        guard nuls.isEmpty else {
+            nuls.forEach { problems.add($0) }
+            return
+        }
+        var header = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+        NinjaTranslation.translate(&header, &document, format: options.format)
         // QuickBooks Online reports: the header row comes after the title rows (RowContext+QuickBooks.swift).
         if let report = QuickBooksReport(document: document, format: options.format, otherFormat: ImportFormat.detect(header: header) != nil) {
             readQuickBooks(file: file, report: report, dates: dates, into: &batch, problems: &problems)
@@ -192,6 +202,12 @@ public struct ImportReader: Sendable {
         case .invoiceNinjaPayments: batch.payments += context.invoiceNinjaPayments(rows, links: &batch.links)
         case .waveCustomers: batch.clients += rows.compactMap { context.waveCustomer($0, links: &batch.links) }
         case .waveTransactions: context.waveTransactions(rows, links: &batch.links)
+        case .stripeInvoicesCSV:
+            let (clients, invoices, warnings) = context.stripeCSVInvoices(rows, links: &batch.links.stripe)
+            batch.clients += clients
+            batch.invoices += invoices
+            batch.warnings += warnings
+        case .stripeCreditNotesCSV: batch.invoices += context.stripeCSVCreditNotes(rows, links: &batch.links.stripe)
         case .json, .quickBooksInvoiceList, .quickBooksTransactions: break
         }
         batch.skippedInvoices += context.skipped

@@ -39,6 +39,8 @@ struct ServiceLinks: Sendable, Hashable {
     var ninjaDatedOnIssue: [String: Int] = [:]
     /// Wave's ledger and customers, joined once every file is read (RowContext+Wave.swift).
     var wave = WaveLedger()
+    /// The Stripe Dashboard's invoice ids and unsettled balances, for its credit notes export (RowContext+StripeCSV.swift).
+    var stripe = StripeCSVLinks()
 }
 
 extension RowContext {
@@ -247,7 +249,7 @@ extension RowContext {
             guard let currency = currency(row["Payment Currency"], location, "Payment Currency"),
                 let amount = money(ninjaAmount(row["Payment Amount"]), currency, location, "Payment Amount"),
                 let refunded = money(ninjaAmount(row["Payment Refunded"]), currency, location, "Payment Refunded"),
-                let day = xeroDate(row, "Payment Date", reader, required: true) ?? nil
+                let day = serviceDate(row, "Payment Date", reader, required: true) ?? nil
             else { continue }
             guard refunded.minorUnits <= amount.minorUnits else {
                 problem(location, "Payment Refunded", "\(refunded.decimalString) is more than the payment, \(amount.decimalString)")
@@ -274,10 +276,10 @@ extension RowContext {
     }
 
     /// The dates of `columns` in `rows`: `YYYY-MM-DD` as the services write them, or `d/M/yyyy` in the order the file's
-    /// dates show (a spreadsheet that rewrote them), else `--date-format`'s (``XeroDates``). The first date that leaves the
+    /// dates show (a spreadsheet that rewrote them), else `--date-format`'s (``ServiceDates``). The first date that leaves the
     /// order open is a problem.
-    mutating func serviceDates(_ rows: [CSVTable.Row], _ columns: [String]) -> XeroDates {
-        let reader = XeroDates(rows: rows, fallback: dates, columns: columns)
+    mutating func serviceDates(_ rows: [CSVTable.Row], _ columns: [String]) -> ServiceDates {
+        let reader = ServiceDates(rows: rows, fallback: dates, columns: columns)
         if let found = reader.problem { problem(found.0, columns[0], found.1) }
         return reader
     }
@@ -286,13 +288,13 @@ extension RowContext {
     func ninjaAmount(_ text: String) -> String { text.isEmpty ? "0" : text }
 
     /// The columns invoices and credits share, read; nil after a problem (reported).
-    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String, _ reader: XeroDates) -> NinjaDocument? {
+    mutating func ninjaDocument(_ row: CSVTable.Row, prefix: String, number column: String, _ reader: ServiceDates) -> NinjaDocument? {
         let location = row.location
         let number = required(row[column], location, column, what: prefix.lowercased())
         let client = required(row["Client Name"], location, "Client Name", what: prefix.lowercased())
         let currency = currency(row["Client Currency"], location, "Client Currency")
-        let issued = xeroDate(row, "\(prefix) Date", reader, required: true)
-        let due = xeroDate(row, "\(prefix) Due Date", reader, required: false)
+        let issued = serviceDate(row, "\(prefix) Date", reader, required: true)
+        let due = serviceDate(row, "\(prefix) Due Date", reader, required: false)
         guard let currency else {
             rejectedInvoice(naming: client.map { .name($0) }, column: "Client Name", at: location)
             return nil
@@ -375,6 +377,7 @@ extension ImportReader {
     func link(_ batch: inout ImportBatch, problems: inout ProblemList) {
         linkInvoiceNinja(&batch, problems: &problems)
         linkWave(&batch, problems: &problems)
+        linkStripe(&batch, problems: &problems)
     }
 
     func linkInvoiceNinja(_ batch: inout ImportBatch, problems: inout ProblemList) {

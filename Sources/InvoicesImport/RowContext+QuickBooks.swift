@@ -105,7 +105,7 @@ extension RowContext {
         _ report: QuickBooksReport, _ table: CSVTable, _ reading: QuickBooksColumns
     ) -> (entries: [QuickBooksEntry], leftOut: Int, rejected: Set<String>) {
         let grouped = report.kind == .transactionsByCustomer
-        let reader = XeroDates(rows: table.rows, fallback: dates, columns: ["Date", "Due Date"])
+        let reader = ServiceDates(rows: table.rows, fallback: dates, columns: ["Date", "Due Date"])
         if let found = reader.problem { problem(found.0, reading.spelled["Date"], found.1) }
         var customer: String?
         var ended = false
@@ -191,7 +191,7 @@ extension RowContext {
 
     /// One transaction row read; nil after a problem (reported).
     mutating func quickBooksEntry(
-        _ row: CSVTable.Row, _ customer: String, _ kind: QuickBooksEntry.Kind, _ reader: XeroDates, _ reading: QuickBooksColumns
+        _ row: CSVTable.Row, _ customer: String, _ kind: QuickBooksEntry.Kind, _ reader: ServiceDates, _ reading: QuickBooksColumns
     ) -> QuickBooksEntry? {
         let location = row.location
         let spelled = { (column: String) in reading.spelled[column] ?? column }
@@ -388,7 +388,7 @@ extension RowContext {
     }
 
     /// A date in the report's order (day or month first, told from the file or `--date-format`); nil after a problem.
-    mutating func quickBooksDate(_ row: CSVTable.Row, _ column: String, _ reader: XeroDates, spelled: String) -> CalendarDate? {
+    mutating func quickBooksDate(_ row: CSVTable.Row, _ column: String, _ reader: ServiceDates, spelled: String) -> CalendarDate? {
         let text = row[column]
         if text.isEmpty {
             problem(row.location, spelled, "is empty; expected \(reader.expected)")

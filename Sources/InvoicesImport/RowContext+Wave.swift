@@ -79,7 +79,7 @@ extension RowContext {
             }
             guard let customer = required(row["Customer"], location, "Customer", what: "invoice line"),
                 let transaction = required(row["Transaction ID"], location, "Transaction ID", what: "ledger line"),
-                let day = xeroDate(row, "Transaction Date", reader, required: true) ?? nil
+                let day = serviceDate(row, "Transaction Date", reader, required: true) ?? nil
             else { continue }
             links.wave.lines.append(
                 WaveLedger.Line(

@@ -64,7 +64,7 @@ import Testing
             "\(path):1: the header row ('Ref', 'Customer', 'Sum', 'Cur', ...) matches no import format; a file needs the "
                 + "columns of one of clients-csv, invoices-csv, payments-csv, freshbooks-clients, freshbooks-invoices, freshbooks-payments, zoho-invoices, xero-invoices, "
                 + "quickbooks-invoice-list, quickbooks-transactions, invoiceninja-clients, "
-                + "invoiceninja-invoices, invoiceninja-credits, invoiceninja-payments, wave-customers, wave-transactions, "
+                + "invoiceninja-invoices, invoiceninja-credits, invoiceninja-payments, wave-customers, wave-transactions, stripe-invoices-csv, stripe-credit-notes-csv, "
                 + "or is JSON (see docs/import.md for each format's columns)"
         ])
     }

@@ -1,0 +1,235 @@
+internal import InvoicesCore
+
+/// The Stripe Dashboard's CSV exports (docs/import.md, "Stripe Dashboard exports"): Invoices › Export (`invoices.csv`) and
+/// Credit notes › Export (`credit_notes.csv`). Amounts in major units (`1234.50`; none for zero-decimal currencies such
+/// as `jpy`), currencies lower case, times `YYYY-MM-DD HH:MM[:SS]` in UTC. Statuses mean what they mean in the API's
+/// invoice list: one mapping for both, ``RowContext/stripeSettle(_:_:checkBalance:paidOnIssue:)``.
+extension ImportFormat {
+    static let stripeInvoiceColumns = ["id", "Number", "Customer", "Currency", "Amount Due", "Amount Paid", "Status", "Date (UTC)"]
+    static let stripeCreditNoteColumns = ["id", "Number", "Invoice", "Customer", "Currency", "Status", "Created (UTC)"]
+}
+
+/// What the Stripe CSV exports leave for the link step (``ImportReader/linkStripe(_:problems:)``).
+struct StripeCSVLinks: Sendable, Hashable {
+    /// An invoice whose `Total − Amount Paid` is not its `Amount Remaining`: credit notes must account for the rest.
+    struct Unsettled: Sendable, Hashable {
+        var identifier: String
+        var difference: Int64
+        var owed: Int64
+        var currency: CurrencyCode
+        var source: SourceLocation
+    }
+
+    /// Stripe's invoice ids (`in_…`) to the invoices' identifiers (their numbers), for the credit notes' `Invoice` column.
+    var identifiers: [String: String] = [:]
+    var unsettled: [Unsettled] = []
+    /// The credit-note files read.
+    var creditFiles: Set<String> = []
+}
+
+extension RowContext {
+    /// The invoices export: one invoice a row, its customer as a client.
+    mutating func stripeCSVInvoices(_ rows: [CSVTable.Row], links: inout StripeCSVLinks) -> (clients: [ImportedClient], invoices: [ImportedInvoice], warnings: [ImportProblem]) {
+        var clients: [ImportedClient] = []
+        var invoices: [ImportedInvoice] = []
+        var customers: Set<String> = []
+        var paidOnIssue = 0
+        var writtenOffOnIssue = 0
+        let amountColumn = rows.first?.optional("Total") != nil ? "Total" : "Amount Due"
+        for row in rows {
+            let location = row.location
+            let id = required(row["id"], location, "id", what: "Stripe invoice")
+            let customer = required(row["Customer"], location, "Customer", what: "Stripe invoice")
+            let code = currency(row["Currency"], location, "Currency")
+            let created = stripeTime(row, "Date (UTC)", required: true)
+            let finalized = stripeTime(row, "Finalized At (UTC)", required: false)
+            let paidAt = stripeTime(row, "Paid At (UTC)", required: false)
+            let due = stripeTime(row, "Due Date (UTC)", required: false)
+            guard let id, let customer, let code, let created = created ?? nil, let finalized, let paidAt, let due,
+                let amount = money(row[amountColumn], code, location, amountColumn),
+                let paid = money(row["Amount Paid"], code, location, "Amount Paid")
+            else {
+                rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
+                continue
+            }
+            // `Amount Remaining` is Stripe's balance; without the column the balance is what the figures leave.
+            var owed: Int64
+            if row.optional("Amount Remaining") != nil {
+                guard let remaining = money(row["Amount Remaining"], code, location, "Amount Remaining") else { continue }
+                owed = remaining.minorUnits
+            } else {
+                guard let left = MinorUnits.subtract(amount.minorUnits, paid.minorUnits) else {
+                    problem(location, "Amount Paid", MinorUnits.tooLarge)
+                    continue
+                }
+                owed = left
+            }
+            var tax: ImportedTax?
+            if row.optional("Tax") != nil {
+                guard let taxAmount = money(row["Tax"], code, location, "Tax") else { continue }
+                guard let net = MinorUnits.subtract(amount.minorUnits, taxAmount.minorUnits), net >= 0 else {
+                    problem(location, "Tax", "'\(row["Tax"])' is more than the \(amountColumn) '\(row[amountColumn])'")
+                    continue
+                }
+                tax = taxAmount.minorUnits == 0 ? ImportedTax(net: net, lines: [])
+                    : ImportedTax(
+                        net: net, name: "Tax",
+                        rate: TaxRate(name: "Tax", milliPercent: Int32(clamping: net > 0 ? proportionalMilli(taxAmount.minorUnits, net) : 0)).percent,
+                        amount: taxAmount.minorUnits)
+            }
+            let issued = finalized ?? created
+            let identifier = row.filled("Number") ?? id
+            var invoice = ImportedInvoice(
+                identifier: identifier, client: .number(customer), clientColumn: "Customer", amount: amount, issued: issued,
+                due: due ?? issued.adding(days: defaultTerms), dueIsDerived: due == nil, paid: nil,
+                notes: row.optional("Description") ?? "", source: location, tax: tax)
+            let status = row["Status"]
+            let difference = MinorUnits.subtract(amount.minorUnits, paid.minorUnits).flatMap { MinorUnits.subtract($0, owed) }
+            // A difference that credit notes may explain is checked once every file is read.
+            let deferred = ["open", "paid", "uncollectible"].contains(status) && difference != 0 && difference != nil
+            let columns: [StripeState.Field: String] = [
+                .status: "Status", .total: amountColumn, .paid: "Amount Paid", .remaining: "Amount Remaining", .paidAt: "Paid At (UTC)",
+                .uncollectibleAt: "Status",
+            ]
+            let state = StripeState(
+                status: status, paid: paid.minorUnits, owed: owed, paidAt: paidAt, uncollectibleAt: issued, missing: "empty",
+                at: { (location, columns[$0]) }, name: { "'\(columns[$0] ?? "")'" })
+            guard stripeSettle(&invoice, state, checkBalance: !deferred, paidOnIssue: &paidOnIssue) else {
+                rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
+                continue
+            }
+            if status == "uncollectible", owed != 0 { writtenOffOnIssue += 1 }
+            guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, location, dueColumn: "Due Date (UTC)", paidColumn: "Paid At (UTC)")
+            else { continue }
+            links.identifiers[id] = identifier
+            if deferred, let difference {
+                links.unsettled.append(.init(identifier: identifier, difference: difference, owed: owed, currency: code, source: location))
+            }
+            invoices.append(invoice)
+            if customers.insert(customer).inserted {
+                let email = row.filled("Customer Email")
+                clients.append(
+                    ImportedClient(
+                        number: customer, name: row.filled("Customer Name") ?? email ?? customer, email: email, street: nil, city: nil, zip: nil,
+                        country: nil, source: location))
+            }
+        }
+        var warnings: [ImportProblem] = []
+        let file = rows.first?.table.file ?? ""
+        if paidOnIssue > 0 {
+            warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "\(paidOnIssue) open or uncollectible invoice(s) with an Amount Paid: each amount is recorded as one payment on the "
+                        + "invoice's issue date; the export does not say when a partial payment was made"))
+        }
+        if writtenOffOnIssue > 0 {
+            warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: file),
+                    message: "\(writtenOffOnIssue) uncollectible invoice(s): each Amount Remaining is written off on the invoice's issue date; "
+                        + "the export does not say when the invoice was marked uncollectible"))
+        }
+        return (clients, invoices, warnings)
+    }
+
+    /// The credit notes export: one credit note a row, correcting the invoice its `Invoice` column names (resolved once
+    /// every file is read); void ones are void.
+    mutating func stripeCSVCreditNotes(_ rows: [CSVTable.Row], links: inout StripeCSVLinks) -> [ImportedInvoice] {
+        var notes: [ImportedInvoice] = []
+        guard let first = rows.first else { return [] }
+        links.creditFiles.insert(first.table.file)
+        let amountColumn = first.optional("Total") != nil ? "Total" : "Amount"
+        for row in rows {
+            let location = row.location
+            let id = required(row["id"], location, "id", what: "Stripe credit note")
+            let customer = required(row["Customer"], location, "Customer", what: "Stripe credit note")
+            let code = currency(row["Currency"], location, "Currency")
+            let created = stripeTime(row, "Created (UTC)", required: true)
+            guard let id, let customer, let code, let created = created ?? nil, let amount = money(row[amountColumn], code, location, amountColumn)
+            else {
+                rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
+                continue
+            }
+            let status: InvoiceStatus
+            switch row["Status"] {
+            case "issued": status = .sent
+            case "void": status = .void
+            default:
+                problem(location, "Status", "'\(row["Status"])' is not a Stripe credit note status; expected issued or void")
+                rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
+                continue
+            }
+            var note = ImportedInvoice(
+                identifier: row.filled("Number") ?? id, client: .number(customer), clientColumn: "Customer", amount: amount, issued: created,
+                due: created, paid: nil, notes: row.filled("Memo") ?? row.filled("Reason") ?? "", source: location, status: status)
+            note.kind = .creditNote
+            note.corrects = row.filled("Invoice")
+            note.unappliedWhenUncorrected = true
+            notes.append(note)
+        }
+        return notes
+    }
+
+    /// A time of the export, `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in UTC (or the day alone), as its day; `.some(nil)`
+    /// for an empty cell or a missing column when not `required`; nil after a problem.
+    mutating func stripeTime(_ row: CSVTable.Row, _ column: String, required: Bool) -> CalendarDate?? {
+        let text = row[column]
+        if text.isEmpty {
+            if required {
+                problem(row.location, column, "is empty; expected a time YYYY-MM-DD HH:MM:SS (UTC)")
+                return nil
+            }
+            return .some(nil)
+        }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        let clock = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
+        let limits = [23, 59, 59]
+        let clockIsValid = parts.count == 1
+            || (parts.count == 2 && (2...3).contains(clock.count)
+                && clock.enumerated().allSatisfy { index, field in
+                    field.count == 2 && field.allSatisfy { $0.isASCII && $0.isNumber } && (Int(field) ?? 99) <= limits[index]
+                })
+        guard clockIsValid, let day = CalendarDate(iso: String(parts[0])) else {
+            problem(row.location, column, "'\(text)' is not a time YYYY-MM-DD HH:MM:SS (UTC) as Stripe exports it, naming a real day")
+            return nil
+        }
+        return .some(day)
+    }
+}
+
+extension ImportReader {
+    /// Resolves the credit notes' `Invoice` (a Stripe invoice id) to the invoice imported with it, and checks each invoice
+    /// whose balance is not `Total − Amount Paid` against the credit notes that correct it: they are applied on their
+    /// own day when they make up the difference; otherwise the invoice is reported at `Amount Remaining`.
+    func linkStripe(_ batch: inout ImportBatch, problems: inout ProblemList) {
+        let links = batch.links.stripe
+        guard !links.creditFiles.isEmpty || !links.unsettled.isEmpty else { return }
+        var credited: [String: Int64] = [:]
+        var notesOf: [String: [Int]] = [:]
+        for index in batch.invoices.indices where links.creditFiles.contains(batch.invoices[index].source.file) {
+            guard let named = batch.invoices[index].corrects else { continue }
+            let identifier = links.identifiers[named] ?? named
+            batch.invoices[index].corrects = identifier
+            guard batch.invoices[index].status != .void else {
+                batch.invoices[index].corrects = nil
+                continue
+            }
+            credited[identifier] = MinorUnits.add(credited[identifier] ?? 0, batch.invoices[index].amount.minorUnits) ?? .max
+            notesOf[identifier, default: []].append(index)
+        }
+        for invoice in links.unsettled {
+            let money = { (amount: Int64) in Money(minorUnits: amount, currency: invoice.currency).decimalString + " " + invoice.currency.code }
+            guard credited[invoice.identifier] == invoice.difference else {
+                problems.add(
+                    ImportProblem(
+                        location: invoice.source, column: "Amount Remaining",
+                        message: "Stripe's balance \(money(invoice.owed)) is not the total less Amount Paid less the credit notes of this import "
+                            + "(\(money(credited[invoice.identifier] ?? 0)), \(money(invoice.difference)) expected); something the files do not show "
+                            + "settled it (the customer's balance, a credit note not imported), so it is not imported"))
+                continue
+            }
+            for index in notesOf[invoice.identifier] ?? [] { batch.invoices[index].applied = batch.invoices[index].issued }
+        }
+    }
+}
