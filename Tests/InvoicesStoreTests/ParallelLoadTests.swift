@@ -77,7 +77,8 @@ struct ParallelLoadTests {
                   (6, 99, '2025-01-12', 100, NULL, '', ''),
                   (7, 'x', '2025-01-12', 100, NULL, '', ''),
                   (8, 2, 20250112, 100, NULL, '', ''),
-                  (9, 2, '2025-01-13', 42, NULL, 'é', '');
+                  (9, 2, '2025-01-13', 42, NULL, 'é', ''),
+                  (10, '2abc', '2025-01-13', 1, NULL, '', '');  -- text SQLite reads as the integer 2
                 INSERT INTO writeOff (id, invoiceId, writtenOffOn, amount, reason) VALUES
                   (1, 2, '2025-03-01', 0, 'none'), (2, 2, '2025-03-01', 10, X'C3A9');
                 INSERT INTO taxLine (id, invoiceId, name, rate, net, amount) VALUES
