@@ -152,45 +152,47 @@ public struct BooksTables {
     public mutating func addInvoice(_ row: some StoreRowColumns) {
         let id = row.int64(0)
         var valid = true
-        var rowName = "id \(id)"
         var identifier = ""
+        // The row's name is only made for a message: no string per row otherwise.
+        var named = false
+        func rowName() -> String { named ? "'\(identifier)'" : "id \(id)" }
         if row.isNull(1) {
-            add(table: "invoice", row: rowName, column: "identifier", "is NULL; every invoice needs an identifier")
+            add(table: "invoice", row: rowName(), column: "identifier", "is NULL; every invoice needs an identifier")
             valid = false
         } else if let text = row.text(1) {
             identifier = text
-            rowName = "'\(text)'"
+            named = true
             if checkInvoiceIdentifiers, !identifiers.insert(text).inserted {
-                add(table: "invoice", row: rowName, column: "identifier", "is used by more than one invoice")
+                add(table: "invoice", row: rowName(), column: "identifier", "is used by more than one invoice")
                 valid = false
             }
         } else {
-            add(table: "invoice", row: rowName, column: "identifier", "is not valid UTF-8 text")
+            add(table: "invoice", row: rowName(), column: "identifier", "is not valid UTF-8 text")
             valid = false
         }
         var clientIndex: Int32 = 0
         if row.isNull(2) {
-            add(table: "invoice", row: rowName, column: "clientId", "is NULL; every invoice needs a client")
+            add(table: "invoice", row: rowName(), column: "clientId", "is NULL; every invoice needs a client")
             valid = false
         } else if let index = clientIndexByID[row.int64(2)] {
             clientIndex = index
         } else {
-            add(table: "invoice", row: rowName, column: "clientId", "refers to client id \(row.int64(2)), which does not exist")
+            add(table: "invoice", row: rowName(), column: "clientId", "refers to client id \(row.int64(2)), which does not exist")
             valid = false
         }
         var amount: Int64 = 0
         if row.isNull(3) {
-            add(table: "invoice", row: rowName, column: "amount", "is NULL; every invoice needs an amount")
+            add(table: "invoice", row: rowName(), column: "amount", "is NULL; every invoice needs an amount")
             valid = false
         } else if !row.isInteger(3) {
-            add(table: "invoice", row: rowName, column: "amount", "is not an integer count of minor units")
+            add(table: "invoice", row: rowName(), column: "amount", "is not an integer count of minor units")
             valid = false
         } else {
             amount = row.int64(3)
         }
         var currencyIndex: Int16 = 0
         if row.isNull(4) {
-            add(table: "invoice", row: rowName, column: "currency", "is NULL; every invoice needs a currency")
+            add(table: "invoice", row: rowName(), column: "currency", "is NULL; every invoice needs a currency")
             valid = false
         } else if let key = row.threeByteKey(4), let index = currencyIndexByKey[key] {
             currencyIndex = index
@@ -199,26 +201,26 @@ public struct BooksTables {
             currencyIndexByKey[key] = currencyIndex
             currencies.append(currency)
         } else {
-            add(table: "invoice", row: rowName, column: "currency", CurrencyError(code: row.text(4) ?? "?").description)
+            add(table: "invoice", row: rowName(), column: "currency", CurrencyError(code: row.text(4) ?? "?").description)
             valid = false
         }
         var notes = ""
         if !row.isNull(5) {
             if let text = row.text(5) { notes = text } else {
-                add(table: "invoice", row: rowName, column: "notes", "is not valid UTF-8 text")
+                add(table: "invoice", row: rowName(), column: "notes", "is not valid UTF-8 text")
                 valid = false
             }
         }
         func date(_ column: Int32, _ name: String, required: Bool) -> CalendarDate? {
             if row.isNull(column) {
                 if required {
-                    add(table: "invoice", row: rowName, column: name, "is NULL; expected a date YYYY-MM-DD")
+                    add(table: "invoice", row: rowName(), column: name, "is NULL; expected a date YYYY-MM-DD")
                     valid = false
                 }
                 return nil
             }
             if let date = row.date(column) { return date }
-            add(table: "invoice", row: rowName, column: name, "'\(row.text(column) ?? "?")' is not a date (expected YYYY-MM-DD, a real day)")
+            add(table: "invoice", row: rowName(), column: name, "'\(row.text(column) ?? "?")' is not a date (expected YYYY-MM-DD, a real day)")
             valid = false
             return nil
         }
@@ -235,24 +237,24 @@ public struct BooksTables {
         if version >= 2 {
             if !row.isNull(9) {
                 if row.isInteger(9) { net = row.int64(9) } else {
-                    add(table: "invoice", row: rowName, column: "net", "is not an integer count of minor units")
+                    add(table: "invoice", row: rowName(), column: "net", "is not an integer count of minor units")
                     valid = false
                 }
             }
             // Compared as bytes: no string per row for two words.
             if let value = InvoiceStatus.allCases.first(where: { row.textEquals(10, $0.name) }) { status = value } else {
-                add(table: "invoice", row: rowName, column: "status", "'\(row.text(10) ?? "?")' is not a status (draft, sent or void)")
+                add(table: "invoice", row: rowName(), column: "status", "'\(row.text(10) ?? "?")' is not a status (draft, sent or void)")
                 valid = false
             }
             if let value = InvoiceKind.allCases.first(where: { row.textEquals(11, $0.name) }) { kind = value } else {
-                add(table: "invoice", row: rowName, column: "kind", "'\(row.text(11) ?? "?")' is not a kind (invoice or credit)")
+                add(table: "invoice", row: rowName(), column: "kind", "'\(row.text(11) ?? "?")' is not a kind (invoice or credit)")
                 valid = false
             }
             if !row.isNull(12) { correctsID = row.int64(12) }
             applied = date(13, "appliedOn", required: false)
             violations += BooksRules.violations(kind: kind, issued: issued, applied: applied, hasCorrects: correctsID != nil)
         }
-        add(table: "invoice", row: rowName, violations)
+        add(table: "invoice", row: rowName(), violations)
         if !violations.isEmpty { valid = false }
         guard valid, let issued, let due else { return }
         invoices.append(
@@ -449,9 +451,8 @@ public struct BooksTables {
                 lineAmounts.append(taxLines[line].amount)
                 line += 1
             }
-            add(
-                table: "invoice", row: "'\(invoices[index].identifier)'",
-                BooksRules.taxViolations(gross: invoices[index].amount, net: invoices[index].net, taxes: lineAmounts))
+            let violations = BooksRules.taxViolations(gross: invoices[index].amount, net: invoices[index].net, taxes: lineAmounts)
+            if !violations.isEmpty { add(table: "invoice", row: "'\(invoices[index].identifier)'", violations) }
         }
     }
 

@@ -60,22 +60,30 @@ extension StoreLoader {
 
     /// Reads every table of a store of `version` into ``BooksTables``, which checks each row: clients, invoices,
     /// then (schema 2) payments, write-offs and tax lines, each by a plain scan in row-id order.
-    func loadBooks(_ db: Database, version: Int) throws -> Books {
+    ///
+    /// With `details` (``startDetailRead(version:stateBefore:)``), a schema 2 store's payments, write-offs and tax
+    /// lines are read meanwhile on a second connection (the other core) when it could prove it sees this
+    /// transaction's snapshot, and checked here after the invoices, in the same order and with the same messages;
+    /// otherwise this connection reads them.
+    func loadBooks(_ db: Database, version: Int, details: DetailRead? = nil) throws -> Books {
         var tables = BooksTables(path: path, version: version, issueLimit: issueLimit)
         // A UNIQUE index already guarantees distinct values; only a store without one needs the check here.
         tables.checkClientNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
-        func select(_ table: String, orderBy: String = "id") throws -> Statement {
-            let columns = BooksTables.columns(of: table, version: version).map { $0 ?? "NULL" }.joined(separator: ", ")
-            return try db.makeStatement(sql: "SELECT \(columns) FROM \(table) ORDER BY \(orderBy)")
-        }
-        try step(try select("client", orderBy: "number, id")) { tables.addClient($0) }
+        try step(try select(db, "client", version: version, orderBy: "number, id")) { tables.addClient($0) }
         tables.reserveInvoices(try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0)
-        try step(try select("invoice")) { tables.addInvoice($0) }
+        try step(try select(db, "invoice", version: version)) { tables.addInvoice($0) }
         if version >= 2 {
-            try step(try select("payment")) { tables.addPayment($0) }
-            try step(try select("writeOff")) { tables.addWriteOff($0) }
-            try step(try select("taxLine")) { tables.addTaxLine($0) }
+            details?.done.wait()
+            if let read = details?.tables {
+                read["payment"]?.forEach { tables.addPayment($0) }
+                read["writeOff"]?.forEach { tables.addWriteOff($0) }
+                read["taxLine"]?.forEach { tables.addTaxLine($0) }
+            } else {
+                try step(try select(db, "payment", version: version)) { tables.addPayment($0) }
+                try step(try select(db, "writeOff", version: version)) { tables.addWriteOff($0) }
+                try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
+            }
         }
         return try tables.books()
     }

@@ -34,6 +34,8 @@ struct StoreLoader: Sendable {
     func fetch() throws(StoreIssues) -> Fetched {
         let database = try file.openReadOnly(label: "store")
         defer { try? database.close() }
+        // Before this connection's snapshot starts: what a second connection must still find after its own started.
+        let stateBefore = file.commitState()
         do {
             return try database.read { db in
                 if try CoreDataModel.isCoreDataStore(db) {
@@ -41,7 +43,9 @@ struct StoreLoader: Sendable {
                     return try reader.read(db, loader: self)
                 }
                 let version = try checkSchema(db)
-                return Fetched(books: try loadBooks(db, version: version), format: .native)
+                // This connection's snapshot has started (checkSchema read the store): the second one may start.
+                let details = version >= 2 ? startDetailRead(version: version, stateBefore: stateBefore) : nil
+                return Fetched(books: try loadBooks(db, version: version, details: details), format: .native)
             }
         } catch let error as StoreIssues {
             throw error

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import InvoicesCore
+@testable import InvoicesStore
+import InvoicesTesting
+import Testing
+
+/// The payments, write-offs and tax lines read on a second connection (issue 46, item 4): the same books and the
+/// same messages as one connection reading everything, and only when both connections see one point in time.
+struct ParallelLoadTests {
+    /// The books of `path` read twice in one read transaction: once with the detail tables from a second
+    /// connection (which must have proved it sees this snapshot), once by this connection alone.
+    static func bothWays(_ path: String) throws -> (parallel: Result<Books, StoreIssues>, direct: Result<Books, StoreIssues>) {
+        let loader = StoreLoader(path: path)
+        let state = loader.file.commitState()
+        #expect(state != nil)
+        let queue = try loader.file.openReadOnly(label: "test")
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let version = try loader.checkSchema(db)
+            let details = loader.startDetailRead(version: version, stateBefore: state)
+            let parallel = Result { () throws(StoreIssues) in try Self.load(loader, db, version, details) }
+            #expect(details.tables != nil, "the second connection did not read the detail tables")
+            let direct = Result { () throws(StoreIssues) in try Self.load(loader, db, version, nil) }
+            return (parallel, direct)
+        }
+    }
+
+    static func load(_ loader: StoreLoader, _ db: Database, _ version: Int, _ details: DetailRead?) throws(StoreIssues) -> Books {
+        do {
+            return try loader.loadBooks(db, version: version, details: details)
+        } catch let error as StoreIssues {
+            throw error
+        } catch {
+            throw StoreIssues([StoreIssue(kind: .unreadable, path: loader.path, message: "\(error)")])
+        }
+    }
+
+    static func expectSame(_ a: Books, _ b: Books) {
+        #expect(a.clients == b.clients)
+        #expect(a.invoices == b.invoices)
+        #expect(a.currencies == b.currencies)
+        #expect(a.payments == b.payments)
+        #expect(a.paymentDetails == b.paymentDetails)
+        #expect(a.writeOffs == b.writeOffs)
+        #expect(a.taxLines == b.taxLines)
+        #expect(a.taxes == b.taxes)
+    }
+
+    @Test(.temporaryFolder) func aSampleStoreReadsTheSameOnTwoConnections() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        try SampleGenerator(clients: 30, invoices: 2000, seed: 7).write(to: path)
+        let (parallel, direct) = try Self.bothWays(path)
+        let a = try parallel.get(), b = try direct.get()
+        #expect(a.payments.count > 1000 && a.taxLines.count > 500)
+        Self.expectSame(a, b)
+    }
+
+    /// Cells of every storage class where a text, an integer or a date is expected: each message, in the same order,
+    /// whichever connection read the row.
+    @Test(.temporaryFolder) func oddCellsGiveTheSameMessagesInTheSameOrder() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        try StoreFixture.make(
+            at: path,
+            sql: """
+                PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;  -- rows written by other tools
+                INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
+                INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn)
+                  VALUES (1, 'INV-1', 1, 1100, 1000, 'EUR', '2025-01-10', '2025-02-10'),
+                         (2, 'INV-2', 1, 500, NULL, 'EUR', '2025-01-10', '2025-02-10');
+                INSERT INTO payment (id, invoiceId, paidOn, amount, currency, method, reference) VALUES
+                  (1, 1, '2025-01-11', 'abc', NULL, '', ''),
+                  (2, 1, '2025-01-11', 1.5, NULL, '', ''),
+                  (3, 1, '2025-02-30', 100, NULL, 'card', X'FF'),
+                  (4, 1, '2025-01-12', 100, 'USD', '', ''),
+                  (5, '2', '2025-01-12', 100, NULL, 'bank', 'R-1'),
+                  (6, 99, '2025-01-12', 100, NULL, '', ''),
+                  (7, 'x', '2025-01-12', 100, NULL, '', ''),
+                  (8, 2, 20250112, 100, NULL, '', ''),
+                  (9, 2, '2025-01-13', 42, NULL, 'é', ''),
+                  (10, '2abc', '2025-01-13', 1, NULL, '', '');  -- text SQLite reads as the integer 2
+                INSERT INTO writeOff (id, invoiceId, writtenOffOn, amount, reason) VALUES
+                  (1, 2, '2025-03-01', 0, 'none'), (2, 2, '2025-03-01', 10, X'C3A9');
+                INSERT INTO taxLine (id, invoiceId, name, rate, net, amount) VALUES
+                  (1, 1, 'VAT', '10', 1000.0, 100), (2, 1, 'VAT', 'ten', 1000, 100), (3, 2, 'VAT', 10, NULL, 7);
+                """, version: 3)
+        let (parallel, direct) = try Self.bothWays(path)
+        guard case .failure(let a) = parallel, case .failure(let b) = direct else {
+            Issue.record("both reads should refuse the store")
+            return
+        }
+        #expect(a.issues.count > 8)
+        #expect(a.issues.map(\.description) == b.issues.map(\.description))
+        #expect(a.total == b.total)
+    }
+
+    /// The valid rows of the odd cells above (an invoice id stored as text, a rate stored as an integer, a reason as a
+    /// blob) read the same.
+    @Test(.temporaryFolder) func cellsOfOtherStorageClassesReadTheSame() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        try StoreFixture.make(
+            at: path,
+            sql: """
+                INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
+                INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn)
+                  VALUES (1, 'INV-1', 1, 1100, 1000, 'EUR', '2025-01-10', '2025-02-10');
+                INSERT INTO payment (id, invoiceId, paidOn, amount, currency, method, reference) VALUES
+                  (1, '1', '2025-01-11', 100, 'EUR', 'bank', 12345), (2, 1, '2025-01-12', 100, NULL, '', '');
+                INSERT INTO writeOff (id, invoiceId, writtenOffOn, amount, reason) VALUES (1, 1, '2025-03-01', 10, X'C3A9');
+                INSERT INTO taxLine (id, invoiceId, name, rate, net, amount) VALUES (1, 1, 'VAT', 10, NULL, 100);
+                """, version: 3)
+        let (parallel, direct) = try Self.bothWays(path)
+        let a = try parallel.get(), b = try direct.get()
+        #expect(a.paymentDetails == [PaymentDetails(method: "bank", reference: "12345")])
+        #expect(a.writeOffs.first?.reason == "é")
+        Self.expectSame(a, b)
+    }
+
+    /// A commit between the loader's start and the second connection's changes what says which commit a reader
+    /// sees, in WAL mode and in rollback-journal mode, so the second connection gives up and the loader reads the
+    /// tables itself, from its own snapshot.
+    @Test(.temporaryFolder) func aCommitBetweenTheTwoStartsIsNoticed() throws {
+        for wal in [true, false] {
+            let path = try TemporaryFolder.current.path(wal ? "wal.sqlite" : "journal.sqlite")
+            try SampleGenerator(clients: 3, invoices: 40, seed: 3).write(to: path)
+            let loader = StoreLoader(path: path)
+            let change = "UPDATE payment SET amount = amount + 1 WHERE id = 1"
+            if wal {
+                try StoreFixture.withChangeInWriteAheadLog(path, "UPDATE client SET name = name WHERE id = 1") {
+                    let before = loader.file.commitState()
+                    #expect(before != nil)
+                    #expect(loader.file.commitState() == before, "nothing committed, nothing changed")
+                    let writer = try DatabasePool(path: path)
+                    try writer.write { db in try db.execute(sql: change) }
+                    #expect(loader.file.commitState() != before)
+                    let queue = try loader.file.openReadOnly(label: "test")
+                    try queue.read { db in
+                        _ = try loader.checkSchema(db)
+                        let details = loader.startDetailRead(version: 3, stateBefore: before)
+                        details.done.wait()
+                        #expect(details.tables == nil)
+                    }
+                    try queue.close()
+                    try writer.close()
+                }
+            } else {
+                let before = loader.file.commitState()
+                try StoreFixture.execute(path, change)
+                #expect(loader.file.commitState() != before)
+            }
+            // A whole fetch still reads one point in time: the committed change.
+            let books = try loader.fetch().books
+            let stored = try StoreFixture.query(path, "SELECT amount FROM payment WHERE id = 1")
+            #expect(books.payments.contains { "\($0.amount)" == stored.first?["amount"] })
+        }
+    }
+}
