@@ -114,6 +114,13 @@ public struct BuildPipeline: Sendable {
         try await readBooks(observer: observer).1.value
     }
 
+    /// Why the DATEV files of `books` cannot be written (`DATEV: ` and the refusal, naming the client or invoice), or
+    /// nil when `datev:` is not set or they can: `build` stops on it with exit 65, `check` lists it (docs/exports.md).
+    public static func datevRefusal(_ books: BooksAndReport) -> String? {
+        guard case .failure(let error) = books.figures.datev?.files else { return nil }
+        return "DATEV: \(error.message)"
+    }
+
     /// How messages name the store: its path, or its address without the password.
     var storeName: String {
         PostgresAddress.isAddress(configuration.store) ? PostgresAddress.redacted(configuration.store) : configuration.store
@@ -189,8 +196,8 @@ public struct BuildPipeline: Sendable {
         let books = prepared.books
         // The DATEV files, worked out with the figures, are checked before anything is written: a client without a
         // debtor account, two sharing one, a text Windows-1252 cannot hold is refused with its name (docs/exports.md).
-        if case .failure(let error) = books.figures.datev?.files {
-            throw BuildError(code: .dataError, message: "\(storeName): DATEV: \(error.message)")
+        if let refusal = Self.datevRefusal(books) {
+            throw BuildError(code: .dataError, message: "\(storeName): \(refusal)")
         }
 
         var start = clock.now

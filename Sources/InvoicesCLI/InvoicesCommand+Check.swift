@@ -66,6 +66,7 @@ extension InvoicesCommand {
             do {
                 let prepared = try await pipeline.prepare()
                 report.record(prepared.books)
+                report.recordDATEVRefusal(prepared.books, path: settings.displayStore)
                 // The translation tables: the keys each language used lacks (English is used), and the clients
                 // whose language has no table.
                 let languages = SiteBuilder.languageWarnings(books: prepared.books.books, templates: prepared.templates, options: settings.site)
@@ -87,7 +88,9 @@ extension InvoicesCommand {
                     var storeOnly = settings
                     storeOnly.templates = nil
                     do {
-                        report.record(try await BuildPipeline(configuration: storeOnly).prepare().books)
+                        let books = try await BuildPipeline(configuration: storeOnly).prepare().books
+                        report.record(books)
+                        report.recordDATEVRefusal(books, path: settings.displayStore)
                     } catch {
                         if let issues = error.storeIssues {
                             report.problems += issues.issues.map(CheckReport.Problem.init)

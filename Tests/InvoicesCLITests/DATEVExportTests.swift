@@ -161,6 +161,37 @@ struct DATEVExportTests {
         #expect(records.contains { $0[6] == "20042" } && records.contains { $0[6] == "10042" })
     }
 
+    /// `check` refuses what `build` refuses (issue 45): a client name Windows-1252 cannot hold gives the same line,
+    /// `<store>: DATEV: ...`, and exit 65, in text and JSON; with the name in Latin letters check passes.
+    @Test(.temporaryFolder) func checkRefusesWhatBuildRefuses() throws {
+        let folder = try TemporaryFolder.current
+        try Self.store(folder, latin: true)
+        let store = folder.path("books.sqlite")
+        let rename = try CLI.shell("sqlite3 '\(store)' \"update client set name = 'Tanaka 株式会社' where id = 5\" </dev/null")
+        #expect(rename.status == 0, "\(rename.stderr)")
+        let build = try Self.build(folder)
+        #expect(build.status == 65)
+        let message = try #require(build.stderr.split(separator: "\n").first { $0.contains("DATEV: ") }).replacingOccurrences(of: "Error: ", with: "")
+        #expect(message.hasPrefix(store + ": DATEV: ") && message.contains("client C-00005 ('Tanaka 株式会社')"), "\(build.stderr)")
+        let rates = ["--rates", "rates.csv", "--base-currency", "EUR"]
+        let check = try CLI.run(["check"] + rates, in: folder.url)
+        #expect(check.status == 65, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.split(separator: "\n").contains { $0 == message }, "\(check.stdout)")
+        let json = try CLI.run(["check", "--format", "json"] + rates, in: folder.url)
+        #expect(json.status == 65)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["exitCode"] as? Int == 65)
+        let problems = try #require(object["problems"] as? [[String: Any]])
+        #expect(problems.contains { $0["kind"] as? String == "datev" && $0["severity"] as? String == "error" && $0["text"] as? String == message },
+            "\(json.stdout)")
+
+        let latin = try CLI.shell("sqlite3 '\(store)' \"update client set name = 'Tanaka KK' where id = 5\" </dev/null")
+        #expect(latin.status == 0, "\(latin.stderr)")
+        let good = try CLI.run(["check"] + rates, in: folder.url)
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.stdout.contains("OK: ") && !good.stdout.contains("DATEV"), "\(good.stdout)")
+    }
+
     /// Another currency than EUR without a rate to EUR, an amount of three decimals (KWD fils DATEV's two cannot
     /// hold), and an invoice identifier outside Belegfeld 1's characters are refused, naming the invoice.
     @Test(.temporaryFolder) func currenciesAndIdentifiersDATEVCannotHoldAreRefused() throws {
