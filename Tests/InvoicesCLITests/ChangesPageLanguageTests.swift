@@ -2,11 +2,12 @@ import Foundation
 import InvoicesTesting
 import Testing
 
-/// Issue 43: the changes page of a German report is in German (what changed, the record and the values' names),
-/// and an English one keeps the trail's words; changes.csv keeps them in every language.
+/// Issue 43: the changes page of a German report is in German (what changed, the record and the values' names, and
+/// the values: dates, amounts with their currency, statuses), and an English one keeps the trail's words and values;
+/// changes.csv keeps them in every language.
 struct ChangesPageLanguageTests {
-    /// Builds the sample twice in `language`, an invoice's due date changed and a payment deleted in between;
-    /// returns changes.html and changes.csv.
+    /// Builds the sample twice in `language`, in between an invoice's due date changed and its status to void, its
+    /// payment (JPY) deleted, and another payment's amount (GBP) less by 1.00; returns changes.html and changes.csv.
     static func changes(language: String, in folder: TemporaryFolder) throws -> (html: String, csv: String) {
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "6", "--invoices", "60", "--seed", "4", "--output", store])
@@ -15,6 +16,8 @@ struct ChangesPageLanguageTests {
         #expect(try CLI.run(["build", "--quiet"], in: folder.url).status == 0)
         let edit = try CLI.shell(
             "sqlite3 '\(store)' \"UPDATE invoice SET dueOn = '2030-01-31' WHERE id = (SELECT min(id) FROM invoice); "
+                + "UPDATE invoice SET status = 'void' WHERE id = (SELECT min(id) FROM invoice); "
+                + "UPDATE payment SET amount = amount - 100 WHERE id = (SELECT min(id) FROM payment WHERE invoiceId = 2); "
                 + "DELETE FROM payment WHERE id = (SELECT min(id) FROM payment)\" </dev/null")
         #expect(edit.status == 0, "\(edit.stderr)")
         let build = try CLI.run(["build", "--quiet"], in: folder.url)
@@ -34,8 +37,20 @@ struct ChangesPageLanguageTests {
         for english in ["<td>changed</td>", "<td>removed</td>", "<td>due</td>", " payment ", "date 20", ", amount ", ">invoice ", ">figures "] {
             #expect(!html.contains(english), "\(english)")
         }
+        // The values in the page's formats: dates as dd.MM.yyyy, amounts as German money with their currency (the
+        // payment's invoice's, the figures' own), the status through the status column's keys.
+        #expect(html.contains(/<td>fällig<\/td><td>[0-9]{2}\.[0-9]{2}\.[0-9]{4}<\/td><td>31\.01\.2030<\/td>/), "\(html)")
+        #expect(html.contains("<td>Status</td><td>versendet</td><td>storniert</td>"), "\(html)")
+        #expect(html.contains(/Zahlung [0-9]+<\/th><td>geändert<\/td><td>Betrag<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td>/), "\(html)")
+        #expect(html.contains(/<td>entfernt<\/td><td><\/td><td>Datum [0-9]{2}\.[0-9]{2}\.[0-9]{4}, Betrag [0-9.]+\u{A0}¥,/), "\(html)")
+        #expect(html.contains(/Zahlen [^<]* GBP [0-9-]+<\/th><td>geändert<\/td><td>bezahlt<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td>/), "\(html)")
+        for raw in ["<td>sent</td>", "<td>void</td>", ">2030-01-31<"] {
+            #expect(!html.contains(raw), "\(raw)")
+        }
         // The CSV is the trail's, in every language.
         #expect(csv.contains(",changed,due,") && csv.contains(/\spayment [0-9]+,removed,,"?date\s/), "\(csv)")
+        #expect(csv.contains(",changed,status,sent,void,") && csv.contains(",2030-01-31,"), "\(csv)")
+        #expect(csv.contains(/\spayment [0-9]+,changed,amount,[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{2},/), "\(csv)")
     }
 
     @Test(.temporaryFolder) func anEnglishChangesPageKeepsTheTrailsWords() throws {
@@ -43,5 +58,10 @@ struct ChangesPageLanguageTests {
         #expect(html.contains("<td>changed</td><td>due</td><td>"), "\(html)")
         #expect(html.contains(/\spayment [0-9]+<\/th><td>removed<\/td><td><\/td><td>date\s/), "\(html)")
         #expect(html.contains(">invoice ") && html.contains(">figures "))
+        // The trail's values, as before issue 43 (byte-identical English pages).
+        #expect(html.contains(/<td>due<\/td><td>[0-9]{4}-[0-9]{2}-[0-9]{2}<\/td><td>2030-01-31<\/td>/), "\(html)")
+        #expect(html.contains("<td>status</td><td>sent</td><td>void</td>"), "\(html)")
+        #expect(html.contains(/payment [0-9]+<\/th><td>changed<\/td><td>amount<\/td><td>[0-9]+\.[0-9]{2}<\/td><td>[0-9]+\.[0-9]{2}<\/td>/), "\(html)")
+        #expect(html.contains(/<td>removed<\/td><td><\/td><td>date [0-9]{4}-[0-9]{2}-[0-9]{2}, amount [0-9]+,/), "\(html)")
     }
 }

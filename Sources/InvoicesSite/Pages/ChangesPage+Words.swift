@@ -3,8 +3,8 @@ internal import InvoicesReport
 
 /// The changes page in the page's language (issue 43): the trail's own words (`added`, `invoice`, `payment`,
 /// `written off`) through the tables' `changes.` keys, whose English texts are those words, so an English page is as
-/// it was. The values stay as the trail writes them (ISO dates, amounts as decimals, the books' texts), as in
-/// changes.csv, which keeps the trail's words in every language.
+/// it was. The values are in the page's formats (ChangesPage+Values.swift); changes.csv keeps the trail's words and
+/// values (ISO dates, amounts as decimals, the books' texts) in every language.
 extension SiteView {
     /// `added`, `changed`, `removed` in the page's words (`changes.added`...).
     func changeWord(_ what: Trail.Change.What) -> String { word("changes." + what.rawValue) }
@@ -42,9 +42,10 @@ extension SiteView {
     }
 
     /// The values of a record added or removed (`date 2025-02-01, amount 100.00`, the trail's summary: its kind's
-    /// fields in order, empty ones left out), each name in the page's words. A value runs to the next `, ` and a
+    /// fields in order, empty ones left out), each name in the page's words and each value as `format` gives it
+    /// (the field's name, the value). A value runs to the next `, ` and a
     /// later field's name, or to the end; a summary of another shape stays as it is.
-    func changeSummary(_ text: String, kind: Trail.Kind) -> String {
+    func changeSummary(_ text: String, kind: Trail.Kind, value format: (String, Substring) -> String) -> String {
         var rest = Substring(text)
         var remaining = kind.fields[...]
         var pieces: [String] = []
@@ -57,7 +58,7 @@ extension SiteView {
             for later in remaining {
                 if let range = rest.range(of: ", " + later + " "), range.lowerBound < end { end = range.lowerBound }
             }
-            pieces.append(changeField(field) + " " + rest[..<end])
+            pieces.append(changeField(field) + " " + format(field, rest[..<end]))
             rest = end == rest.endIndex ? "" : rest[rest.index(end, offsetBy: 2)...]
         }
         return pieces.joined(separator: ", ")

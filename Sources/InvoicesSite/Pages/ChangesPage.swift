@@ -49,13 +49,19 @@ extension ChangesPage {
         let log = site.changeLog
         let documents = log.changes.filter { $0.kind.isDocument }
         let figures = log.changes.filter { !$0.kind.isDocument }
+        let currencies = site.changeCurrencies(Array(documents.prefix(Self.changesOnPage)))
         func rows(_ changes: [Trail.Change]) -> [Change] {
             changes.prefix(Self.changesOnPage).map { change in
-                // In the page's words (ChangesPage+Words.swift); changes.csv keeps the trail's.
-                Change(
+                // In the page's words and formats (ChangesPage+Words.swift, +Values.swift); changes.csv keeps the trail's.
+                func value(_ field: String, _ text: Substring) -> String {
+                    site.changeValue(String(text), field: field, of: change, currencies: currencies)
+                }
+                return Change(
                     name: site.changeName(change), change: site.changeWord(change.what), field: site.changeField(change.field),
-                    before: change.what == .removed ? site.changeSummary(change.before, kind: change.kind) : change.before,
-                    after: change.what == .added ? site.changeSummary(change.after, kind: change.kind) : change.after,
+                    before: change.what == .removed
+                        ? site.changeSummary(change.before, kind: change.kind, value: value) : value(change.field, Substring(change.before)),
+                    after: change.what == .added
+                        ? site.changeSummary(change.after, kind: change.kind, value: value) : value(change.field, Substring(change.after)),
                     closed: change.closed)
             }
         }
@@ -77,6 +83,12 @@ extension ChangesPage {
         fingerprint.add(site.changeLog.hasPrevious ? "previous" : "first")
         fingerprint.add(site.changeLog.closedThrough?.description ?? "")
         fingerprint.add(site.changeLog.csv)
+        // The invoices' currencies its amounts are written in (none on an English page).
+        let documents = site.changeLog.changes.lazy.filter { $0.kind.isDocument }.prefix(Self.changesOnPage)
+        for (identifier, currency) in site.changeCurrencies(Array(documents)).sorted(by: { $0.key < $1.key }) {
+            fingerprint.add(identifier)
+            fingerprint.add(currency.code)
+        }
         return self.fingerprint(fingerprint.value, templates: ["changes"])
     }
 }
