@@ -178,18 +178,24 @@ extension SiteBuilder.Inputs {
         return fingerprint.value
     }
 
+    /// Per client (index in ``Books/clients``), a fingerprint of its number and name: what a row or transaction
+    /// shows of its client.
+    static func clientNameKeys(_ books: Books) -> [UInt64] {
+        books.clients.map { client in
+            var fingerprint = Fingerprint()
+            fingerprint.add(client.number)
+            fingerprint.add(client.name)
+            return fingerprint.value
+        }
+    }
+
     /// `payments.csv`'s runs of payments and their keys. A run ends after the payments of an invoice whose
     /// identifier's fingerprint is a multiple of 16 (so a payment added or removed changes its own run, and the
     /// runs after it keep their keys), or once it holds 4,096 payments. A run's key is a fingerprint of what its rows
     /// show: each invoice's identifier, client number and name and currency, each payment's day, amount, method and
     /// reference, and ``base`` (the options, the currencies, the executable).
     func paymentRuns(_ books: Books) -> (runs: [Range<Int>], keys: [UInt64]) {
-        let clientKeys = books.clients.map { client in
-            var fingerprint = Fingerprint()
-            fingerprint.add(client.number)
-            fingerprint.add(client.name)
-            return fingerprint.value
-        }
+        let clientKeys = Self.clientNameKeys(books)
         var runs: [Range<Int>] = []
         var keys: [UInt64] = []
         var start = 0
