@@ -6,7 +6,8 @@ internal import InvoicesReport
 /// change from the previous file instead of making it again (docs/architecture.md, "Exports in pieces").
 ///
 /// An export is a head, pieces and a tail (``InvoicesReport/ExportLayout``): a piece per client in `report.json`,
-/// `totals.csv` and `aging.csv`, a run of payments in `payments.csv`. Each piece has a key, the fingerprint of
+/// `totals.csv` and `aging.csv`, a run of payments in `payments.csv`, a run of transactions in `books.journal` and
+/// `books.beancount` (after a head made every build). Each piece has a key, the fingerprint of
 /// everything its bytes are made from (a client's is ``SiteBuilder/Inputs/clients``, which holds the options, the
 /// months and the executable too). The index (`.Output.pieces` beside the output, for `Output`) records, per file,
 /// the fingerprint of the file's bytes and each piece's key, offset and length in it.
