@@ -297,7 +297,21 @@ public struct BooksJournal: Sendable {
     public func text() -> String { String(decoding: data(), as: UTF8.self) }
 
     /// Hands the journal to `emit` in pieces of about a megabyte, each whole lines.
-    public func write(into emit: ReportExports.Emit) {
+    public func write(into emit: ReportExports.Emit) { layout().write(into: emit) }
+
+    /// The transactions of ``Transactions/entries`` in runs of `size` (the last shorter): a layout for a caller
+    /// that does not choose its own runs.
+    public func entryRuns(of size: Int = 4096) -> [Range<Int>] {
+        let count = transactions.entries.count
+        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+    }
+
+    /// The journal as a head and pieces (``ExportLayout``, no separator, no tail). The head is what depends on
+    /// every client and the whole period: the comment lines, the declarations and the opening balances. The pieces
+    /// are `runs` (consecutive ranges of ``Transactions/entries`` covering them all, in order; by default
+    /// ``entryRuns(of:)``): each run's transactions, each starting with an empty line. A piece's bytes depend only
+    /// on its transactions' invoices, clients, taxes, payments and write-offs, the currencies and ``accounts``.
+    public func layout(runs: [Range<Int>]? = nil) -> ExportLayout {
         var out = Output()
         if syntax == .ledger {
             out.line("; books.journal: the books as a double-entry journal for hledger and Ledger (docs/exports.md).")
@@ -309,8 +323,7 @@ public struct BooksJournal: Sendable {
             out.line("; for each that is not a letter or digit; in strings, % and control characters are %XX.")
         }
         guard let start = transactions.start, let asOf = transactions.asOf else {
-            out.flush(into: emit)
-            return
+            return ExportLayout(head: out.bytes, count: 0) { _, _ in }
         }
         let openingDay = min(start, asOf)
         out.line("; Period: \(start) to \(asOf) (the as-of date); accrual basis.")
@@ -360,11 +373,14 @@ public struct BooksJournal: Sendable {
                 out.posting(accounts.opening, part, currency, negated: true)
             }
         }
-        for entry in entries {
-            write(entry, names: names, to: &out)
-            out.flush(into: emit, over: ReportExports.pieceSize)
+        let runs = runs ?? entryRuns()
+        precondition(runs.first?.lowerBound ?? 0 == 0 && runs.last?.upperBound ?? 0 == entries.count, "runs cover the entries")
+        var piece = Output()
+        return ExportLayout(head: out.bytes, count: runs.count) { index, bytes in
+            swap(&piece.bytes, &bytes)
+            for entry in entries[runs[index]] { write(entry, names: names, to: &piece) }
+            swap(&piece.bytes, &bytes)
         }
-        out.flush(into: emit)
     }
 
     /// Every balance event of the ledger: those before `start` summed into the opening balances (keyed by client
@@ -532,7 +548,7 @@ public struct BooksJournal: Sendable {
         }
     }
 
-    /// The bytes written so far, handed out in pieces.
+    /// The bytes of the head or of a piece.
     private struct Output {
         var bytes: [UInt8] = []
 
@@ -547,12 +563,6 @@ public struct BooksJournal: Sendable {
             var amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
             if negated, minorUnits != 0 { amount = minorUnits < 0 ? String(amount.dropFirst()) : "-" + amount }
             line("    \(account)  \(amount) \(currency.code)")
-        }
-
-        mutating func flush(into emit: ReportExports.Emit, over size: Int = 0) {
-            guard bytes.count > size, !bytes.isEmpty else { return }
-            bytes.withUnsafeBytes(emit)
-            bytes.removeAll(keepingCapacity: true)
         }
     }
 }

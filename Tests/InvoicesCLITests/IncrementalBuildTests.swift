@@ -116,12 +116,18 @@ struct IncrementalBuildTests {
         let clients = try StoreFixture.query(project.store, "SELECT COUNT(DISTINCT clientId) AS n FROM invoice")[0]["n"].flatMap { Int($0) }
         let perClient = try #require(clients)
         #expect(index.hasPrefix("invoices-export-pieces 1\n"))
+        let keys = try project.pieceKeys()
         try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = (SELECT MIN(id) FROM invoice)")
         let result = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
         #expect(result.status == 0, "\(result.stderr)")
-        // report.json, totals.csv and aging.csv: one piece each of the changed client; taxes.csv: its one piece.
+        // report.json, totals.csv and aging.csv: one piece each of the changed client; taxes.csv: its one piece; the
+        // journals: the run holding the invoice's transaction, if it is in the period (else only their heads change).
+        let journalRuns = try project.pieceKeys().filter { $0.key.hasPrefix("books.") }.map { path, runs in
+            Set(runs).subtracting(keys[path] ?? []).count
+        }.reduce(0, +)
+        #expect(journalRuns <= 2)
         let counts = try #require(result.stderr.firstMatch(of: /export pieces: (\d+) reused, (\d+) made/), "\(result.stderr)")
-        #expect(Int(counts.2) == 4, "\(result.stderr)")
+        #expect(Int(counts.2) == 4 + journalRuns, "\(result.stderr)")
         #expect(Int(counts.1)! >= 3 * (perClient - 1), "\(result.stderr)")
         try project.expectSameAsFullBuild()
 
@@ -135,6 +141,28 @@ struct IncrementalBuildTests {
         let after = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
         let made = try #require(after.stderr.firstMatch(of: /export pieces: \d+ reused, (\d+) made/), "\(after.stderr)")
         #expect(Int(made.1)! >= perClient + 3, "\(after.stderr)")
+        try project.expectSameAsFullBuild()
+    }
+
+    @Test(.temporaryFolder) func theJournalsTakeUnchangedRunsFromThePreviousBuild() throws {
+        let project = try TestProject.initialized()
+        let journals = ["books.journal", "books.beancount"]
+        let before = try project.pieceKeys()
+        for path in journals { #expect(before[path, default: []].count >= 4, "\(path): \(before[path, default: []])") }
+        let newest = try StoreFixture.query(project.store, "SELECT id FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(try #require(newest["id"]))")
+        let result = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
+        #expect(result.status == 0, "\(result.stderr)")
+        // In each journal the run of the invoice's transaction is made, every other run is taken from the previous file.
+        let after = try project.pieceKeys()
+        for path in journals {
+            let runs = after[path, default: []]
+            #expect(runs.count == before[path, default: []].count, "\(path)")
+            #expect(runs.filter { !before[path, default: []].contains($0) }.count == 1, "\(path)")
+        }
+        // report.json, totals.csv, aging.csv: the client's piece; taxes.csv; a run in each journal.
+        let counts = try #require(result.stderr.firstMatch(of: /export pieces: (\d+) reused, (\d+) made/), "\(result.stderr)")
+        #expect(Int(counts.2) == 6, "\(result.stderr)")
         try project.expectSameAsFullBuild()
     }
 
@@ -203,6 +231,22 @@ extension TestProject {
         let first = try project.buildSummary(project.site)
         #expect(first.contains("changed"))
         return project
+    }
+
+    /// The keys of the pieces in the exports' index (`.site.pieces`), by file, in the files' order.
+    func pieceKeys() throws -> [String: [String]] {
+        var keys: [String: [String]] = [:]
+        var path = ""
+        for line in try String(contentsOfFile: folder.path(".site.pieces"), encoding: .utf8).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            if fields.first == "F" {
+                path = String(fields[2...].joined(separator: " "))
+                keys[path] = []
+            } else {
+                keys[path, default: []].append(String(fields[0]))
+            }
+        }
+        return keys
     }
 
     /// Builds into `output` with the project's store and templates; returns the summary line.

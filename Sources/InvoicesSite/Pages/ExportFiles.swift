@@ -41,10 +41,11 @@ extension ExportFiles {
         return files
     }
 
-    /// The exports, as ``write(to:)`` writes them, but `report.json`, `totals.csv`, `aging.csv` and `payments.csv`
-    /// in pieces (``ExportPieces``): a piece whose key is in the previous build's index, in a previous file still as
-    /// its manifest recorded it, is taken from that file instead of made. The new index is written beside the
-    /// output (it holds for the files of this build; see ``ExportPieces`` on why a build that fails later does no harm).
+    /// The exports, as ``write(to:)`` writes them, but `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
+    /// `books.journal` and `books.beancount` in pieces (``ExportPieces``): a piece whose key is in the previous
+    /// build's index, in a previous file still as its manifest recorded it, is taken from that file instead of made.
+    /// The new index is written beside the output (it holds for the files of this build; see ``ExportPieces`` on why
+    /// a build that fails later does no harm).
     func write(to staging: SiteStaging, inputs: SiteBuilder.Inputs, previous: SiteManifest?) throws(SiteWriteError) -> [SiteManifest.File] {
         let exports = self.exports
         let url = staging.writer.piecesURL
@@ -68,8 +69,16 @@ extension ExportFiles {
             files.append(result.file)
             written.files[path] = result.index
         }
+        // The journals: a head made every time (declarations, opening balances), then runs of transactions.
+        let journalRuns = inputs.journalRuns(books, site.figures.journal)
         for journal in [journal, beancount] {
-            files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
+            let path = journal.fileName
+            let source = ExportPieces.Source(path, index: index?.files[path], manifest: previous, root: staging.writer.output.path)
+            let result = try staging.write(
+                path, layout: journal.layout(runs: journalRuns.runs), keys: journalRuns.keys.map { SiteBuilder.Inputs.pieceKey(path, $0) },
+                previous: source)
+            files.append(result.file)
+            written.files[path] = result.index
         }
         // The build checked the DATEV files before writing anything (BuildPipeline): they cannot fail here.
         for file in datev {

@@ -6,7 +6,8 @@ internal import InvoicesReport
 /// change from the previous file instead of making it again (docs/architecture.md, "Exports in pieces").
 ///
 /// An export is a head, pieces and a tail (``InvoicesReport/ExportLayout``): a piece per client in `report.json`,
-/// `totals.csv` and `aging.csv`, a run of payments in `payments.csv`. Each piece has a key, the fingerprint of
+/// `totals.csv` and `aging.csv`, a run of payments in `payments.csv`, a run of transactions in `books.journal` and
+/// `books.beancount` (after a head made every build). Each piece has a key, the fingerprint of
 /// everything its bytes are made from (a client's is ``SiteBuilder/Inputs/clients``, which holds the options, the
 /// months and the executable too). The index (`.Output.pieces` beside the output, for `Output`) records, per file,
 /// the fingerprint of the file's bytes and each piece's key, offset and length in it.
@@ -119,15 +120,13 @@ extension ExportPieces {
         /// it cannot be read.
         func append(_ key: UInt64, to bytes: inout [UInt8]) -> Bool {
             guard let piece = byKey[key] else { return false }
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: piece.length))
-            let read = bytes.withUnsafeMutableBytes {
-                readFully(file.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), at: piece.offset)
+            // Read into a buffer of its own, then copied whole: no element-wise zero filling (slow in a debug build,
+            // and the journals' pieces are most of the exports' bytes).
+            let read = [UInt8](unsafeUninitializedCapacity: piece.length) { buffer, count in
+                count = max(0, readFully(file.descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: piece.offset))
             }
-            guard read == piece.length else {
-                bytes.removeSubrange(start...)
-                return false
-            }
+            guard read.count == piece.length else { return false }
+            bytes.append(contentsOf: read)
             return true
         }
     }
@@ -178,18 +177,24 @@ extension SiteBuilder.Inputs {
         return fingerprint.value
     }
 
+    /// Per client (index in ``Books/clients``), a fingerprint of its number and name: what a row or transaction
+    /// shows of its client.
+    static func clientNameKeys(_ books: Books) -> [UInt64] {
+        books.clients.map { client in
+            var fingerprint = Fingerprint()
+            fingerprint.add(client.number)
+            fingerprint.add(client.name)
+            return fingerprint.value
+        }
+    }
+
     /// `payments.csv`'s runs of payments and their keys. A run ends after the payments of an invoice whose
     /// identifier's fingerprint is a multiple of 16 (so a payment added or removed changes its own run, and the
     /// runs after it keep their keys), or once it holds 4,096 payments. A run's key is a fingerprint of what its rows
     /// show: each invoice's identifier, client number and name and currency, each payment's day, amount, method and
     /// reference, and ``base`` (the options, the currencies, the executable).
     func paymentRuns(_ books: Books) -> (runs: [Range<Int>], keys: [UInt64]) {
-        let clientKeys = books.clients.map { client in
-            var fingerprint = Fingerprint()
-            fingerprint.add(client.number)
-            fingerprint.add(client.name)
-            return fingerprint.value
-        }
+        let clientKeys = Self.clientNameKeys(books)
         var runs: [Range<Int>] = []
         var keys: [UInt64] = []
         var start = 0

@@ -1,0 +1,71 @@
+internal import InvoicesCore
+internal import InvoicesReport
+
+extension SiteBuilder.Inputs {
+    /// `books.journal`'s and `books.beancount`'s runs of transactions (``InvoicesReport/BooksJournal/Transactions``)
+    /// and their keys, the same for both files (``pieceKey(_:_:)`` adds the file's name). A run ends after a
+    /// transaction whose fingerprint of invoice identifier, kind and day is a multiple of 64 (so a transaction
+    /// added, removed or changed changes its own run's key, and the runs around it keep theirs), or once it holds
+    /// 4,096 transactions. A run's key is a fingerprint of what its lines show: per transaction its day and kind, the
+    /// invoice's identifier, client number and name and currency, and by kind the invoice's amount, net and tax lines
+    /// (each tax's name and rate, net and tax), the payment's amount, method and reference, or the write-off's amount
+    /// and reason; and ``base`` (the options with the `journal:` accounts, the period, the currencies, the executable).
+    func journalRuns(_ books: Books, _ transactions: BooksJournal.Transactions) -> (runs: [Range<Int>], keys: [UInt64]) {
+        let clientKeys = Self.clientNameKeys(books)
+        let taxKeys = books.taxes.map { tax in
+            var fingerprint = Fingerprint()
+            fingerprint.add(tax.name)
+            fingerprint.add(tax.milliPercent)
+            return fingerprint.value
+        }
+        var runs: [Range<Int>] = []
+        var keys: [UInt64] = []
+        var start = 0
+        var key = Fingerprint(seed: base)
+        for (index, entry) in transactions.entries.enumerated() {
+            let invoice = books.invoices[Int(entry.invoice)]
+            var identifier = Fingerprint()
+            identifier.add(invoice.identifier)
+            key.add(UInt64(entry.kind.rawValue) + 1)
+            key.add(entry.day.dayNumber)
+            key.add(identifier.value)
+            key.add(clientKeys[Int(invoice.clientIndex)])
+            key.add(Int(invoice.currencyIndex))
+            switch entry.kind {
+            case .invoice, .creditNote:
+                key.add(invoice.amount)
+                key.add(invoice.net)
+                var line = Int(entry.item)
+                while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
+                    let tax = books.taxLines[line]
+                    key.add(taxKeys[Int(tax.taxIndex)])
+                    key.add(tax.net)
+                    key.add(tax.amount)
+                    line += 1
+                }
+                key.add(line - Int(entry.item))
+            case .payment:
+                let row = books.payments[Int(entry.item)]
+                key.add(row.amount)
+                key.add(row.details >= 0 ? books.paymentDetails[Int(row.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
+            case .writeOff:
+                let row = books.writeOffs[Int(entry.item)]
+                key.add(row.amount)
+                key.add(row.reason)
+            }
+            identifier.add(UInt64(entry.kind.rawValue))
+            identifier.add(entry.day.dayNumber)
+            if identifier.value % 64 == 0 || index + 1 - start >= 4096 {
+                runs.append(start..<index + 1)
+                keys.append(key.value)
+                start = index + 1
+                key = Fingerprint(seed: base)
+            }
+        }
+        if transactions.entries.count > start {
+            runs.append(start..<transactions.entries.count)
+            keys.append(key.value)
+        }
+        return (runs, keys)
+    }
+}
