@@ -96,7 +96,7 @@ if [ -z "${1:-}" ]; then
 fi
 
 # The client search, filtered by the first client's city (the box is filled from ?q=).
-city=$(sed -n 's|.*<th scope="row"><a href="[^"]*">[^<]*</a></th><td>\([^<]*\)</td>.*|\1|p' "$site/clients.html" | head -n 1)
+city=$(sed -n 's|.*<th><a href="[^"]*">[^<]*</a><td>\([^<]*\)<td>.*|\1|p' "$site/clients.html" | head -n 1)
 for size in "1280,1200:desktop" "390,1600:phone"; do
     window=${size%%:*}; label=${size##*:}
     "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \

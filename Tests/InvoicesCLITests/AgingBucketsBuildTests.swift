@@ -69,7 +69,7 @@ struct AgingBucketsBuildTests {
 
         // The collections page: each client's overdue is the sum of its buckets past due.
         let collections = try String(contentsOfFile: site + "/collections.html", encoding: .utf8)
-        let row = /<tr><th scope="row"><a href="[^"]*">[^<]*<\/a><\/th><td>([^<]*)<\/td><td>[^<]*<\/td><td>\d+<\/td><td>\d+<\/td><td><a href="[^"]*">([^<]*)<\/a><\/td><\/tr>/
+        let row = /<tr><th><a href="[^"]*">[^<]*<\/a><td>([^<]*)<td>[^<]*<td>\d+<td>\d+<td><a href="[^"]*">([^<]*)<\/a>/
         var checked = 0
         for match in collections.matches(of: row) {
             let shown = String(match.output.1)
@@ -83,12 +83,12 @@ struct AgingBucketsBuildTests {
         var heads = ["Not yet due", "1–\(limits[0]) days"]
         for (low, high) in zip(limits, limits.dropFirst()) { heads.append("\(low + 1)–\(high) days") }
         heads.append("Over \(limits.last!) days")
-        let expectedHead = heads.map { "<th scope=\"col\">\($0)</th>" }.joined()
+        let expectedHead = heads.map { "<th scope=\"col\">\($0)" }.joined()
         let overview = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
-        #expect(overview.contains("<th scope=\"col\">Currency</th>" + expectedHead))
+        #expect(overview.contains("<th scope=\"col\">Currency" + expectedHead))
         let statements = try FileManager.default.contentsOfDirectory(atPath: site + "/statements").filter { $0.hasSuffix(".html") }
         let statement = try String(contentsOfFile: site + "/statements/" + statements.sorted()[0], encoding: .utf8)
-        #expect(statement.contains("<thead><tr>" + expectedHead + "</tr></thead>"))
+        #expect(statement.contains("<thead><tr>" + expectedHead + "</thead>"))
         #expect(!statement.contains("31–60 days") || limits.contains(60))
     }
 

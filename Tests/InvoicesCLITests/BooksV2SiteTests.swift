@@ -52,13 +52,13 @@ struct BooksV2SiteTests {
         }
         let taxed = try page("C-7")
         #expect(taxed.contains("<h2>Balances</h2>"))
-        #expect(taxed.contains("<td>CHF\u{A0}577.00</td><td>partial</td>"))
+        #expect(taxed.contains("<td>CHF\u{A0}577.00<td>partial"))
         let void = try page("C-6")
         #expect(void.contains("<h2>Drafts and void invoices</h2>"))
-        #expect(void.contains("<td>void</td>"))
+        #expect(void.contains("<td>void"))
         #expect(void.contains("EUR\u{A0}100.00"))  // the payment, the client's credit
         let draft = try page("C-8")
-        #expect(draft.contains("<td>draft</td>"))
+        #expect(draft.contains("<td>draft"))
     }
 
     /// Statements of the hand-computed cases: every line, its running balance, and the closing balance.
@@ -78,13 +78,13 @@ struct BooksV2SiteTests {
             text.isEmpty ? "" : text.hasPrefix("-") ? "-EUR\u{A0}" + text.dropFirst() : "EUR\u{A0}" + text
         }
         func row(_ kind: String, _ date: String, _ document: String, _ detail: String, _ charge: String, _ credit: String, _ balance: String) -> String {
-            "<tr class=\"\(kind)\"><td>\(date)</td><th scope=\"row\">\(document)</th><td>\(detail)</td>"
-                + "<td>\(cell(charge))</td><td>\(cell(credit))</td><td>\(cell(balance))</td></tr>"
+            "<tr class=\"\(kind)\"><td>\(date)<th>\(document)<td>\(detail)"
+                + "<td>\(cell(charge))<td>\(cell(credit))<td>\(cell(balance))"
         }
-        let opening = "<tr class=\"opening\"><td>2025-01-01</td><th scope=\"row\" colspan=\"4\">Opening balance</th><td>EUR\u{A0}0.00</td></tr>"
+        let opening = "<tr class=\"opening\"><td>2025-01-01<th scope=\"row\" colspan=\"4\">Opening balance<td>EUR\u{A0}0.00"
         func closing(_ charges: String, _ credits: String, _ balance: String) -> String {
-            "<tr class=\"closing\"><td>2025-09-30</td><th scope=\"row\" colspan=\"2\">Closing balance</th><td>\(cell(charges))</td>"
-                + "<td>\(cell(credits))</td><td>\(cell(balance))</td></tr>"
+            "<tr class=\"closing\"><td>2025-09-30<th scope=\"row\" colspan=\"2\">Closing balance<td>\(cell(charges))"
+                + "<td>\(cell(credits))<td>\(cell(balance))"
         }
         // A refund after a payment in full: the balance goes back up.
         #expect(try rows("C-3") == [

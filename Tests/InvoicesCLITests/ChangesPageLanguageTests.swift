@@ -30,11 +30,11 @@ struct ChangesPageLanguageTests {
 
     @Test(.temporaryFolder) func aGermanChangesPageIsInGerman() throws {
         let (html, csv) = try Self.changes(language: "de", in: try TemporaryFolder.current)
-        #expect(html.contains("<td>geändert</td><td>fällig</td><td>"), "\(html)")
-        #expect(html.contains(/\sZahlung [0-9]+<\/th><td>entfernt<\/td><td><\/td><td>Datum\s/), "\(html)")
+        #expect(html.contains("<td>geändert<td>fällig<td>"), "\(html)")
+        #expect(html.contains(/\sZahlung [0-9]+<td>entfernt<td><td>Datum\s/), "\(html)")
         #expect(html.contains(", Betrag "))
         #expect(html.contains(">Rechnung "))
-        for english in ["<td>changed</td>", "<td>removed</td>", "<td>due</td>", " payment ", "date 20", ", amount ", ">invoice ", ">figures "] {
+        for english in ["<td>changed", "<td>removed", "<td>due", " payment ", "date 20", ", amount ", ">invoice ", ">figures "] {
             #expect(!html.contains(english), "\(english)")
         }
         // The values in the page's formats: dates as dd.MM.yyyy, amounts as German money with their currency (the
@@ -55,8 +55,8 @@ struct ChangesPageLanguageTests {
 
     @Test(.temporaryFolder) func anEnglishChangesPageKeepsTheTrailsWords() throws {
         let (html, _) = try Self.changes(language: "en", in: try TemporaryFolder.current)
-        #expect(html.contains("<td>changed</td><td>due</td><td>"), "\(html)")
-        #expect(html.contains(/\spayment [0-9]+<\/th><td>removed<\/td><td><\/td><td>date\s/), "\(html)")
+        #expect(html.contains("<td>changed<td>due<td>"), "\(html)")
+        #expect(html.contains(/\spayment [0-9]+<td>removed<td><td>date\s/), "\(html)")
         #expect(html.contains(">invoice ") && html.contains(">figures "))
         // The trail's values, as before issue 43 (byte-identical English pages).
         #expect(html.contains(/<td>due<\/td><td>[0-9]{4}-[0-9]{2}-[0-9]{2}<\/td><td>2030-01-31<\/td>/), "\(html)")

@@ -63,7 +63,7 @@ struct ClosedPeriodTests {
         let values = parts[1].components(separatedBy: " → ")
         #expect(csv.contains(",changed,") && csv.contains(values[0]) && csv.contains(values[1]), "\(csv)")
         let page = try project.text("changes.html")
-        #expect(page.contains("<td>\(values[0])</td><td>\(values[1])</td>"), "\(page)")
+        #expect(page.contains("<td>\(values[0])<td>\(values[1])"), "\(page)")
         #expect(!page.contains("class=\"closed\""), "only January and February are closed; the change is later")
         // Allowed on purpose: built, and the change is marked as one in the closed period.
         try project.sql(edit.undo)

@@ -75,21 +75,21 @@ struct ReportPeriodOptionTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("q/quarters/2025-Q1/print.html")))
         // C-2: INV-2 (500.00) and its credit note (100.00) in March are the opening balance; paid in April.
         let rows = try statementRows(folder.path("q"), "C-2")
-        #expect(rows.first == "<tr class=\"opening\"><td>2025-04-01</td><th scope=\"row\" colspan=\"4\">Opening balance</th><td>EUR\u{A0}400.00</td></tr>")
-        #expect(rows.count == 3 && rows[1].hasPrefix("<tr class=\"payment\"><td>2025-04-20</td>"))
-        #expect(rows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30</td>") == true)
-        #expect(rows.last?.hasSuffix("<td>EUR\u{A0}0.00</td></tr>") == true)
+        #expect(rows.first == "<tr class=\"opening\"><td>2025-04-01<th scope=\"row\" colspan=\"4\">Opening balance<td>EUR\u{A0}400.00")
+        #expect(rows.count == 3 && rows[1].hasPrefix("<tr class=\"payment\"><td>2025-04-20"))
+        #expect(rows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30") == true)
+        #expect(rows.last?.hasSuffix("<td>EUR\u{A0}0.00") == true)
 
         let yearIndex = try build("y", ["--fiscal-year-start", "07", "--year", "2024"])
         #expect(yearIndex.contains("Invoices issued from <strong>July 2024</strong> to <strong>June 2025</strong> (12 months"))
         #expect(yearIndex.contains("these months fall in <strong>FY 2024/25</strong>."))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("y/years")) == ["2024.html"])
         let yearRows = try statementRows(folder.path("y"), "C-2")
-        #expect(yearRows.first?.hasPrefix("<tr class=\"opening\"><td>2024-07-01</td>") == true)
-        #expect(yearRows.first?.hasSuffix("<td>EUR\u{A0}0.00</td></tr>") == true)
+        #expect(yearRows.first?.hasPrefix("<tr class=\"opening\"><td>2024-07-01") == true)
+        #expect(yearRows.first?.hasSuffix("<td>EUR\u{A0}0.00") == true)
         #expect(yearRows.dropFirst().dropLast().map { String($0.split(separator: "<th")[0]) } == [
-            "<tr class=\"invoice\"><td>2025-03-01</td>", "<tr class=\"credit-note\"><td>2025-03-10</td>", "<tr class=\"payment\"><td>2025-04-20</td>",
+            "<tr class=\"invoice\"><td>2025-03-01", "<tr class=\"credit-note\"><td>2025-03-10", "<tr class=\"payment\"><td>2025-04-20",
         ])
-        #expect(yearRows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30</td>") == true)
+        #expect(yearRows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30") == true)
     }
 }

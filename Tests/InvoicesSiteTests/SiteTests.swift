@@ -25,7 +25,7 @@ struct SiteTests {
         #expect(html.contains("<title>Acme *Corp* · Invoices report</title>"))
         #expect(html.contains("<h1>Acme *Corp*</h1>"))
         #expect(!html.contains("<em>Corp</em>"))
-        #expect(html.contains("<th scope=\"row\">EUR</th><td>EUR\u{A0}1,734.50</td><td>EUR\u{A0}1,234.50</td><td>EUR\u{A0}500.00</td>"))
+        #expect(html.contains("<th>EUR<td>EUR\u{A0}1,734.50<td>EUR\u{A0}1,234.50<td>EUR\u{A0}500.00"))
         #expect(html.contains("href=\"../style.css\""))
         #expect(site.paths.client(0) == "clients/c-001-acme-corp.html")
     }
@@ -48,7 +48,7 @@ struct SiteTests {
         #expect(once.hasPrefix("<title>Acme *Corp*</title>\n<h1>Acme *Corp*</h1>\n"))
         #expect(once.hasSuffix("\nend\n"))
         let body = String(once.dropFirst("<title>Acme *Corp*</title>\n".count).dropLast("\nend\n".count))
-        #expect(body.contains("<td>EUR\u{A0}1,734.50</td>"))
+        #expect(body.contains("<td>EUR\u{A0}1,734.50"))
         #expect(try page(layout: "{{{content}}}|{{{content}}}") == body + "|" + body)
         let escaped = try page(layout: "<pre>{{content}}</pre>")
         #expect(escaped.hasPrefix("<pre>&lt;h1&gt;Acme *Corp*&lt;/h1&gt;"))

@@ -174,7 +174,7 @@ struct TranslationTests {
         let esperanto = try #require(Self.pages(site)["index.html"])
         #expect(esperanto.hasPrefix("<!DOCTYPE html>\n<html lang=\"eo\">"))
         #expect(esperanto.contains("<h2>Sumoj</h2>"))
-        #expect(esperanto.contains("<th scope=\"col\">Valuto</th>"))
+        #expect(esperanto.contains("<th scope=\"col\">Valuto"))
         #expect(esperanto.contains("<h2>Taxes</h2>"))  // missing: English
         let warning = try #require(site.languageWarnings.first)
         #expect(warning.contains("language 'eo'") && warning.contains("heading.taxes") && !warning.contains("heading.totals"))
@@ -204,12 +204,12 @@ struct TranslationTests {
         #expect(overview.contains("<h2>&lt;script&gt;alert(1)&lt;/script&gt; {{siteTitle}} {{{content}}} *x* [a](javascript:b) {asOf} &amp;amp;</h2>"))
         #expect(overview.contains("<h2># 1. &lt;!-- x</h2>"))
         // Inside an HTML block the text keeps its character references, which the browser shows as the braces.
-        #expect(overview.contains("<th scope=\"col\">&#123;&#123;#clients&#125;&#125;x&#123;&#123;/clients&#125;&#125;</th>"))
+        #expect(overview.contains("<th scope=\"col\">&#123;&#123;#clients&#125;&#125;x&#123;&#123;/clients&#125;&#125;"))
         #expect(overview.contains("<title>&lt;i&gt;Übersicht&lt;/i&gt; {name} · Ω</title>"))
         #expect(overview.contains("&lt;/footer&gt;&lt;img src=x onerror=alert(3)&gt;</footer>"))
         let paged = try #require(pages.first { $0.value.contains("aria-label=\"&quot; onmouseover=&quot;alert(2)\"") })
         #expect(!paged.value.contains("aria-label=\"\" onmouseover"))
-        #expect(all.contains("<td>&lt;b&gt;bezahlt&lt;/b&gt;</td>"))
+        #expect(all.contains("<td>&lt;b&gt;bezahlt&lt;/b&gt;"))
     }
 
     /// A table that is not a flat mapping of text, or a file of the i18n folder that is not a table, is refused with
