@@ -30,7 +30,9 @@ struct ReliabilityTests {
     @Test(.temporaryFolder) func aBuildKilledAtRandomMomentsLeavesEitherTheOldOrTheNewSite() throws {
         let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
-        #expect(try CLI.run(["sample", "--clients", "150", "--invoices", "15000", "--seed", "5", "--output", store]).status == 0)
+        // 3,000 invoices: a debug build of them still outlasts most kills (at most 0.7 s in); 15,000 cost 28 s of CPU
+        // for this test alone (issue 42 item 7).
+        #expect(try CLI.run(["sample", "--clients", "40", "--invoices", "3000", "--seed", "5", "--output", store]).status == 0)
         // The two complete sites a killed build may leave: the previous one (A) and the new one (B). Each is built
         // twice, as the site below, so that its changes page compares with a previous build too ("nothing changed").
         for _ in 0..<2 {
