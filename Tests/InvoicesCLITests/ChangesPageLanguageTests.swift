@@ -39,14 +39,13 @@ struct ChangesPageLanguageTests {
         }
         // The values in the page's formats: dates as dd.MM.yyyy, amounts as German money with their currency (the
         // payment's invoice's, the figures' own), the status through the status column's keys.
-        #expect(html.contains(/<td>fällig<\/td><td>[0-9]{2}\.[0-9]{2}\.[0-9]{4}<\/td><td>31\.01\.2030<\/td>/), "\(html)")
-        #expect(html.contains("<td>Status</td><td>versendet</td><td>storniert</td>"), "\(html)")
-        #expect(html.contains(/Zahlung [0-9]+<\/th><td>geändert<\/td><td>Betrag<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td>/), "\(html)")
-        #expect(html.contains(/<td>entfernt<\/td><td><\/td><td>Datum [0-9]{2}\.[0-9]{2}\.[0-9]{4}, Betrag [0-9.]+\u{A0}¥,/), "\(html)")
-        #expect(html.contains(/Zahlen [^<]* GBP [0-9-]+<\/th><td>geändert<\/td><td>bezahlt<\/td><td>[0-9.]+,[0-9]{2}\u{A0}£<\/td>/), "\(html)")
-        for raw in ["<td>sent</td>", "<td>void</td>", ">2030-01-31<"] {
-            #expect(!html.contains(raw), "\(raw)")
-        }
+        #expect(html.contains(/<td>fällig<td>[0-9]{2}\.[0-9]{2}\.[0-9]{4}<td>31\.01\.2030/), "\(html)")
+        #expect(html.contains("<td>Status<td>versendet<td>storniert"), "\(html)")
+        #expect(html.contains(/Zahlung [0-9]+<td>geändert<td>Betrag<td>[0-9.]+,[0-9]{2}\u{A0}£<td>[0-9.]+,[0-9]{2}\u{A0}£/), "\(html)")
+        #expect(html.contains(/<td>entfernt<td><td>Datum [0-9]{2}\.[0-9]{2}\.[0-9]{4}, Betrag [0-9.]+\u{A0}¥,/), "\(html)")
+        #expect(html.contains(/Zahlen [^<]* GBP [0-9-]+<td>geändert<td>bezahlt<td>[0-9.]+,[0-9]{2}\u{A0}£/), "\(html)")
+        // No row cell holds the trail's raw status or date (a cell ends at the next tag or at its row's line end).
+        #expect(!html.contains(/<td>(sent|void|2030-01-31)(<|\n)/), "\(html)")
         // The CSV is the trail's, in every language.
         #expect(csv.contains(",changed,due,") && csv.contains(/\spayment [0-9]+,removed,,"?date\s/), "\(csv)")
         #expect(csv.contains(",changed,status,sent,void,") && csv.contains(",2030-01-31,"), "\(csv)")
@@ -59,9 +58,9 @@ struct ChangesPageLanguageTests {
         #expect(html.contains(/\spayment [0-9]+<td>removed<td><td>date\s/), "\(html)")
         #expect(html.contains(">invoice ") && html.contains(">figures "))
         // The trail's values, as before issue 43 (byte-identical English pages).
-        #expect(html.contains(/<td>due<\/td><td>[0-9]{4}-[0-9]{2}-[0-9]{2}<\/td><td>2030-01-31<\/td>/), "\(html)")
-        #expect(html.contains("<td>status</td><td>sent</td><td>void</td>"), "\(html)")
-        #expect(html.contains(/payment [0-9]+<\/th><td>changed<\/td><td>amount<\/td><td>[0-9]+\.[0-9]{2}<\/td><td>[0-9]+\.[0-9]{2}<\/td>/), "\(html)")
-        #expect(html.contains(/<td>removed<\/td><td><\/td><td>date [0-9]{4}-[0-9]{2}-[0-9]{2}, amount [0-9]+,/), "\(html)")
+        #expect(html.contains(/<td>due<td>[0-9]{4}-[0-9]{2}-[0-9]{2}<td>2030-01-31/), "\(html)")
+        #expect(html.contains("<td>status<td>sent<td>void"), "\(html)")
+        #expect(html.contains(/payment [0-9]+<td>changed<td>amount<td>[0-9]+\.[0-9]{2}<td>[0-9]+\.[0-9]{2}/), "\(html)")
+        #expect(html.contains(/<td>removed<td><td>date [0-9]{4}-[0-9]{2}-[0-9]{2}, amount [0-9]+,/), "\(html)")
     }
 }
