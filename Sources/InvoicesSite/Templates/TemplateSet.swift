@@ -56,7 +56,7 @@ public struct TemplateSet: Sendable {
     ///   - kinds: The kinds of pages, whose templates' scopes they are checked against.
     ///   - language: The language whose words the templates' `{{t.key}}` get.
     public init(directory: String? = nil, kinds: PageKinds = .builtIn, language: LanguageTag = .english) throws(TemplateError) {
-        let (tables, problems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: directory)
+        let (tables, problems) = TranslationTables.load(directory: directory)
         if let first = problems.first { throw first }
         try self.init(texts: Self.read(directory, kinds: kinds), kinds: kinds, tables: tables, language: language)
     }
@@ -168,7 +168,7 @@ public struct TemplateSet: Sendable {
     /// reports, and the first of which `invoices build` stops at. Empty when they load.
     public static func problems(directory: String? = nil, kinds: PageKinds = .builtIn) -> [TemplateError] {
         let (read, folderProblems) = readFolder(directory, kinds: kinds)
-        let (tables, tableProblems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: directory)
+        let (tables, tableProblems) = TranslationTables.load(directory: directory)
         let problems = folderProblems + tableProblems
         guard problems.isEmpty else { return problems }
         // The words put in as the build puts them (English: the keys every table falls back to); a key no table has

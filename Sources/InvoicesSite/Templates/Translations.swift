@@ -13,8 +13,18 @@ public struct TranslationTables: Sendable {
     /// By lowercase tag: where its table came from, for messages.
     var sources: [String: String] = [:]
 
+    /// The tables shipped with the tool, parsed once, and their problems (none: the tests hold them).
+    static let shipped = load(defaults: DefaultTemplates.files, directory: nil)
+
     /// The tables shipped with the tool, parsed once.
-    static let defaults = load(defaults: DefaultTemplates.files, directory: nil).0
+    static var defaults: TranslationTables { shipped.0 }
+
+    /// The shipped tables (parsed once per process), each key replaced by `directory`'s `i18n/` files.
+    /// - Returns: The tables, and the problems of the shipped tables and of the folder's files.
+    static func load(directory: String?) -> (TranslationTables, [TemplateError]) {
+        let (tables, problems) = shipped
+        return tables.overridden(by: directory, problems: problems)
+    }
 
     /// The name the words of a non-default language are fingerprinted under, among the assets.
     static let fingerprintName = "i18n/(words)"
@@ -36,6 +46,12 @@ public struct TranslationTables: Sendable {
                 problems.append(error)
             }
         }
+        return result.overridden(by: directory, problems: problems)
+    }
+
+    /// These tables with `directory`'s `i18n/` files over them; `problems` with the files' problems after them.
+    private func overridden(by directory: String?, problems: [TemplateError]) -> (TranslationTables, [TemplateError]) {
+        var result = self, problems = problems
         guard let directory else { return (result, problems) }
         let path = URL(fileURLWithPath: directory).appendingPathComponent(TemplateSet.translationsFolder).path
         guard FileType(atPath: path) == .directory, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
@@ -59,7 +75,7 @@ public struct TranslationTables: Sendable {
                 } catch {
                     throw TemplateError(code: .unreadable, path: file, line: 0, column: 0, message: error.message)
                 }
-                result.merge(try parse(text, path: file), language: language.lowercased(), source: file)
+                result.merge(try Self.parse(text, path: file), language: language.lowercased(), source: file)
             } catch {
                 problems.append(error)
             }
