@@ -5,7 +5,8 @@ import InvoicesCore
 import Testing
 
 /// Issue 43: the changes page's values in the page's formats, seen from the page kind: tax rates and counts in the
-/// page's number form, as the rest of the site writes them.
+/// page's number form, and the fingerprint that follows the invoices' currencies its amounts are written in
+/// (worked out once per build, ``ChangesPage/prepared()``).
 struct ChangesPageValuesTests {
     static let templates = Result { try TemplateSet() }
 
@@ -85,5 +86,34 @@ struct ChangesPageValuesTests {
             #expect(language == "en" || !html.contains("7.7"), "\(path)")
         }
         #expect(site.view.count(1200) == ["de": "1.200", "fr": "1\u{202F}200", "en": "1200"][language])
+    }
+
+    /// The page writes an invoice's amounts in its currency, so its fingerprint follows that currency (the same
+    /// changes, the invoice in EUR or in GBP); an English page writes the trail's decimals, and does not. The
+    /// currencies are worked out once, by ``ChangesPage/prepared()``, for both the fingerprint and the page.
+    @Test(arguments: ["de", "en"]) func theFingerprintFollowsTheInvoicesCurrency(language: String) throws {
+        let changes = [Self.change(.invoice, "I-1", field: "amount", before: "100.00", after: "110.00")]
+        let inputs = SiteBuilder.Inputs(base: 0, all: 0, clients: [], months: [])
+        var fingerprints: [UInt64] = []
+        var pages: [String] = []
+        for currency: Int16 in [0, 1] {
+            let page = ChangesPage(site: try Self.site(language, currency: currency, changes: changes).view)
+            let prepared = page.prepared()
+            #expect(prepared.currencies == (language == "en" ? [:] : ["I-1": page.site.books.currencies[Int(currency)]]))
+            // Prepared or not, the same fingerprint and the same page.
+            #expect(prepared.inputs(inputs) == page.inputs(inputs))
+            let html = try #require(prepared.files().first.map { String(decoding: $0.data, as: UTF8.self) })
+            #expect(try #require(page.files().first.map { String(decoding: $0.data, as: UTF8.self) }) == html)
+            fingerprints.append(prepared.inputs(inputs))
+            pages.append(html)
+        }
+        if language == "en" {
+            #expect(fingerprints[0] == fingerprints[1] && pages[0] == pages[1])
+            #expect(pages[0].contains("<td>100.00<td>110.00"), "\(pages[0])")
+        } else {
+            #expect(fingerprints[0] != fingerprints[1])
+            #expect(pages[0].contains("<td>100,00\u{A0}€<td>110,00\u{A0}€"), "\(pages[0])")
+            #expect(pages[1].contains("<td>100,00\u{A0}£<td>110,00\u{A0}£"), "\(pages[1])")
+        }
     }
 }
