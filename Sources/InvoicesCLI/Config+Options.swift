@@ -289,7 +289,7 @@ struct ResolvedProject: Sendable {
             store: \(c.displayStore)
             templates: \(c.templates ?? "(built-in)")
             output: \(c.output)
-            title: \(c.site.title)
+            title: \(c.site.pageTitle(templates: c.templates))
             locale: \(c.site.locale)
             language: \(c.site.language)
             period: \(c.site.period.month.map { "\($0)" } ?? c.site.period.months.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "all")

@@ -21,6 +21,9 @@ public struct MoneyFormatter: Sendable {
     /// The locale identifier used.
     public let localeIdentifier: String
     private let patterns: [CurrencyCode: Pattern]
+    /// The locale's layout of a plain decimal number (``number(_:fractionDigits:)``): its grouping and decimal
+    /// separator, no symbol.
+    private let numberPattern: Pattern
 
     /// A formatter for `currencies` in the locale `localeIdentifier`.
     public init(localeIdentifier: String = "en_US_POSIX", currencies: [CurrencyCode]) {
@@ -30,6 +33,7 @@ public struct MoneyFormatter: Sendable {
             patterns[currency] = MoneyFormatter.pattern(for: currency, localeIdentifier: localeIdentifier)
         }
         self.patterns = patterns
+        numberPattern = MoneyFormatter.numberPattern(localeIdentifier: localeIdentifier)
     }
 
     /// `amount` for display, e.g. `USD 1,234.50` (en_US_POSIX) or `1.234,50 €` (de_DE).
@@ -48,6 +52,19 @@ public struct MoneyFormatter: Sendable {
         let capacity = prefix.count + suffix.count + wholeDigitsBound * (1 + pattern.grouping.count) + pattern.decimal.count
         return String(unsafeUninitializedCapacity: capacity) { output in
             MoneyFormatter.layOut(amount.minorUnits.magnitude, digits: digits, pattern: pattern, prefix: prefix, suffix: suffix, into: output)
+        }
+    }
+
+    /// A plain decimal number in the locale's form, laid out as amounts are (the same grouping, the locale's decimal
+    /// separator, no symbol): `units` with its last `fractionDigits` (0 to 4) after the separator. 77 and 1 is `7.7`
+    /// in en_US_POSIX, `7,7` in de_DE; 1200 and 0 is `1,200`, `1.200`, `1 200` in fr_FR (a narrow no-break space).
+    public func number(_ units: Int64, fractionDigits: Int) -> String {
+        let digits = min(max(fractionDigits, 0), 4)
+        let prefix = units < 0 ? numberPattern.negativePrefix : numberPattern.positivePrefix
+        let suffix = units < 0 ? numberPattern.negativeSuffix : numberPattern.positiveSuffix
+        let capacity = prefix.count + suffix.count + 20 * (1 + numberPattern.grouping.count) + numberPattern.decimal.count
+        return String(unsafeUninitializedCapacity: capacity) { output in
+            MoneyFormatter.layOut(units.magnitude, digits: digits, pattern: numberPattern, prefix: prefix, suffix: suffix, into: output)
         }
     }
 
@@ -106,6 +123,16 @@ public struct MoneyFormatter: Sendable {
         }
     }
 
+    /// The layout of a plain decimal number in `localeIdentifier` (Foundation's decimal style); en_US_POSIX's is
+    /// its amounts' without the currency code (`1,234.5`).
+    static func numberPattern(localeIdentifier: String) -> Pattern {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: localeIdentifier)
+        formatter.numberStyle = .decimal
+        if localeIdentifier == "en_US_POSIX" { posixSeparators(formatter) }
+        return Pattern(formatter, decimal: formatter.decimalSeparator)
+    }
+
     static func pattern(for currency: CurrencyCode, localeIdentifier: String) -> Pattern {
         let formatter = NumberFormatter()
         formatter.locale = Locale(identifier: localeIdentifier)
@@ -118,18 +145,30 @@ public struct MoneyFormatter: Sendable {
             formatter.negativePrefix = "-" + currency.code + "\u{00A0}"
             formatter.positiveSuffix = ""
             formatter.negativeSuffix = ""
-            formatter.groupingSeparator = ","
-            formatter.decimalSeparator = "."
-            formatter.groupingSize = 3
-            formatter.usesGroupingSeparator = true
+            posixSeparators(formatter)
         }
-        return Pattern(
+        return Pattern(formatter, decimal: formatter.currencyDecimalSeparator ?? formatter.decimalSeparator)
+    }
+
+    /// en_US_POSIX's separators: `1,234.50`.
+    private static func posixSeparators(_ formatter: NumberFormatter) {
+        formatter.groupingSeparator = ","
+        formatter.decimalSeparator = "."
+        formatter.groupingSize = 3
+        formatter.usesGroupingSeparator = true
+    }
+}
+
+extension MoneyFormatter.Pattern {
+    /// `formatter`'s layout, with `decimal` as its decimal separator.
+    init(_ formatter: NumberFormatter, decimal: String?) {
+        self.init(
             positivePrefix: Array((formatter.positivePrefix ?? "").utf8),
             positiveSuffix: Array((formatter.positiveSuffix ?? "").utf8),
             negativePrefix: Array((formatter.negativePrefix ?? "-").utf8),
             negativeSuffix: Array((formatter.negativeSuffix ?? "").utf8),
             grouping: Array((formatter.usesGroupingSeparator ? (formatter.groupingSeparator ?? ",") : "").utf8),
-            decimal: Array((formatter.currencyDecimalSeparator ?? formatter.decimalSeparator ?? ".").utf8),
+            decimal: Array((decimal ?? ".").utf8),
             groupingSize: formatter.usesGroupingSeparator ? formatter.groupingSize : 0
         )
     }

@@ -3,11 +3,12 @@ import InvoicesTesting
 import Testing
 
 /// Issue 43: the changes page of a German report is in German (what changed, the record and the values' names, and
-/// the values: dates, amounts with their currency, statuses), and an English one keeps the trail's words and values;
-/// changes.csv keeps them in every language.
+/// the values: dates, amounts with their currency, statuses, tax rates), and an English one keeps the trail's words
+/// and values; changes.csv keeps them in every language.
 struct ChangesPageLanguageTests {
     /// Builds the sample twice in `language`, in between an invoice's due date changed and its status to void, its
-    /// payment (JPY) deleted, and another payment's amount (GBP) less by 1.00; returns changes.html and changes.csv.
+    /// payment (JPY) deleted, another payment's amount (GBP) less by 1.00, and a tax line's rate 8.125 %; returns
+    /// changes.html and changes.csv.
     static func changes(language: String, in folder: TemporaryFolder) throws -> (html: String, csv: String) {
         let store = folder.path("books.sqlite")
         let sample = try CLI.run(["sample", "--clients", "6", "--invoices", "60", "--seed", "4", "--output", store])
@@ -18,7 +19,8 @@ struct ChangesPageLanguageTests {
             "sqlite3 '\(store)' \"UPDATE invoice SET dueOn = '2030-01-31' WHERE id = (SELECT min(id) FROM invoice); "
                 + "UPDATE invoice SET status = 'void' WHERE id = (SELECT min(id) FROM invoice); "
                 + "UPDATE payment SET amount = amount - 100 WHERE id = (SELECT min(id) FROM payment WHERE invoiceId = 2); "
-                + "DELETE FROM payment WHERE id = (SELECT min(id) FROM payment)\" </dev/null")
+                + "DELETE FROM payment WHERE id = (SELECT min(id) FROM payment); "
+                + "UPDATE taxLine SET rate = '8.125' WHERE id = (SELECT min(id) FROM taxLine)\" </dev/null")
         #expect(edit.status == 0, "\(edit.stderr)")
         let build = try CLI.run(["build", "--quiet"], in: folder.url)
         #expect(build.status == 0, "\(build.stderr)")
@@ -44,12 +46,15 @@ struct ChangesPageLanguageTests {
         #expect(html.contains(/Zahlung [0-9]+<td>geändert<td>Betrag<td>[0-9.]+,[0-9]{2}\u{A0}£<td>[0-9.]+,[0-9]{2}\u{A0}£/), "\(html)")
         #expect(html.contains(/<td>entfernt<td><td>Datum [0-9]{2}\.[0-9]{2}\.[0-9]{4}, Betrag [0-9.]+\u{A0}¥,/), "\(html)")
         #expect(html.contains(/Zahlen [^<]* GBP [0-9-]+<td>geändert<td>bezahlt<td>[0-9.]+,[0-9]{2}\u{A0}£/), "\(html)")
-        // No row cell holds the trail's raw status or date (a cell ends at the next tag or at its row's line end).
-        #expect(!html.contains(/<td>(sent|void|2030-01-31)(<|\n)/), "\(html)")
+        // A tax line's rate in the page's number form: the number and ` %`, as the site's tax rates.
+        #expect(html.contains(/Steuerzeile [0-9]+<td>geändert<td>Satz<td>[0-9]+(,[0-9]+)? %<td>8,125 %/), "\(html)")
+        // No row cell holds the trail's raw status, date or rate (a cell ends at the next tag or at its row's line end).
+        #expect(!html.contains(/<td>(sent|void|2030-01-31|[0-9.]+%)(<|\n)/), "\(html)")
         // The CSV is the trail's, in every language.
         #expect(csv.contains(",changed,due,") && csv.contains(/\spayment [0-9]+,removed,,"?date\s/), "\(csv)")
         #expect(csv.contains(",changed,status,sent,void,") && csv.contains(",2030-01-31,"), "\(csv)")
         #expect(csv.contains(/\spayment [0-9]+,changed,amount,[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{2},/), "\(csv)")
+        #expect(csv.contains(/\stax line [0-9]+,changed,rate,[0-9.]+%,8\.125%,/), "\(csv)")
     }
 
     @Test(.temporaryFolder) func anEnglishChangesPageKeepsTheTrailsWords() throws {
@@ -62,5 +67,6 @@ struct ChangesPageLanguageTests {
         #expect(html.contains("<td>status<td>sent<td>void"), "\(html)")
         #expect(html.contains(/payment [0-9]+<td>changed<td>amount<td>[0-9]+\.[0-9]{2}<td>[0-9]+\.[0-9]{2}/), "\(html)")
         #expect(html.contains(/<td>removed<td><td>date [0-9]{4}-[0-9]{2}-[0-9]{2}, amount [0-9]+,/), "\(html)")
+        #expect(html.contains(/\stax line [0-9]+<td>changed<td>rate<td>[0-9.]+%<td>8\.125%/), "\(html)")
     }
 }

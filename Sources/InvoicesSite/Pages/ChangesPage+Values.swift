@@ -3,9 +3,10 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// A changed value in the page's formats (issue 43): on a page in another language than English, a date as the page's
-/// dates (`31.01.2030`), an amount as money with its currency (`7.784,00 €`), a status and a document kind through the
-/// status column's and the documents' keys (`status.sent`, `document.creditNote`). English pages show the trail's
-/// values as they were; changes.csv keeps them in every language.
+/// dates (`31.01.2030`), an amount as money with its currency (`7.784,00 €`), a tax rate and a count of invoices in
+/// the page's number form (`7,7 %`, `1.200`), a status and a document kind through the status column's and the
+/// documents' keys (`status.sent`, `document.creditNote`). English pages show the trail's values as they were;
+/// changes.csv keeps them in every language.
 extension SiteView {
     /// The currencies of the invoices the amounts of `changes` belong to, by invoice identifier: an invoice's own, a
     /// payment's, write-off's or tax line's invoice's. Only invoices whose currency the books hold now and that did
@@ -43,6 +44,13 @@ extension SiteView {
         case (.invoice, "kind"):
             let key = value == InvoiceKind.creditNote.name ? "document.creditNote" : "document." + value
             return language.translation.has(key) ? word(key) : value
+        case (.taxLine, "rate"):
+            // The trail's `7.7%`, as the site writes rates (`7,7 %`).
+            guard value.hasSuffix("%"), let milliPercent = TaxRate.milliPercent(String(value.dropLast())) else { return value }
+            return rate(TaxRate(name: "", milliPercent: milliPercent))
+        case (.figures, "invoices"):
+            guard value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let invoices = Int(value) else { return value }
+            return count(invoices)
         default:
             guard Self.isAmount(field, kind: change.kind), let currency = changeCurrency(change, currencies: currencies),
                 let money = try? Money(parsing: value, currency: currency)

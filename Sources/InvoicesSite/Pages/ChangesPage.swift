@@ -5,7 +5,12 @@ internal import InvoicesReport
 /// `changes.html` and `changes.csv`: what changed in the books since the previous report (``ChangeLog``).
 struct ChangesPage: SiteWidePageKind {
     let site: SiteView
+    /// The currencies of the invoices the page's amounts belong to (``SiteView/changeCurrencies(_:)``), once
+    /// ``prepared()`` has worked them out: a pass over the books' invoices, which both its inputs and its files need.
+    var currencies: [String: CurrencyCode]? = nil
     var key: String { "changes" }
+
+    init(site: SiteView) { self.site = site }
 }
 
 extension ChangesPage {
@@ -49,7 +54,7 @@ extension ChangesPage {
         let log = site.changeLog
         let documents = log.changes.filter { $0.kind.isDocument }
         let figures = log.changes.filter { !$0.kind.isDocument }
-        let currencies = site.changeCurrencies(Array(documents.prefix(Self.changesOnPage)))
+        let currencies = pageCurrencies()
         func rows(_ changes: [Trail.Change]) -> [Change] {
             changes.prefix(Self.changesOnPage).map { change in
                 // In the page's words and formats (ChangesPage+Words.swift, +Values.swift); changes.csv keeps the trail's.
@@ -77,6 +82,19 @@ extension ChangesPage {
         ]
     }
 
+    /// The currencies of the invoices of the documents the page lists (the first ``changesOnPage``): worked out by
+    /// ``prepared()``, or here.
+    func pageCurrencies() -> [String: CurrencyCode] {
+        if let currencies { return currencies }
+        return site.changeCurrencies(Array(site.changeLog.changes.lazy.filter { $0.kind.isDocument }.prefix(Self.changesOnPage)))
+    }
+
+    func prepared() -> ChangesPage {
+        var page = self
+        page.currencies = pageCurrencies()
+        return page
+    }
+
     /// What the page shows, with its template.
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var fingerprint = Fingerprint(seed: inputs.base)
@@ -84,8 +102,7 @@ extension ChangesPage {
         fingerprint.add(site.changeLog.closedThrough?.description ?? "")
         fingerprint.add(site.changeLog.csv)
         // The invoices' currencies its amounts are written in (none on an English page).
-        let documents = site.changeLog.changes.lazy.filter { $0.kind.isDocument }.prefix(Self.changesOnPage)
-        for (identifier, currency) in site.changeCurrencies(Array(documents)).sorted(by: { $0.key < $1.key }) {
+        for (identifier, currency) in pageCurrencies().sorted(by: { $0.key < $1.key }) {
             fingerprint.add(identifier)
             fingerprint.add(currency.code)
         }

@@ -137,9 +137,9 @@ extension CollectionsPage {
             case "name": return client.name
             case "number": return client.number
             case "href": return links(site.paths.client(entry.clientIndex))
-            case "settled": return String(entry.settled)
-            case "median": return String(entry.median)
-            case "p90": return String(entry.percentile90)
+            case "settled": return site.count(entry.settled)
+            case "median": return site.count(entry.median)
+            case "p90": return site.count(entry.percentile90)
             default: return ""
             }
         }
@@ -218,8 +218,8 @@ extension CollectionsPage {
         case "statementHref": return site.paths.statement(entry.clientIndex)
         case "overdue": return site.money(entry.overdue, entry.currency)
         case "outstanding": return site.money(entry.outstanding, entry.currency)
-        case "invoices": return String(entry.invoices)
-        case "oldest": return String(entry.oldestDaysLate)
+        case "invoices": return site.count(entry.invoices)
+        case "oldest": return site.count(entry.oldestDaysLate)
         default: return ""
         }
     }

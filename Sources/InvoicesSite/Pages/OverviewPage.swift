@@ -131,8 +131,8 @@ extension OverviewPage {
         let taxes = taxes()
         return Context(
             firstMonth: report.months.first.map(site.monthLabel) ?? "", lastMonth: report.months.last.map(site.monthLabel) ?? "",
-            monthCount: String(report.months.count), hasMonths: !report.months.isEmpty,
-            totals: totals, hasTotals: !totals.isEmpty, months: months, clientCount: String(report.clients.count),
+            monthCount: site.count(report.months.count), hasMonths: !report.months.isEmpty,
+            totals: totals, hasTotals: !totals.isEmpty, months: months, clientCount: site.count(report.clients.count),
             aging: report.currencies.map { site.agingFields($0.aging, $0.currency) }, agingColumns: site.agingHeads,
             charts: charts, topClients: topClients(limit: 5), hasOverdue: !overdue.isEmpty, topOverdue: overdue,
             fiscalYearStart: site.language.monthName(options.fiscalYearStart), fiscalSpan: span.isEmpty ? nil : span,
@@ -149,7 +149,7 @@ extension OverviewPage {
             let tax = books.taxes[totals.taxIndex]
             let (net, amount) = totals.period.figures(basis)
             return Tax(
-                currency: totals.currency.code, tax: tax.name, rate: tax.percent + " %",
+                currency: totals.currency.code, tax: tax.name, rate: site.rate(tax),
                 net: site.money(net, totals.currency), amount: site.money(amount, totals.currency))
         }
     }

@@ -168,9 +168,9 @@ extension PeriodPage {
             let list = PagedList(
                 folder: folder, count: behind.count,
                 key: { books.invoices[behind[$0].invoiceIndex].identifier }, template: "period-list",
-                title: "\(period.label) · \(totals.currency.code) \(tax.name) \(tax.percent) %",
+                title: "\(period.label) · \(totals.currency.code) \(tax.name) \(site.rate(tax))",
                 fields: ListFields(
-                    label: period.label, currency: totals.currency.code, tax: tax.name, rate: tax.percent + " %",
+                    label: period.label, currency: totals.currency.code, tax: tax.name, rate: site.rate(tax),
                     periodHref: SitePaths.link(from: folder, to: SitePaths.period(period) + "#" + anchor)),
                 rows: { range, links in TaxInvoices(invoices: self.taxInvoiceRows(behind, range, totals.currency, links: links)) })
             return (totals, list)
@@ -301,7 +301,7 @@ extension PeriodPage {
         let tax = books.taxes[totals.taxIndex]
         let currency = totals.currency
         return TaxRow(
-            currency: currency.code, tax: tax.name, rate: tax.percent + " %",
+            currency: currency.code, tax: tax.name, rate: site.rate(tax),
             accrualNet: site.money(figures.accrualNet, currency), accrualTax: site.money(figures.accrualTax, currency),
             cashNet: site.money(figures.cashNet, currency), cashTax: site.money(figures.cashTax, currency))
     }

@@ -83,7 +83,7 @@ extension SiteView {
     func figuresFields(_ figures: Figures, _ currency: CurrencyCode) -> FiguresRow {
         FiguresRow(
             currency: currency.code, invoiced: money(figures.invoiced, currency), paid: money(figures.paid, currency),
-            outstanding: money(figures.outstanding, currency), overdue: money(figures.overdue, currency), invoices: String(figures.invoices))
+            outstanding: money(figures.outstanding, currency), overdue: money(figures.overdue, currency), invoices: count(figures.invoices))
     }
 
     /// One currency's aging (``agingRow(_:_:)``), typed.

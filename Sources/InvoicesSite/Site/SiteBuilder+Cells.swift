@@ -28,7 +28,7 @@ extension SiteView {
         case "paid": money(figures.paid, currency)
         case "outstanding": money(figures.outstanding, currency)
         case "overdue": money(figures.overdue, currency)
-        case "invoices": String(figures.invoices)
+        case "invoices": count(figures.invoices)
         default: ""
         }
     }

@@ -41,7 +41,7 @@ public struct SiteView: Sendable {
         let templates = (try? templates.localized(to: LanguageTag(options.language) ?? .english)) ?? templates
         self.templates = templates
         var options = options
-        if options.titleFollowsLanguage { options.title = templates.translation.text("layout.defaultTitle") }
+        options.title = options.pageTitle(in: templates.translation)
         self.options = options
         self.kinds = templates.pageKinds
         self.paths = SitePaths(books: books, options: options)
