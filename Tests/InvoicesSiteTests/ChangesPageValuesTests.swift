@@ -88,6 +88,20 @@ struct ChangesPageValuesTests {
         #expect(site.view.count(1200) == ["de": "1.200", "fr": "1\u{202F}200", "en": "1200"][language])
     }
 
+    /// An English page with `locale` set writes rates and counts in that locale's form, as it writes its amounts;
+    /// without it, the tool's own forms.
+    @Test func anEnglishPageWithALocaleWritesItsNumbersInIt() throws {
+        let books = Books(clients: [], invoices: [], currencies: [try CurrencyCode("EUR")], taxLines: [], taxes: [], schemaVersion: 2)
+        var options = SiteOptions(locale: "de_DE")
+        options.language = "en"
+        let german = SiteBuilder(books: books, report: try Report(books: books), templates: try Self.templates.get(), options: options)
+        #expect(german.view.count(1200) == "1.200")
+        #expect(german.view.rate(TaxRate(name: "MWST", milliPercent: 7_700)) == "7,7 %")
+        let plain = SiteBuilder(books: books, report: try Report(books: books), templates: try Self.templates.get(), options: SiteOptions())
+        #expect(plain.view.count(1200) == "1200")
+        #expect(plain.view.rate(TaxRate(name: "MWST", milliPercent: 7_700)) == "7.7 %")
+    }
+
     /// The page writes an invoice's amounts in its currency, so its fingerprint follows that currency (the same
     /// changes, the invoice in EUR or in GBP); an English page writes the trail's decimals, and does not. The
     /// currencies are worked out once, by ``ChangesPage/prepared()``, for both the fingerprint and the page.

@@ -10,7 +10,9 @@ public struct SiteOptions: Sendable {
     /// `layout.defaultTitle` ("Invoices report", "Rechnungsbericht"; resolved by ``SiteView``).
     public var titleFollowsLanguage = false
     /// The locale amounts are formatted for; `en_US_POSIX` gives stable output.
-    public var locale = "en_US_POSIX"
+    public var locale = SiteOptions.defaultLocale
+    /// The locale of a build that sets none: the tool's own forms (ISO dates, `1234.50`).
+    public static let defaultLocale = "en_US_POSIX"
     /// Whether ``locale`` was left unset (`locale`, `--locale`): a page in another language than English then
     /// formats its amounts and dates for its own language (``formatLocale(for:)``).
     public var localeFollowsLanguage = true
@@ -67,12 +69,12 @@ public struct SiteOptions: Sendable {
     public var datev: DATEVSettings?
 
     public init(
-        title: String = "Invoices report", locale: String = "en_US_POSIX", period: ReportPeriod = ReportPeriod(),
+        title: String = "Invoices report", locale: String = SiteOptions.defaultLocale, period: ReportPeriod = ReportPeriod(),
         baseURL: String? = nil
     ) {
         self.title = title
         self.locale = locale
-        self.localeFollowsLanguage = locale == "en_US_POSIX"
+        self.localeFollowsLanguage = locale == Self.defaultLocale
         self.period = period
         self.baseURL = baseURL
     }
