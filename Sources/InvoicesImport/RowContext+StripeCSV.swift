@@ -47,6 +47,15 @@ extension RowContext {
             let location = row.location
             let id = required(row["id"], location, "id", what: "Stripe invoice")
             let customer = required(row["Customer"], location, "Customer", what: "Stripe invoice")
+            // The customer is a client from its first row, even one refused for its figures: its other problems are
+            // reported, not that its client is missing.
+            if let customer, customers.insert(customer).inserted {
+                let email = row.filled("Customer Email")
+                clients.append(
+                    ImportedClient(
+                        number: customer, name: row.filled("Customer Name") ?? email ?? customer, email: email, street: nil, city: nil, zip: nil,
+                        country: nil, source: location))
+            }
             let code = currency(row["Currency"], location, "Currency")
             let created = stripeTime(row, "Date (UTC)", required: true)
             let finalized = stripeTime(row, "Finalized At (UTC)", required: false)
@@ -130,13 +139,6 @@ extension RowContext {
                         column: row.optional("Amount Remaining") == nil ? "Amount Paid" : "Amount Remaining"))
             }
             invoices.append(invoice)
-            if customers.insert(customer).inserted {
-                let email = row.filled("Customer Email")
-                clients.append(
-                    ImportedClient(
-                        number: customer, name: row.filled("Customer Name") ?? email ?? customer, email: email, street: nil, city: nil, zip: nil,
-                        country: nil, source: location))
-            }
         }
         var warnings: [ImportProblem] = []
         let file = rows.first?.table.file ?? ""
@@ -248,8 +250,8 @@ extension RowContext {
     }
 
     /// A time of the export, `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in UTC (or the day alone), as its day; `.some(nil)`
-    /// for an empty cell or a missing column when not `required`; nil after a problem. The hour may have one digit
-    /// (`2025-02-27 9:56`), as a spreadsheet writes the export back.
+    /// for an empty cell, a missing column or the zero timestamp (`1970-01-01 00:00`) when not `required`; nil after a
+    /// problem. The hour may have one digit (`2025-02-27 9:56`), as a spreadsheet writes the export back.
     mutating func stripeTime(_ row: CSVTable.Row, _ column: String, required: Bool) -> CalendarDate?? {
         let text = row[column]
         if text.isEmpty {
@@ -272,6 +274,8 @@ extension RowContext {
             problem(row.location, column, "'\(text)' is not a time YYYY-MM-DD HH:MM:SS (UTC) as Stripe exports it, naming a real day")
             return nil
         }
+        // Stripe writes an unset time as its zero timestamp (a real export's drafts have `Due Date (UTC)` 1970-01-01 0:00).
+        if !required, day.description == "1970-01-01", clock.allSatisfy({ Int($0) == 0 }) { return .some(nil) }
         return .some(day)
     }
 }
