@@ -34,13 +34,17 @@ extension ImportReader {
     }
 
     /// Each CSV cell holding a NUL byte, as a problem at its line and column (the header's name for it, else its number):
-    /// no export writes one, and a C string would end there.
-    static func nulProblems(_ document: CSVDocument, file: String) -> [ImportProblem] {
+    /// no export writes one, and a C string would end there. The header is the file's first row, or the row `header`
+    /// names (a QuickBooks report's, below its title rows); a cell on or above it, or under a column without a name,
+    /// is named by its number.
+    static func nulProblems(_ document: CSVDocument, file: String, header: (line: Int, names: [String])? = nil) -> [ImportProblem] {
+        let header = header ?? (line: 1, names: document.header)
         var found: [ImportProblem] = []
         let rows = [(1, document.header)] + document.records.map { ($0.line, $0.fields) }
         for (line, fields) in rows {
             for (index, field) in fields.enumerated() where field.utf8.contains(0) {
-                let column = index < document.header.count && line != 1 ? document.header[index] : "#\(index + 1)"
+                let name = index < header.names.count && line > header.line ? header.names[index].trimmingCharacters(in: .whitespaces) : ""
+                let column = name.isEmpty ? "#\(index + 1)" : name
                 found.append(
                     ImportProblem(
                         location: SourceLocation(file: file, line: line), column: column,

@@ -135,8 +135,13 @@ public struct ImportReader: Sendable {
             problems.add(ImportProblem(location: SourceLocation(file: file, line: error.line), message: error.message))
             return
         }
-        let nuls = Self.nulProblems(document, file: file)
+        var nuls = Self.nulProblems(document, file: file)
         guard nuls.isEmpty else {
+            // A QuickBooks report's header row is below its title rows: name the columns from it, as for other files.
+            let first = document.header.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let report = QuickBooksReport(document: document, format: options.format, otherFormat: ImportFormat.detect(header: first) != nil) {
+                nuls = Self.nulProblems(document, file: file, header: (line: report.headerLine, names: report.header.map { report.spelled[$0] ?? $0 }))
+            }
             nuls.forEach { problems.add($0) }
             return
         }

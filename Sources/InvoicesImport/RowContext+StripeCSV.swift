@@ -3,9 +3,11 @@ internal import InvoicesCore
 /// The Stripe Dashboard's CSV exports (docs/import.md, "Stripe Dashboard exports"): Invoices › Export (`invoices.csv`) and
 /// Credit notes › Export (`credit_notes.csv`). Amounts in major units (`1234.50`; none for zero-decimal currencies such
 /// as `jpy`), currencies lower case, times `YYYY-MM-DD HH:MM[:SS]` in UTC. Statuses mean what they mean in the API's
-/// invoice list: one mapping for both, ``RowContext/stripeSettle(_:_:checkBalance:paidOnIssue:)``.
+/// invoice list: one mapping for both, ``RowContext/stripeSettle(_:_:checkBalance:paidOnIssue:)``. The invoices export
+/// is told without `Number`: the export lets its columns be chosen, and a real export without it is on record
+/// (docs/import.md, "Where the layout comes from").
 extension ImportFormat {
-    static let stripeInvoiceColumns = ["id", "Number", "Customer", "Currency", "Amount Due", "Amount Paid", "Status", "Date (UTC)"]
+    static let stripeInvoiceColumns = ["id", "Customer", "Currency", "Amount Due", "Amount Paid", "Status", "Date (UTC)"]
     static let stripeCreditNoteColumns = ["id", "Number", "Invoice", "Customer", "Currency", "Status", "Created (UTC)"]
 }
 
@@ -18,6 +20,8 @@ struct StripeCSVLinks: Sendable, Hashable {
         var owed: Int64
         var currency: CurrencyCode
         var source: SourceLocation
+        /// The column a problem names: `Amount Remaining`, or `Amount Paid` in a file without it.
+        var column: String
     }
 
     /// Stripe's invoice ids (`in_…`) to the invoices' identifiers (their numbers), for the credit notes' `Invoice` column.
@@ -25,6 +29,9 @@ struct StripeCSVLinks: Sendable, Hashable {
     var unsettled: [Unsettled] = []
     /// The credit-note files read.
     var creditFiles: Set<String> = []
+    /// The credit notes (by identifier) whose refund columns say some of them went back to the customer: credited after
+    /// payment, so they make up no invoice's `Amount Remaining`.
+    var refunded: Set<String> = []
 }
 
 extension RowContext {
@@ -40,23 +47,40 @@ extension RowContext {
             let location = row.location
             let id = required(row["id"], location, "id", what: "Stripe invoice")
             let customer = required(row["Customer"], location, "Customer", what: "Stripe invoice")
+            // The customer is a client from its first row, even one refused for its figures: its other problems are
+            // reported, not that its client is missing.
+            if let customer, customers.insert(customer).inserted {
+                let email = row.filled("Customer Email")
+                clients.append(
+                    ImportedClient(
+                        number: customer, name: row.filled("Customer Name") ?? email ?? customer, email: email, street: nil, city: nil, zip: nil,
+                        country: nil, source: location))
+            }
             let code = currency(row["Currency"], location, "Currency")
             let created = stripeTime(row, "Date (UTC)", required: true)
             let finalized = stripeTime(row, "Finalized At (UTC)", required: false)
             let paidAt = stripeTime(row, "Paid At (UTC)", required: false)
             let due = stripeTime(row, "Due Date (UTC)", required: false)
-            guard let id, let customer, let code, let created = created ?? nil, let finalized, let paidAt, let due,
+            let marked = stripeTime(row, "Marked Uncollectible At (UTC)", required: false)
+            if let code, ["open", "paid", "uncollectible"].contains(row["Status"]), stripeBalanceMoved(row, code) {
+                rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
+                continue
+            }
+            guard let id, let customer, let code, let created = created ?? nil, let finalized, let paidAt, let due, let marked,
                 let amount = money(row[amountColumn], code, location, amountColumn),
                 let paid = money(row["Amount Paid"], code, location, "Amount Paid")
             else {
                 rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
                 continue
             }
-            // `Amount Remaining` is Stripe's balance; without the column the balance is what the figures leave.
+            // `Amount Remaining` is Stripe's balance; without the column the balance is what the figures leave, but nothing
+            // of a paid invoice (a credit note or money outside Stripe may have settled the rest: checked below).
             var owed: Int64
             if row.optional("Amount Remaining") != nil {
                 guard let remaining = money(row["Amount Remaining"], code, location, "Amount Remaining") else { continue }
                 owed = remaining.minorUnits
+            } else if row["Status"] == "paid" {
+                owed = 0
             } else {
                 guard let left = MinorUnits.subtract(amount.minorUnits, paid.minorUnits) else {
                     problem(location, "Amount Paid", MinorUnits.tooLarge)
@@ -65,17 +89,22 @@ extension RowContext {
                 owed = left
             }
             var tax: ImportedTax?
-            if row.optional("Tax") != nil {
-                guard let taxAmount = money(row["Tax"], code, location, "Tax") else { continue }
-                guard let net = MinorUnits.subtract(amount.minorUnits, taxAmount.minorUnits), net >= 0 else {
+            // An empty `Tax` cell (Stripe computed no tax, as real exports leave it) is no tax.
+            if let taxText = row.optional("Tax") {
+                var taxAmount: Int64 = 0
+                if !taxText.isEmpty {
+                    guard let parsed = money(taxText, code, location, "Tax") else { continue }
+                    taxAmount = parsed.minorUnits
+                }
+                guard let net = MinorUnits.subtract(amount.minorUnits, taxAmount), net >= 0 else {
                     problem(location, "Tax", "'\(row["Tax"])' is more than the \(amountColumn) '\(row[amountColumn])'")
                     continue
                 }
-                tax = taxAmount.minorUnits == 0 ? ImportedTax(net: net, lines: [])
+                tax = taxAmount == 0 ? ImportedTax(net: net, lines: [])
                     : ImportedTax(
                         net: net, name: "Tax",
-                        rate: TaxRate(name: "Tax", milliPercent: Int32(clamping: net > 0 ? proportionalMilli(taxAmount.minorUnits, net) : 0)).percent,
-                        amount: taxAmount.minorUnits)
+                        rate: TaxRate(name: "Tax", milliPercent: Int32(clamping: net > 0 ? proportionalMilli(taxAmount, net) : 0)).percent,
+                        amount: taxAmount)
             }
             let issued = finalized ?? created
             let identifier = row.filled("Number") ?? id
@@ -89,30 +118,27 @@ extension RowContext {
             let deferred = ["open", "paid", "uncollectible"].contains(status) && difference != 0 && difference != nil
             let columns: [StripeState.Field: String] = [
                 .status: "Status", .total: amountColumn, .paid: "Amount Paid", .remaining: "Amount Remaining", .paidAt: "Paid At (UTC)",
-                .uncollectibleAt: "Status",
+                .uncollectibleAt: marked == nil ? "Status" : "Marked Uncollectible At (UTC)",
             ]
+            // The write-off is dated the day Stripe marked the invoice uncollectible, where the export has it.
             let state = StripeState(
-                status: status, paid: paid.minorUnits, owed: owed, paidAt: paidAt, uncollectibleAt: issued, missing: "empty",
+                status: status, paid: paid.minorUnits, owed: owed, paidAt: paidAt, uncollectibleAt: marked ?? issued, missing: "empty",
                 at: { (location, columns[$0]) }, name: { "'\(columns[$0] ?? "")'" })
             guard stripeSettle(&invoice, state, checkBalance: !deferred, paidOnIssue: &paidOnIssue) else {
                 rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
                 continue
             }
-            if status == "uncollectible", owed != 0 { writtenOffOnIssue += 1 }
+            if status == "uncollectible", owed != 0, marked == nil { writtenOffOnIssue += 1 }
             guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, location, dueColumn: "Due Date (UTC)", paidColumn: "Paid At (UTC)")
             else { continue }
             links.identifiers[id] = identifier
             if deferred, let difference {
-                links.unsettled.append(.init(identifier: identifier, difference: difference, owed: owed, currency: code, source: location))
+                links.unsettled.append(
+                    .init(
+                        identifier: identifier, difference: difference, owed: owed, currency: code, source: location,
+                        column: row.optional("Amount Remaining") == nil ? "Amount Paid" : "Amount Remaining"))
             }
             invoices.append(invoice)
-            if customers.insert(customer).inserted {
-                let email = row.filled("Customer Email")
-                clients.append(
-                    ImportedClient(
-                        number: customer, name: row.filled("Customer Name") ?? email ?? customer, email: email, street: nil, city: nil, zip: nil,
-                        country: nil, source: location))
-            }
         }
         var warnings: [ImportProblem] = []
         let file = rows.first?.table.file ?? ""
@@ -128,18 +154,21 @@ extension RowContext {
                 ImportProblem(
                     location: SourceLocation(file: file),
                     message: "\(writtenOffOnIssue) uncollectible invoice(s): each Amount Remaining is written off on the invoice's issue date; "
-                        + "the export does not say when the invoice was marked uncollectible"))
+                        + "the export does not say when the invoice was marked uncollectible (add the Marked Uncollectible At (UTC) column)"))
         }
         return (clients, invoices, warnings)
     }
 
     /// The credit notes export: one credit note a row, correcting the invoice its `Invoice` column names (resolved once
-    /// every file is read); void ones are void.
+    /// every file is read); void ones are void. Where the file has the refund columns (`Refund Amount`, `Out of Band
+    /// Amount`), what they add up to went back to the customer: one refund (a negative payment) on the credit note's
+    /// day, so it leaves no credit for that part; the rest stays the client's credit (or is applied to its invoice).
     mutating func stripeCSVCreditNotes(_ rows: [CSVTable.Row], links: inout StripeCSVLinks) -> [ImportedInvoice] {
         var notes: [ImportedInvoice] = []
         guard let first = rows.first else { return [] }
         links.creditFiles.insert(first.table.file)
         let amountColumn = first.optional("Total") != nil ? "Total" : "Amount"
+        let refundColumns = Self.stripeRefundColumns.filter { first.optional($0) != nil }
         for row in rows {
             let location = row.location
             let id = required(row["id"], location, "id", what: "Stripe credit note")
@@ -160,10 +189,18 @@ extension RowContext {
                 rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
                 continue
             }
+            guard let refunded = stripeRefunded(row, refundColumns, code, amount: amount, amountColumn: amountColumn, void: status == .void) else {
+                rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
+                continue
+            }
             var note = ImportedInvoice(
                 identifier: row.filled("Number") ?? id, client: .number(customer), clientColumn: "Customer", amount: amount, issued: created,
                 due: created, paid: nil, notes: row.filled("Memo") ?? row.filled("Reason") ?? "", source: location, status: status)
             note.kind = .creditNote
+            if refunded > 0 {
+                note.receipts = ImportedReceipts(received: -refunded, receivedOn: created)
+                links.refunded.insert(note.identifier)
+            }
             note.corrects = row.filled("Invoice")
             note.unappliedWhenUncorrected = true
             notes.append(note)
@@ -171,8 +208,50 @@ extension RowContext {
         return notes
     }
 
+    /// Whether Stripe moved money through the customer's balance on this invoice (`Ending Balance` is not `Starting
+    /// Balance`: part of it paid from the balance, a negative total put on it, a total below the minimum charge carried
+    /// to the next invoice), with a problem saying so: the books hold no customer balance. False without the columns.
+    mutating func stripeBalanceMoved(_ row: CSVTable.Row, _ code: CurrencyCode) -> Bool {
+        let (startText, endText) = (row["Starting Balance"], row["Ending Balance"])
+        guard !startText.isEmpty, !endText.isEmpty,
+            let start = try? Money(parsing: startText, currency: code), let end = try? Money(parsing: endText, currency: code),
+            start != end
+        else { return false }
+        problem(
+            row.location, "Ending Balance",
+            "is \(endText), its Starting Balance \(startText): Stripe moved \(row["Total"]) less the Amount Due \(row["Amount Due"]) through the "
+                + "customer's balance, which the books do not hold, so the invoice is not imported")
+        return true
+    }
+
+    /// The columns of a credit note row that say how much of it went back to the customer (docs/import.md: their names
+    /// could not be checked against a real export).
+    static let stripeRefundColumns = ["Refund Amount", "Out of Band Amount"]
+
+    /// What a credit note row's refund columns add up to (0 without them or with empty cells), at most the credit note's
+    /// amount, and 0 on a void one; nil after a problem.
+    mutating func stripeRefunded(_ row: CSVTable.Row, _ columns: [String], _ code: CurrencyCode, amount: Money, amountColumn: String, void: Bool) -> Int64? {
+        var refunded: Int64 = 0
+        for column in columns where !row[column].isEmpty {
+            guard let part = money(row[column], code, row.location, column) else { return nil }
+            guard !void || part.minorUnits == 0 else {
+                problem(row.location, column, "is \(row[column]) on a void credit note; a void credit note refunds nothing")
+                return nil
+            }
+            guard let sum = MinorUnits.add(refunded, part.minorUnits), sum <= amount.minorUnits else {
+                problem(
+                    row.location, column,
+                    "the refunds (\(columns.joined(separator: " + "))) are more than the credit note's \(amountColumn) '\(row[amountColumn])'")
+                return nil
+            }
+            refunded = sum
+        }
+        return refunded
+    }
+
     /// A time of the export, `YYYY-MM-DD HH:MM` or `YYYY-MM-DD HH:MM:SS` in UTC (or the day alone), as its day; `.some(nil)`
-    /// for an empty cell or a missing column when not `required`; nil after a problem.
+    /// for an empty cell, a missing column or the zero timestamp (`1970-01-01 00:00`) when not `required`; nil after a
+    /// problem. The hour may have one digit (`2025-02-27 9:56`), as a spreadsheet writes the export back.
     mutating func stripeTime(_ row: CSVTable.Row, _ column: String, required: Bool) -> CalendarDate?? {
         let text = row[column]
         if text.isEmpty {
@@ -188,12 +267,15 @@ extension RowContext {
         let clockIsValid = parts.count == 1
             || (parts.count == 2 && (2...3).contains(clock.count)
                 && clock.enumerated().allSatisfy { index, field in
-                    field.count == 2 && field.allSatisfy { $0.isASCII && $0.isNumber } && (Int(field) ?? 99) <= limits[index]
+                    (field.count == 2 || (index == 0 && field.count == 1)) && field.allSatisfy { $0.isASCII && $0.isNumber }
+                        && (Int(field) ?? 99) <= limits[index]
                 })
         guard clockIsValid, let day = CalendarDate(iso: String(parts[0])) else {
             problem(row.location, column, "'\(text)' is not a time YYYY-MM-DD HH:MM:SS (UTC) as Stripe exports it, naming a real day")
             return nil
         }
+        // Stripe writes an unset time as its zero timestamp (a real export's drafts have `Due Date (UTC)` 1970-01-01 0:00).
+        if !required, day.description == "1970-01-01", clock.allSatisfy({ Int($0) == 0 }) { return .some(nil) }
         return .some(day)
     }
 }
@@ -215,6 +297,7 @@ extension ImportReader {
                 batch.invoices[index].corrects = nil
                 continue
             }
+            guard !links.refunded.contains(batch.invoices[index].identifier) else { continue }
             credited[identifier] = MinorUnits.add(credited[identifier] ?? 0, batch.invoices[index].amount.minorUnits) ?? .max
             notesOf[identifier, default: []].append(index)
         }
@@ -223,10 +306,10 @@ extension ImportReader {
             guard credited[invoice.identifier] == invoice.difference else {
                 problems.add(
                     ImportProblem(
-                        location: invoice.source, column: "Amount Remaining",
+                        location: invoice.source, column: invoice.column,
                         message: "Stripe's balance \(money(invoice.owed)) is not the total less Amount Paid less the credit notes of this import "
                             + "(\(money(credited[invoice.identifier] ?? 0)), \(money(invoice.difference)) expected); something the files do not show "
-                            + "settled it (the customer's balance, a credit note not imported), so it is not imported"))
+                            + "settled it (the customer's balance, a credit note not imported, money paid outside Stripe), so it is not imported"))
                 continue
             }
             for index in notesOf[invoice.identifier] ?? [] { batch.invoices[index].applied = batch.invoices[index].issued }

@@ -30,7 +30,8 @@ struct HostileServiceImportTests {
         let cases: [(fixture: String, old: String, line: Int, column: String)] = [
             ("stripe/invoices.csv", "Harbor & Lane LLC", 7, "Customer Name"),
             ("xero-invoices-export.csv", "Highland Joinery Ltd", 2, "ContactName"),
-            ("quickbooks-invoice-list.csv", "Website redesign", 6, "#4"),
+            ("quickbooks-invoice-list.csv", "Website redesign", 6, "Memo/Description"),
+            ("quickbooks-transactions-by-customer.csv", "Hosting and support", 9, "Memo/Description"),
             ("invoiceninja/invoiceninja-clients.csv", "Ana Admin", 2, "Client User"),
             ("wave/wave-customers.csv", "Pixel Forge LLC", 3, "customer_name"),
         ]

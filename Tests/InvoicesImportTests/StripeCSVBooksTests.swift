@@ -46,7 +46,7 @@ struct StripeCSVBooksTests {
             "\(paths[0]): 2 open or uncollectible invoice(s) with an Amount Paid: each amount is recorded as one payment on the invoice's "
                 + "issue date; the export does not say when a partial payment was made",
             "\(paths[0]): 1 uncollectible invoice(s): each Amount Remaining is written off on the invoice's issue date; the export does "
-                + "not say when the invoice was marked uncollectible",
+                + "not say when the invoice was marked uncollectible (add the Marked Uncollectible At (UTC) column)",
         ])
         let summary = try ImportWriter.apply(batch, to: store)
         #expect(summary.invoices.added == 11 && summary.clients.added == 3)
@@ -119,7 +119,7 @@ struct StripeCSVBooksTests {
         #expect(error.problems.map(\.description) == [
             "\(Support.fixture(Self.files[0])):4: column 'Amount Remaining': Stripe's balance 121.00 EUR is not the total less Amount Paid less the "
                 + "credit notes of this import (0.00 EUR, 121.00 EUR expected); something the files do not show settled it (the customer's "
-                + "balance, a credit note not imported), so it is not imported"
+                + "balance, a credit note not imported, money paid outside Stripe), so it is not imported"
         ])
     }
 
@@ -139,5 +139,94 @@ struct StripeCSVBooksTests {
         let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [yen, Support.fixture(Self.files[1])]) }
         #expect(error.problems.map(\.description).first?.hasPrefix("\(yen):9: column 'Total': '110000.5' has more decimals than JPY allows (0)") == true,
             "\(error.problems)")
+    }
+
+    /// An invoices export laid out column for column as a real one (a Dashboard export with its columns chosen, without
+    /// `Number`, `Customer Name` or `Amount Remaining`; docs/import.md names where it is), with rows of our own: it is
+    /// told by its header, an empty `Tax` cell is no tax, `Marked Uncollectible At (UTC)` dates the write-off, and an hour
+    /// of one digit (`9:05`, as a spreadsheet writes the file back) is read. With it, credit notes whose refund columns
+    /// say they went back to the customer: refunded on their day, leaving no credit for that part.
+    @Test(.temporaryFolder) func anExportLaidOutAsARealOneWithRefundedCreditNotes() throws {
+        let folder = try TemporaryFolder.current
+        let store = folder.path("books.sqlite")
+        let files = ["stripe/invoices-chosen-columns.csv", "stripe/credit_notes-refunds.csv"]
+        let batch = try ImportReader().read(files: files.map(Support.fixture))
+        #expect(batch.warnings.isEmpty, "\(batch.warnings)")
+        let summary = try ImportWriter.apply(batch, to: store)
+        #expect(summary.invoices.added == 10 && summary.clients.added == 2 && summary.warnings.isEmpty, "\(summary.warnings)")
+        let books = try BooksStore(path: store).books
+        func invoice(_ identifier: String) throws -> InvoiceSnapshot { try #require(books.invoices.first { $0.identifier == identifier }) }
+
+        #expect(try invoice("in_1TcA05Fjord0003").status == .draft && invoice("in_1TcA05Fjord0003").issued.description == "2026-03-25")
+        // Its `Due Date (UTC)` is Stripe's zero timestamp, 1970-01-01 0:00, as a real export's drafts have it: unset.
+        #expect(try invoice("in_1TcA05Fjord0003").due.description == "2026-04-24")
+        #expect(try invoice("in_1TcA04Fjord0002").status == .void && invoice("in_1TcA06Fjord0004").net == 9_000)
+        #expect(try invoice("in_1TcA02Kite0002").net == 5_000 && invoice("in_1TcA06Fjord0004").due.description == "2026-03-31")
+        let writeOffs = books.writeOffs.map { "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date)" }
+        #expect(writeOffs == ["in_1TcA03Fjord0001 30000 2026-03-20"])
+        let payments = books.payments.map { "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date)" }.sorted()
+        #expect(payments == [
+            "FJORD-CN-01 -1000 2026-03-14", "KITE-CN-01 -12100 2026-03-12", "in_1TcA01Kite0001 12100 2026-03-02", "in_1TcA06Fjord0004 9000 2026-03-01",
+        ])
+        // Refunded or left on the balance, a credit note of a paid invoice is not applied to it; the void one is void.
+        #expect(try invoice("KITE-CN-01").applied == nil && invoice("FJORD-CN-02").applied == nil && invoice("FJORD-CN-03").status == .void)
+        let built = try Support.reportBalances(books)
+        #expect(built["cus_TbKite EUR"]?.owed == 6_050 && built["cus_TbKite EUR"]?.credit == 0, "\(built)")
+        #expect(built["cus_TbFjord USD"]?.owed == 0 && built["cus_TbFjord USD"]?.credit == 3_500, "\(built)")
+
+        let before = try Support.dump(store)
+        let again = try Support.importFixtures(files, into: store)
+        #expect(again.invoices == .init(unchanged: 10) && again.clients == .init(unchanged: 2))
+        #expect(try Support.dump(store) == before)
+    }
+
+    /// Refunds above the credit note, or on a void one, are refused at their cell.
+    @Test(.temporaryFolder) func aRefundTheCreditNoteCannotHoldIsRefusedAtItsCell() throws {
+        let folder = try TemporaryFolder.current
+        let invoices = Support.fixture("stripe/invoices-chosen-columns.csv")
+        let above = try Self.variant(folder, "stripe/credit_notes-refunds.csv") { $0.replacingOccurrences(of: "Refunded in full,121.00,0.00", with: "Refunded in full,121.00,0.01") }
+        var error = try #require(throws: ImportError.self) { try ImportReader().read(files: [invoices, above]) }
+        #expect(error.problems.map(\.description) == [
+            "\(above):2: column 'Out of Band Amount': the refunds (Refund Amount + Out of Band Amount) are more than the credit note's Total '121.00'"
+        ])
+        let void = try Self.variant(folder, "stripe/credit_notes-refunds.csv") { $0.replacingOccurrences(of: "Issued twice,,", with: "Issued twice,5.00,") }
+        error = try #require(throws: ImportError.self) { try ImportReader().read(files: [invoices, void]) }
+        #expect(error.problems.map(\.description) == [
+            "\(void):5: column 'Refund Amount': is 5.00 on a void credit note; a void credit note refunds nothing"
+        ])
+    }
+
+    /// An invoice paid partly from the customer's Stripe balance (as 84 of a real export's 8,075 move money through it):
+    /// refused at `Ending Balance`, naming the balance, where it was refused at a column the file does not have; its
+    /// customer, on no other row, is not reported missing besides.
+    @Test(.temporaryFolder) func anInvoicePaidFromTheCustomersBalanceIsRefusedNamingIt() throws {
+        let folder = try TemporaryFolder.current
+        let path = try Self.variant(folder, "stripe/invoices-chosen-columns.csv") {
+            $0.replacingOccurrences(
+                of: "in_1TcA01Kite0001,121.00,true,eur,cus_TbKite,2026-03-02 09:15,,0.00,",
+                with: "in_1TcA01Kite0001,100.00,true,eur,cus_TbSolo,2026-03-02 09:15,,0.00,"
+            ).replacingOccurrences(of: "2026-04-02 09:15,0.00,sub_1TcKite,100.00,0.00,,21.00,21,121.00,121.00,paid", with: "2026-04-02 09:15,-21.00,sub_1TcKite,100.00,0.00,,21.00,21,121.00,100.00,paid")
+        }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description) == [
+            "\(path):7: column 'Ending Balance': is 0.00, its Starting Balance -21.00: Stripe moved 121.00 less the Amount Due 100.00 through the "
+                + "customer's balance, which the books do not hold, so the invoice is not imported"
+        ])
+    }
+
+    /// A paid invoice is owed nothing: in a file without `Amount Remaining`, one paid less than its total must be made up
+    /// by credit notes of the import, else it is reported at `Amount Paid` (it was reported at `Amount Remaining`, a
+    /// column the file does not have, as a status that disagrees with the balance).
+    @Test(.temporaryFolder) func aPaidInvoicePaidLessThanItsTotalIsMadeUpByCreditNotesOrReported() throws {
+        let folder = try TemporaryFolder.current
+        let path = try Self.variant(folder, "stripe/invoices-chosen-columns.csv") {
+            $0.replacingOccurrences(of: ",90.00,90.00,paid,", with: ",90.00,0.00,paid,")
+        }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description) == [
+            "\(path):2: column 'Amount Paid': Stripe's balance 0.00 USD is not the total less Amount Paid less the credit notes of this import "
+                + "(0.00 USD, 90.00 USD expected); something the files do not show settled it (the customer's balance, a credit note not "
+                + "imported, money paid outside Stripe), so it is not imported"
+        ])
     }
 }
