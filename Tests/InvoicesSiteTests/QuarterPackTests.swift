@@ -87,7 +87,7 @@ import Testing
         defer { project.folder.remove() }
         let quarter = try project.longestQuarter()
         let pack = try project.text("quarters/\(quarter)/print.html")
-        #expect(pack.contains("<table class=\"figures tax-invoices\">"), "the rows are listed")
+        #expect(pack.contains("<table class=\"figures tax-invoices\" id=\"tax-"), "the rows are listed")
         #expect(try project.text("quarters/\(quarter).html").contains("<a href=\"\(quarter)/print.html\">"), "the quarter's page links its pack")
         // The quarter's totals as the quarter's page shows them: `<th>EUR<td>EUR 1,234.56`.
         let page = try project.text("quarters/\(quarter).html")
@@ -209,6 +209,42 @@ import Testing
         let whole = html(limit: rows)
         #expect(whole.components(separatedBy: "<tr><th>INV-").count - 1 == rows, "at the limit, every row")
         #expect(!whole.contains("more than the"))
+    }
+
+    /// A quarter whose lists are more than a page together (`--page-size 50`) and at most the pack's row limit (ten
+    /// pages' worth) has them in its pack only (issue 46, item 5): the quarter's page links each tax to the pack's
+    /// table of it, no list pages repeat the rows, and the pack's rows link their clients as those pages did.
+    @Test func aPagedQuartersListsAreInItsPackOnly() throws {
+        let project = try Project(["--page-size", "50"])
+        defer { project.folder.remove() }
+        let root = project.site + "/quarters/"
+        var paged = 0
+        for quarter in try FileManager.default.contentsOfDirectory(atPath: root) where !quarter.contains(".") {
+            guard let csv = try? project.text("quarters/\(quarter).csv") else { continue }
+            let identifiers = csv.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[3]) }
+            guard identifiers.count > 50 else { continue }
+            #expect(identifiers.count <= 500, "\(quarter): within the pack's limit")
+            paged += 1
+            let page = try project.text("quarters/\(quarter).html")
+            let pack = try project.text("quarters/\(quarter)/print.html")
+            // Every row once in the pack, in the CSV's order; none on the quarter's page or any page in its folder.
+            #expect(pack.matches(of: /<tr><th>([^<]*)<td>/).map { String($0.output.1) }.filter { $0.hasPrefix("INV") } == identifiers, "\(quarter)")
+            let folder = try FileManager.default.subpathsOfDirectory(atPath: root + quarter).filter { $0.hasSuffix(".html") }
+            #expect(folder == ["print.html"], "\(quarter): no list pages beside the pack: \(folder)")
+            #expect(!page.contains("tax-invoices") && !identifiers.contains { page.contains("<tr><th>\($0)<") }, "\(quarter)")
+            // Each tax's link lands on the pack's table of that tax.
+            let links = page.matches(of: /<nav class="pages" id="(tax-[A-Z]{3}-[0-9]+)"[^>]*>[^\n]*?<a href="([^"]*)">1<\/a> <\/nav>/)
+            #expect(links.count == pack.components(separatedBy: "<table class=\"figures tax-invoices\"").count - 1 && !links.isEmpty, "\(quarter)")
+            for link in links {
+                #expect(link.output.2 == "\(quarter)/print.html#\(link.output.1)")
+                #expect(pack.contains("<table class=\"figures tax-invoices\" id=\"\(link.output.1)\">"))
+            }
+            // The rows link their clients' pages, which exist.
+            let clients = Set(pack.matches(of: /<td><a href="(\.\.\/\.\.\/clients\/[^"]*)">/).map { String($0.output.1) })
+            #expect(!clients.isEmpty)
+            for client in clients { #expect(FileManager.default.fileExists(atPath: root + quarter + "/" + client), "\(client)") }
+        }
+        #expect(paged > 0, "some quarters have more than a page of rows")
     }
 
     @Test func itsTemplateIsCheckedAgainstItsScope() throws {
