@@ -41,9 +41,11 @@ import Testing
             return try #require(quarters.max { (try? text("quarters/\($0)/print.html").utf8.count) ?? 0 < (try? text("quarters/\($1)/print.html").utf8.count) ?? 0 })
         }
 
-        func builder() throws -> SiteBuilder {
+        func builder(pageSize: Int = Pagination.defaultPageSize) throws -> SiteBuilder {
             let books = try BooksStore(path: store).books
-            return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+            var options = SiteOptions()
+            options.pageSize = pageSize
+            return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: options)
         }
     }
 
@@ -245,6 +247,29 @@ import Testing
             for client in clients { #expect(FileManager.default.fileExists(atPath: root + quarter + "/" + client), "\(client)") }
         }
         #expect(paged > 0, "some quarters have more than a page of rows")
+    }
+
+    /// The pack's rows, linked (its lists the quarter's, at a page size of 50) or not (the default), go through the
+    /// compiled row path with the bytes Mustache and cmark give.
+    @Test func itsRowsRenderTheSameOnBothPaths() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        var linked = 0
+        for pageSize in [Pagination.defaultPageSize, 50] {
+            let site = try project.builder(pageSize: pageSize)
+            let periods = site.view.fiscalPeriods()
+            for period in periods where period.quarter != 0 {
+                let pack = QuarterPackPage(site: site.view, period: period, periods: periods, rowLimit: QuarterPackPage.rowLimit(pageSize: pageSize))
+                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+                let fast = site.templates.page("quarter-print", pack.context().mustacheValue(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+                #expect(fast.compiled, "\(period.label)")
+                let general = site.templates.render("quarter-print", pack.context().mustacheValue())
+                #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
+                if fast.html.contains("<td><a href=\"../../clients/") { linked += 1 }
+                #expect(fast.html.contains("<td><a href=") == (pageSize == 50), "\(period.label) at \(pageSize) rows a page")
+            }
+        }
+        #expect(linked > 0)
     }
 
     @Test func itsTemplateIsCheckedAgainstItsScope() throws {

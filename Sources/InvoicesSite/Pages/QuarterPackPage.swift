@@ -8,7 +8,7 @@ internal import InvoicesReport
 ///
 /// When the pack lists the rows and the quarter's lists are more than a page together, the pack's lists are the
 /// quarter's (``PeriodPage/listsInPack(_:)``): the quarter's page links each tax to the pack's table of it
-/// (`print.html#tax-EUR-1`), and no list pages repeat the rows. Its rows link their clients, as those pages did.
+/// (`print.html#tax-EUR-1`), and no list pages repeat the rows. Its rows then link their clients, as those pages did.
 ///
 /// Like a statement's print view it is the one page of its quarter allowed to be long (up to ``rowLimit`` rows).
 /// It shows what the quarter's page shows (``PeriodPage``), so its inputs are the same figures.
@@ -55,7 +55,7 @@ extension QuarterPackPage {
     struct Fields: Codable, Sendable {
         var hasTaxes: Bool
         var taxes: [PeriodPage.TaxRow]
-        var lists: [Joined<Joined<PeriodPage.TaxRow, ListAnchor>, PeriodPage.TaxInvoices>]
+        var lists: [Joined<Joined<PeriodPage.TaxRow, ListAnchor>, Invoices>]
         var periodHref: String
         var tooMany: Bool?
         var rowCount: Int?
@@ -66,6 +66,14 @@ extension QuarterPackPage {
     /// The id of a tax's table in the pack, the quarter page's anchor for the tax (`tax-EUR-1`): the quarter's page
     /// links it when the pack's lists are the quarter's.
     struct ListAnchor: Codable, Sendable { var anchor: String }
+
+    /// The invoices behind a tax: `linkedInvoices`, whose rows link their clients' pages, when the pack's lists are
+    /// the quarter's (``PeriodPage/listsInPack(_:)``: no list page links them then); else `invoices`, as printed
+    /// (the quarter's page lists them with the links), so a small quarter's pack is no heavier than the print needs.
+    struct Invoices: Codable, Sendable {
+        var invoices: Rows<PeriodPage.TaxInvoiceColumns>?
+        var linkedInvoices: Rows<PeriodPage.TaxInvoiceColumns>?
+    }
 }
 
 extension QuarterPackPage {
@@ -98,7 +106,8 @@ extension QuarterPackPage {
         let rowCount = taxLists.reduce(0) { $0 + $1.list.count }
         let listed = rowCount <= rowLimit
         var taxes: [PeriodPage.TaxRow] = []
-        var lists: [Joined<Joined<PeriodPage.TaxRow, ListAnchor>, PeriodPage.TaxInvoices>] = []
+        var lists: [Joined<Joined<PeriodPage.TaxRow, ListAnchor>, Invoices>] = []
+        let linked = quarter.listsInPack(taxLists.map(\.list))
         for (totals, _) in taxLists {
             guard let figures = TaxFigures.spanning(totals.months[offsets]) else { continue }
             let row = quarter.taxRow(totals, figures)
@@ -106,7 +115,8 @@ extension QuarterPackPage {
             guard listed else { continue }
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             let anchor = ListAnchor(anchor: PeriodPage.taxAnchor(totals))
-            lists.append(Joined(Joined(row, anchor), PeriodPage.TaxInvoices(invoices: quarter.taxInvoiceRows(behind, 0..<behind.count, totals.currency, links: links))))
+            let rows = quarter.taxInvoiceRows(behind, 0..<behind.count, totals.currency, links: links)
+            lists.append(Joined(Joined(row, anchor), linked ? Invoices(linkedInvoices: rows) : Invoices(invoices: rows)))
         }
         var context = Fields(hasTaxes: !taxes.isEmpty, taxes: taxes, lists: lists, periodHref: links(SitePaths.period(period)))
         if !listed {
