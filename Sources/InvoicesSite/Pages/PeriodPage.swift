@@ -149,8 +149,42 @@ extension PeriodPage {
         let sources = taxSources()
         let context = context(sources: sources)
         let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context.second.csvHref != nil else { return [page] }
-        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
+        guard context.second.csvHref != nil else { return [page] + movedListPages(sources: sources) }
+        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))] + movedListPages(sources: sources)
+    }
+
+    /// When a quarter's lists are its pack's (``listsInPack(_:)``), the addresses their pages would have
+    /// (`quarters/2024-Q3/tax-EUR-1/1.html` and on): each a small page that refreshes to the pack's table of the tax
+    /// and links it, so a link kept from an older report still lands on the rows (issue 46, item 5).
+    func movedListPages(sources: [TaxKey: [TaxSource]]) -> [File] {
+        guard period.quarter != 0 else { return [] }
+        let lists = taxLists(sources: sources).map(\.list)
+        guard listsInPack(lists) else { return [] }
+        let direction = site.language.direction.map { " dir=\"\($0)\"" } ?? ""
+        return lists.flatMap { list in
+            let anchor = String(list.folder.split(separator: "/").last ?? "")
+            return (1...max(site.ranges(of: list).count, 1)).map { number in
+                let path = SitePaths.listPage(list.folder, number)
+                let target = SiteBuilder.xml(SitePaths.Links(from: path)(SitePaths.quarterPack(period) + "#" + anchor))
+                let title = SiteBuilder.xml(list.title)
+                let html = """
+                    <!DOCTYPE html>
+                    <html lang="\(SiteBuilder.xml(site.language.tag.text))"\(direction)>
+                    <head>
+                    <meta charset="utf-8">
+                    <meta name="robots" content="noindex">
+                    <meta http-equiv="refresh" content="0; url=\(target)">
+                    <title>\(title)</title>
+                    </head>
+                    <body>
+                    <p><a href="\(target)">\(title)</a></p>
+                    </body>
+                    </html>
+
+                    """
+                return File(path: path, data: Data(html.utf8))
+            }
+        }
     }
 
     /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
