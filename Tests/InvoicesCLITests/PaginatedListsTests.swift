@@ -18,7 +18,15 @@ struct PaginatedListsTests {
         html.matches(of: /<(?:table class="figures tax-invoices"|nav class="pages") id="([^"]*)"/).map { String($0.output.1) }
     }
 
-    /// Per quarter, per tax list, the identifiers on each of its pages (one page: the quarter's own table).
+    /// Whether the quarter page `html` links the tax list `anchor` to its print pack's table (the pack lists the rows
+    /// when the lists are more than a page and at most ten pages together: issue 46, item 5).
+    static func inPack(_ html: String, _ anchor: String) -> Bool {
+        let nav = html.components(separatedBy: "<nav class=\"pages\" id=\"\(anchor)\"").dropFirst().first?.prefix { $0 != "\n" } ?? ""
+        return nav.contains("/print.html#\(anchor)\"")
+    }
+
+    /// Per quarter, per tax list, the identifiers on each of its pages (one page: the quarter's own table, or its
+    /// print pack's).
     static func lists(in site: String) throws -> [String: [[String]]] {
         var result: [String: [[String]]] = [:]
         let quarters = site + "/quarters/"
@@ -27,6 +35,12 @@ struct PaginatedListsTests {
             let html = try String(contentsOfFile: quarters + page, encoding: .utf8)
             for anchor in anchors(html) {
                 if let table = html.components(separatedBy: "<table class=\"figures tax-invoices\" id=\"\(anchor)\"").dropFirst().first {
+                    result["\(name)/\(anchor)"] = [identifiers(table.components(separatedBy: "</table>")[0])]
+                    continue
+                }
+                if inPack(html, anchor) {
+                    let pack = try String(contentsOfFile: "\(quarters)\(name)/print.html", encoding: .utf8)
+                    let table = pack.components(separatedBy: "<table class=\"figures tax-invoices\" id=\"\(anchor)\">").dropFirst().first ?? ""
                     result["\(name)/\(anchor)"] = [identifiers(table.components(separatedBy: "</table>")[0])]
                     continue
                 }
@@ -71,7 +85,7 @@ struct PaginatedListsTests {
                 // The floor (issue 42): no page but the last under a quarter of the page size.
                 #expect(pages.dropLast().allSatisfy { 4 * $0.count >= 10 }, "\(quarter) \(anchor): \(pages.map(\.count))")
                 // The quarter's page links every page; each page links the quarter and its neighbours, which exist.
-                guard html.contains("<nav class=\"pages\" id=\"\(anchor)\"") else { continue }
+                guard html.contains("<nav class=\"pages\" id=\"\(anchor)\""), !Self.inPack(html, anchor) else { continue }
                 paged += 1
                 // The pages' figures add up to the tax's row on the quarter's page.
                 let total = try #require(Self.cells(ofRowsStartingWith: "<tr><th><a href=\"#\(anchor)\">", in: html).first)
@@ -289,7 +303,8 @@ struct PaginatedListsTests {
     @Test(.temporaryFolder) func anIncrementalRebuildThatMovesRowsBetweenPagesEqualsAFullBuild() throws {
         let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
-        #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "600", "--seed", "4", "--output", store]).status == 0)
+        // Quarters past the print pack's row limit at a page size of 10 (100 rows: below it the lists are the pack's).
+        #expect(try CLI.run(["sample", "--clients", "12", "--invoices", "1200", "--seed", "4", "--output", store]).status == 0)
         func build(_ site: String, _ extra: [String] = []) throws {
             let result = try CLI.run(["build", "--store", store, "--output", folder.path(site), "--page-size", "10", "--quiet"] + extra)
             #expect(result.status == 0, "\(result.stderr)")

@@ -41,9 +41,11 @@ import Testing
             return try #require(quarters.max { (try? text("quarters/\($0)/print.html").utf8.count) ?? 0 < (try? text("quarters/\($1)/print.html").utf8.count) ?? 0 })
         }
 
-        func builder() throws -> SiteBuilder {
+        func builder(pageSize: Int = Pagination.defaultPageSize) throws -> SiteBuilder {
             let books = try BooksStore(path: store).books
-            return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+            var options = SiteOptions()
+            options.pageSize = pageSize
+            return SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: options)
         }
     }
 
@@ -87,7 +89,7 @@ import Testing
         defer { project.folder.remove() }
         let quarter = try project.longestQuarter()
         let pack = try project.text("quarters/\(quarter)/print.html")
-        #expect(pack.contains("<table class=\"figures tax-invoices\">"), "the rows are listed")
+        #expect(pack.contains("<table class=\"figures tax-invoices\" id=\"tax-"), "the rows are listed")
         #expect(try project.text("quarters/\(quarter).html").contains("<a href=\"\(quarter)/print.html\">"), "the quarter's page links its pack")
         // The quarter's totals as the quarter's page shows them: `<th>EUR<td>EUR 1,234.56`.
         let page = try project.text("quarters/\(quarter).html")
@@ -209,6 +211,72 @@ import Testing
         let whole = html(limit: rows)
         #expect(whole.components(separatedBy: "<tr><th>INV-").count - 1 == rows, "at the limit, every row")
         #expect(!whole.contains("more than the"))
+    }
+
+    /// A quarter whose lists are more than a page together (`--page-size 50`) and at most the pack's row limit (ten
+    /// pages' worth) has them in its pack only (issue 46, item 5): the quarter's page links each tax to the pack's
+    /// table of it, no list pages repeat the rows, and the pack's rows link their clients as those pages did.
+    @Test func aPagedQuartersListsAreInItsPackOnly() throws {
+        let project = try Project(["--page-size", "50"])
+        defer { project.folder.remove() }
+        let root = project.site + "/quarters/"
+        var paged = 0
+        for quarter in try FileManager.default.contentsOfDirectory(atPath: root) where !quarter.contains(".") {
+            guard let csv = try? project.text("quarters/\(quarter).csv") else { continue }
+            let identifiers = csv.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[3]) }
+            guard identifiers.count > 50 else { continue }
+            #expect(identifiers.count <= 500, "\(quarter): within the pack's limit")
+            paged += 1
+            let page = try project.text("quarters/\(quarter).html")
+            let pack = try project.text("quarters/\(quarter)/print.html")
+            // Every row once in the pack, in the CSV's order; none on the quarter's page or any page in its folder.
+            #expect(pack.matches(of: /<tr><th>([^<]*)<td>/).map { String($0.output.1) }.filter { $0.hasPrefix("INV") } == identifiers, "\(quarter)")
+            // No list pages beside the pack: their addresses are small pages that refresh to the pack's table.
+            let folder = try FileManager.default.subpathsOfDirectory(atPath: root + quarter).filter { $0.hasSuffix(".html") && $0 != "print.html" }
+            #expect(!folder.isEmpty)
+            for moved in folder {
+                let html = try project.text("quarters/\(quarter)/\(moved)")
+                let anchor = moved.prefix { $0 != "/" }
+                #expect(moved.hasPrefix("tax-") && !html.contains("<tr") && html.utf8.count < 600, "\(quarter)/\(moved)")
+                #expect(html.contains("<meta http-equiv=\"refresh\" content=\"0; url=../print.html#\(anchor)\">") && html.contains("<a href=\"../print.html#\(anchor)\">"), "\(html)")
+            }
+            #expect(!page.contains("tax-invoices") && !identifiers.contains { page.contains("<tr><th>\($0)<") }, "\(quarter)")
+            // Each tax's link lands on the pack's table of that tax.
+            let links = page.matches(of: /<nav class="pages" id="(tax-[A-Z]{3}-[0-9]+)"[^>]*>[^\n]*?<a href="([^"]*)">1<\/a> <\/nav>/)
+            #expect(links.count == pack.components(separatedBy: "<table class=\"figures tax-invoices\"").count - 1 && !links.isEmpty, "\(quarter)")
+            for link in links {
+                #expect(link.output.2 == "\(quarter)/print.html#\(link.output.1)")
+                #expect(pack.contains("<table class=\"figures tax-invoices\" id=\"\(link.output.1)\">"))
+            }
+            // The rows link their clients' pages, which exist.
+            let clients = Set(pack.matches(of: /<td><a href="(\.\.\/\.\.\/clients\/[^"]*)">/).map { String($0.output.1) })
+            #expect(!clients.isEmpty)
+            for client in clients { #expect(FileManager.default.fileExists(atPath: root + quarter + "/" + client), "\(client)") }
+        }
+        #expect(paged > 0, "some quarters have more than a page of rows")
+    }
+
+    /// The pack's rows, linked (its lists the quarter's, at a page size of 50) or not (the default), go through the
+    /// compiled row path with the bytes Mustache and cmark give.
+    @Test func itsRowsRenderTheSameOnBothPaths() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        var linked = 0
+        for pageSize in [Pagination.defaultPageSize, 50] {
+            let site = try project.builder(pageSize: pageSize)
+            let periods = site.view.fiscalPeriods()
+            for period in periods where period.quarter != 0 {
+                let pack = QuarterPackPage(site: site.view, period: period, periods: periods, rowLimit: QuarterPackPage.rowLimit(pageSize: pageSize))
+                let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+                let fast = site.templates.page("quarter-print", pack.context().mustacheValue(registry: registry), rows: registry, renderer: RowDifferentialTests.renderer)
+                #expect(fast.compiled, "\(period.label)")
+                let general = site.templates.render("quarter-print", pack.context().mustacheValue())
+                #expect(fast.html == MarkdownValues.decode(RowDifferentialTests.renderer.html(from: general)), "\(period.label)")
+                if fast.html.contains("<td><a href=\"../../clients/") { linked += 1 }
+                #expect(fast.html.contains("<td><a href=") == (pageSize == 50), "\(period.label) at \(pageSize) rows a page")
+            }
+        }
+        #expect(linked > 0)
     }
 
     @Test func itsTemplateIsCheckedAgainstItsScope() throws {

@@ -105,7 +105,7 @@ struct RowDifferentialTests {
 
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
-        #expect(site.templates.rowTemplates.count == 14, "one per list of the kinds' fast lists (invoice-list, a partial, once for client and client-list; the quarter pack's invoices)")
+        #expect(site.templates.rowTemplates.count == 15, "one per list of the kinds' fast lists (invoice-list, a partial, once for client and client-list; the quarter pack's invoices, and its linked invoices)")
         let invoices = site.view.invoicesByClient
         for totals in site.report.clients {
             let pages = ClientPages(site: site.view, totals: totals, invoices: invoices[totals.clientIndex])

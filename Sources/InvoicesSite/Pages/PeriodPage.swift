@@ -3,8 +3,9 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// A fiscal year's or quarter's page (`years/2024.html`, `quarters/2024-Q3.html`): its totals, its months, and its
-/// taxes on both bases with the invoices behind each figure; a quarter's invoices also as CSV beside it, and on pages
-/// of their own (`quarters/2024-Q3/tax-EUR-1/1.html`) when they are more than a page together.
+/// taxes on both bases with the invoices behind each figure; a quarter's invoices also as CSV beside it, and, when
+/// they are more than a page together, in its print pack's tables (`quarters/2024-Q3/print.html#tax-EUR-1`) or, past
+/// the pack's row limit, on pages of their own (`quarters/2024-Q3/tax-EUR-1/1.html`).
 struct PeriodPage: PageKind {
     let site: SiteView
     let period: FiscalPeriod
@@ -148,12 +149,59 @@ extension PeriodPage {
         let sources = taxSources()
         let context = context(sources: sources)
         let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context.second.csvHref != nil else { return [page] }
-        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
+        guard context.second.csvHref != nil else { return [page] + movedListPages(sources: sources) }
+        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))] + movedListPages(sources: sources)
     }
 
-    /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists).
-    func pagedLists() -> [PagedList] { period.quarter == 0 ? [] : site.paged(taxLists(sources: taxSources()).map(\.list)) }
+    /// When a quarter's lists are its pack's (``listsInPack(_:)``), the addresses their pages would have
+    /// (`quarters/2024-Q3/tax-EUR-1/1.html` and on): each a small page that refreshes to the pack's table of the tax
+    /// and links it, so a link kept from an older report still lands on the rows (issue 46, item 5).
+    func movedListPages(sources: [TaxKey: [TaxSource]]) -> [File] {
+        guard period.quarter != 0 else { return [] }
+        let lists = taxLists(sources: sources).map(\.list)
+        guard listsInPack(lists) else { return [] }
+        let direction = site.language.direction.map { " dir=\"\($0)\"" } ?? ""
+        return lists.flatMap { list in
+            let anchor = String(list.folder.split(separator: "/").last ?? "")
+            return (1...max(site.ranges(of: list).count, 1)).map { number in
+                let path = SitePaths.listPage(list.folder, number)
+                let target = SiteBuilder.xml(SitePaths.Links(from: path)(SitePaths.quarterPack(period) + "#" + anchor))
+                let title = SiteBuilder.xml(list.title)
+                let html = """
+                    <!DOCTYPE html>
+                    <html lang="\(SiteBuilder.xml(site.language.tag.text))"\(direction)>
+                    <head>
+                    <meta charset="utf-8">
+                    <meta name="robots" content="noindex">
+                    <meta http-equiv="refresh" content="0; url=\(target)">
+                    <title>\(title)</title>
+                    </head>
+                    <body>
+                    <p><a href="\(target)">\(title)</a></p>
+                    </body>
+                    </html>
+
+                    """
+                return File(path: path, data: Data(html.utf8))
+            }
+        }
+    }
+
+    /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
+    /// the print pack lists them (``listsInPack(_:)``).
+    func pagedLists() -> [PagedList] {
+        guard period.quarter != 0 else { return [] }
+        let lists = taxLists(sources: taxSources()).map(\.list)
+        return listsInPack(lists) ? [] : site.paged(lists)
+    }
+
+    /// Whether a quarter's `lists`, more than a page together, are the print pack's: the pack lists every row (at
+    /// most ``QuarterPackPage/rowLimit(pageSize:)``, ten pages' worth), so the quarter's page links each tax to the
+    /// pack's table of it (`2024-Q3/print.html#tax-EUR-1`) instead of list pages that would repeat the pack's rows.
+    func listsInPack(_ lists: [PagedList]) -> Bool {
+        guard period.quarter != 0, site.isPaged(lists) else { return false }
+        return lists.reduce(0) { $0 + $1.count } <= QuarterPackPage.rowLimit(pageSize: options.pageSize)
+    }
 
     /// A quarter's taxes with anything in it, in the taxes table's order, each with the invoices behind it as a
     /// list that goes to pages of its own (`quarters/2024-Q3/tax-EUR-1/1.html` and on) when the quarter's lists are
@@ -251,6 +299,7 @@ extension PeriodPage {
         var taxes: [Joined<TaxRow, Tax>] = []
         let taxLists = isYear ? [] : taxLists(sources: sources).map(\.list)
         let paged = site.isPaged(taxLists)
+        let inPack = listsInPack(taxLists)
         let lists = Dictionary(uniqueKeysWithValues: taxLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for totals in report.taxes {
             guard let figures = TaxFigures.spanning(totals.months[offsets]), figures.isActive else { continue }
@@ -262,7 +311,10 @@ extension PeriodPage {
                 Tax.Quarter(label: quarter.label, href: links(SitePaths.period(quarter) + "#" + anchor), first: position == 0)
             }
             var row = Tax(anchor: anchor, quarters: quarters, hasQuarters: !quarters.isEmpty)
-            if let list = lists[anchor], paged {
+            if let list = lists[anchor], inPack {
+                // The rows are the pack's: one page, the pack's table of the tax.
+                (row.rowCount, row.pages) = (list.count, [PageLink(label: "1", href: links(SitePaths.quarterPack(period) + "#" + anchor))])
+            } else if let list = lists[anchor], paged {
                 let pages = site.pagesLinks(of: list, from: path)
                 (row.rowCount, row.pages) = (pages.rowCount, pages.pages)
             } else {

@@ -114,19 +114,39 @@ extension ExportPieces {
             for piece in index.pieces { byKey[piece.key] = piece }
         }
 
-        deinit { file.close() }
+        deinit {
+            file.close()
+            scratch?.deallocate()
+        }
 
-        /// Appends the bytes of the piece `key` to `bytes`; false (and `bytes` as it was) when there is none or
-        /// it cannot be read.
-        func append(_ key: UInt64, to bytes: inout [UInt8]) -> Bool {
+        /// The previous file's descriptor, for the writer to know read bytes as the previous file's
+        /// (``SiteStaging/write(_:reading:streaming:)``).
+        var descriptor: Int32 { file.descriptor }
+
+        private var scratch: UnsafeMutableRawBufferPointer?
+        /// The bytes ``read(_:after:_:)`` read, so far.
+        private(set) var bytesRead = 0
+
+        /// Reads the piece `key` from the previous file, with the `separator` before it when the previous file has
+        /// that separator there, and hands `body` the bytes read, the offset they were read at and whether they
+        /// start with the separator. Returns false (and calls nothing) when there is no such piece or it cannot be
+        /// read whole. The bytes are read into a buffer kept from piece to piece, once: the writer does not read
+        /// them again to compare (no element-wise zero filling either, slow in a debug build; the journals' pieces
+        /// are most of the exports' bytes).
+        func read(_ key: UInt64, after separator: [UInt8], _ body: (_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ separated: Bool) -> Void) -> Bool {
             guard let piece = byKey[key] else { return false }
-            // Read into a buffer of its own, then copied whole: no element-wise zero filling (slow in a debug build,
-            // and the journals' pieces are most of the exports' bytes).
-            let read = [UInt8](unsafeUninitializedCapacity: piece.length) { buffer, count in
-                count = max(0, readFully(file.descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: piece.offset))
+            let before = piece.offset >= separator.count ? separator.count : 0
+            let count = before + piece.length
+            if scratch.map({ $0.count < count }) ?? true {
+                scratch?.deallocate()
+                scratch = .allocate(byteCount: max(count, 1 << 16), alignment: 16)
             }
-            guard read.count == piece.length else { return false }
-            bytes.append(contentsOf: read)
+            bytesRead += count
+            guard let buffer = scratch, readFully(file.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: piece.offset - before) == count
+            else { return false }
+            let read = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            let separated = before > 0 && read.prefix(before).elementsEqual(separator)
+            body(separated ? read : UnsafeRawBufferPointer(rebasing: read[before...]), separated ? piece.offset - before : piece.offset, separated)
             return true
         }
     }
@@ -134,7 +154,8 @@ extension ExportPieces {
 
 extension SiteStaging {
     /// Writes `layout` at `path`, each piece taken from `previous` when it has the piece's key (`keys`, one per
-    /// piece), else made; the file's bytes are the same either way.
+    /// piece), else made; the file's bytes are the same either way. A piece taken is read once: the writer knows
+    /// it for the previous file's bytes and does not read them again to compare.
     /// - Returns: The file's manifest entry, its pieces for the next build's index, and how many were taken.
     func write(
         _ path: String, layout: ExportLayout, keys: [UInt64], previous: ExportPieces.Source?
@@ -143,26 +164,37 @@ extension SiteStaging {
         var pieces: [ExportPieces.Piece] = []
         pieces.reserveCapacity(keys.count)
         var reused = 0
-        let file = try write(path) { emit in
+        let file = try write(path, reading: previous?.descriptor) { emit in
             var bytes = layout.head
             var emitted = 0
+            func flush() {
+                bytes.withUnsafeBytes { emit($0, nil) }
+                emitted += bytes.count
+                bytes.removeAll(keepingCapacity: true)
+            }
             for index in 0..<layout.count {
-                if index > 0 { bytes.append(contentsOf: layout.separator) }
-                let start = emitted + bytes.count
-                if previous?.append(keys[index], to: &bytes) == true {
+                let separator = index > 0 ? layout.separator : []
+                let taken = previous?.read(keys[index], after: separator) { read, offset, separated in
+                    // The made bytes before it go first, with the separator unless it was read with the piece.
+                    if !separated { bytes.append(contentsOf: separator) }
+                    if !bytes.isEmpty { flush() }
+                    emit(read, offset)
+                    emitted += read.count
+                    let length = read.count - (separated ? separator.count : 0)
+                    pieces.append(ExportPieces.Piece(key: keys[index], offset: emitted - length, length: length))
+                }
+                if taken == true {
                     reused += 1
-                } else {
-                    layout.append(index, to: &bytes)
+                    continue
                 }
+                bytes.append(contentsOf: separator)
+                let start = emitted + bytes.count
+                layout.append(index, to: &bytes)
                 pieces.append(ExportPieces.Piece(key: keys[index], offset: start, length: emitted + bytes.count - start))
-                if bytes.count > 1 << 20 {
-                    bytes.withUnsafeBytes(emit)
-                    emitted += bytes.count
-                    bytes.removeAll(keepingCapacity: true)
-                }
+                if bytes.count > 1 << 20 { flush() }
             }
             bytes.append(contentsOf: layout.tail)
-            bytes.withUnsafeBytes(emit)
+            flush()
         }
         recordPieces(reused: reused, made: keys.count - reused)
         return (file, ExportPieces.FileIndex(hash: file.hash, pieces: pieces), reused)

@@ -17,6 +17,7 @@ public final class SiteStaging: @unchecked Sendable {
     private var reused = 0
     private var failure: SiteWriteError?
     private var previousFilesRead = 0
+    private var previousBytesRead = 0
     private var piecesReused = 0
     private var piecesMade = 0
     /// The staging folder's modification time when it was made and its ``SiteWriter/marker`` put in (nanoseconds, the
@@ -34,6 +35,11 @@ public final class SiteStaging: @unchecked Sendable {
 
     /// How many previous files ``reuse(_:from:)`` read the bytes of, so far, because their stamps could not be trusted.
     public var reusedFilesRead: Int { lock.withLock { previousFilesRead } }
+
+    /// How many bytes of previous files the writer read back, so far, to compare new files with them or to copy
+    /// their equal start into a file that then differed (a copy the kernel made is not counted): reused export
+    /// pieces, known as the previous file's bytes, are not among them.
+    var previousBytesCompared: Int { lock.withLock { previousBytesRead } }
 
     /// How many pieces of the exports were taken from the previous build's files, and how many were made
     /// (``ExportPieces``), so far.
@@ -74,14 +80,32 @@ public final class SiteStaging: @unchecked Sendable {
     public func write(
         _ path: String, streaming produce: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(SiteWriteError) -> SiteManifest.File {
+        try write(path, reading: nil) { emit in
+            withoutActuallyEscaping(emit) { emit in produce { emit($0, nil) } }
+        }
+    }
+
+    /// Writes one file of the site as ``write(_:streaming:)`` does, some of its pieces bytes just read from the
+    /// previous site's file at `path` through `source` (another descriptor of that file: a reused export piece,
+    /// ``ExportPieces/Source``). `emit(bytes, offset)` hands made bytes with a nil offset, and read bytes with the
+    /// offset they were read at. While the new file equals the previous one so far and read bytes are at their old
+    /// place, they are the previous file's bytes there: they are not read again to be compared, so each reused
+    /// byte is read once.
+    func write(
+        _ path: String, reading source: Int32?, streaming produce: (_ emit: (UnsafeRawBufferPointer, Int?) -> Void) -> Void
+    ) throws(SiteWriteError) -> SiteManifest.File {
         let target = folder.appendingPathComponent(path)
         do {
             try makeFolder(target.deletingLastPathComponent().path)
             var file = FileStream(target: target.path, previous: PreviousFile(path, under: writer.output.path), started: started)
             defer { file.close() }
-            produce { file.add($0) }
+            let sameFile = source.map { file.isPrevious($0) } ?? false
+            produce { bytes, offset in
+                if sameFile, let offset { file.add(bytes, readFromPreviousAt: offset) } else { file.add(bytes) }
+            }
             let unchanged = try file.finish()
             lock.withLock {
+                previousBytesRead += file.read
                 files += 1
                 if path.hasSuffix(".html") { pages += 1 }
                 if !unchanged { changed += 1 }
@@ -218,6 +242,8 @@ private struct FileStream {
     private var output: Int32 = -1
     private(set) var size = 0
     private(set) var fingerprint = Fingerprint.Bytes()
+    /// The bytes read back from the previous file (to compare, or to copy its equal start).
+    private(set) var read = 0
     private var failure: Int32 = 0
     private var scratch: UnsafeMutableRawBufferPointer?
     private var pending: UnsafeMutableRawPointer?
@@ -244,6 +270,23 @@ private struct FileStream {
         }
         if output < 0, !openOutput() { return }
         put(piece)
+    }
+
+    /// Whether `descriptor` is open on the previous file (the same device and inode).
+    func isPrevious(_ descriptor: Int32) -> Bool {
+        guard previous >= 0 else { return false }
+        var mine = stat()
+        var other = stat()
+        return fstat(previous, &mine) == 0 && fstat(descriptor, &other) == 0 && mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
+    }
+
+    /// Adds `piece`, bytes just read from the previous file at `offset`: when the new file has equalled the
+    /// previous one so far and `offset` is where the piece goes, they are the previous file's own bytes there
+    /// and are not read again to be compared; otherwise as ``add(_:)``.
+    mutating func add(_ piece: UnsafeRawBufferPointer, readFromPreviousAt offset: Int) {
+        guard failure == 0, previous >= 0, offset == size else { return add(piece) }
+        fingerprint.add(piece)
+        size += piece.count
     }
 
     /// Ends the file. Returns whether it is the previous file, hard-linked.
@@ -283,6 +326,7 @@ private struct FileStream {
     /// Whether the previous file holds `piece` at `offset`.
     private mutating func matches(_ piece: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         let buffer = scratchBuffer(piece.count)
+        read += piece.count
         guard readFully(previous, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<piece.count]), at: offset) == piece.count
         else { return false }
         return memcmp(buffer.baseAddress!, piece.baseAddress!, piece.count) == 0
@@ -293,12 +337,22 @@ private struct FileStream {
         defer { previous = -1 }  // closed with ``previousFile``
         guard openOutput() else { return }
         var offset = 0
+        // Copied in the kernel first (page cache to page cache; the new file is empty, nothing is pending): the
+        // equal start, already read once to compare or as reused pieces, is not read into the process again.
+        while offset < count {
+            var position = off_t(offset)
+            let sent = sendfile(output, previous, &position, count - offset)
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { break }  // not possible here: read and written below
+            offset += sent
+        }
         while offset < count, failure == 0 {
             let buffer = scratchBuffer(min(count - offset, 1 << 20))
             let length = min(count - offset, buffer.count)
-            let read = readFully(previous, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
-            guard read == length else {
-                failure = read < 0 ? errno : EIO
+            let done = readFully(previous, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), at: offset)
+            read += length
+            guard done == length else {
+                failure = done < 0 ? errno : EIO
                 return
             }
             put(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
