@@ -89,18 +89,7 @@ extension Trail {
                 reused += 1
             } else {
                 try lines.forEach(in: positions) { line in
-                    guard line.count < budget else {
-                        let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
-                        throw LineTooLong(line: Substring(start), bytes: line.count)
-                    }
-                    merge?.take(line)
-                    buffer.append(contentsOf: line)
-                    buffer.append(0x0A)
-                    if buffer.count >= 1 << 20 {
-                        try buffer.withUnsafeBytes(emit)
-                        emitted += buffer.count
-                        buffer.removeAll(keepingCapacity: true)
-                    }
+                    emitted += try Self.add(line, budget: budget, merge: &merge, to: &buffer, emit: emit)
                 }
             }
             pieces.append((keys[run], start, emitted + buffer.count - start))

@@ -227,20 +227,29 @@ public struct Trail: Sendable, Equatable {
     ) throws {
         var piece = Array((Header(books: books, body: books.map { _ in 0 }).line + "\n").utf8)
         piece.reserveCapacity((1 << 20) + 4096)
-        try forEachLine { line in
-            guard line.count < budget else {
-                let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
-                throw LineTooLong(line: Substring(start), bytes: line.count)
-            }
-            merge?.take(line)
-            piece.append(contentsOf: line)
-            piece.append(0x0A)
-            if piece.count >= 1 << 20 {
-                try piece.withUnsafeBytes(emit)
-                piece.removeAll(keepingCapacity: true)
-            }
-        }
+        try forEachLine { line in _ = try Self.add(line, budget: budget, merge: &merge, to: &piece, emit: emit) }
         if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
+    }
+
+    /// Adds a new line to the file: refused past `budget`, handed to `merge`, appended to `piece` with its line
+    /// feed; `piece` is handed to `emit` and emptied once it holds a megabyte.
+    /// - Returns: How many bytes were handed to `emit`.
+    static func add(
+        _ line: UnsafeRawBufferPointer, budget: Int, merge: inout Merge<LineReader>?, to piece: inout [UInt8],
+        emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int {
+        guard line.count < budget else {
+            let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
+            throw LineTooLong(line: Substring(start), bytes: line.count)
+        }
+        merge?.take(line)
+        piece.append(contentsOf: line)
+        piece.append(0x0A)
+        guard piece.count >= 1 << 20 else { return 0 }
+        try piece.withUnsafeBytes(emit)
+        let count = piece.count
+        piece.removeAll(keepingCapacity: true)
+        return count
     }
 
     /// A record of the books whose trail line would be longer than ``InvoicesCore/FileBudget/trailLine``: the build
