@@ -254,7 +254,7 @@ public struct BuildPipeline: Sendable {
             }
         } catch {
             staging.discard()
-            writer.discardTrail(trail.staged)
+            writer.discardTrail(trail.staged?.path)
             throw error
         }
         let stagedTrail = trail.staged
@@ -262,7 +262,8 @@ public struct BuildPipeline: Sendable {
         let pieces = staging.exportPieces
         observer?(
             .render, 1, 1,
-            "pages rendered and written" + (pieces.reused + pieces.made > 0 ? "; export pieces: \(pieces.reused) reused, \(pieces.made) made" : ""))
+            "pages rendered and written" + (pieces.reused + pieces.made > 0 ? "; export pieces: \(pieces.reused) reused, \(pieces.made) made" : "")
+                + (stagedTrail.map { "; trail pieces: \($0.reused) reused, \($0.made) made" } ?? ""))
 
         start = clock.now
         observer?(.write, 0, 1, nil)
@@ -270,7 +271,7 @@ public struct BuildPipeline: Sendable {
         do {
             summary = try staging.commit()
         } catch {
-            writer.discardTrail(stagedTrail)
+            writer.discardTrail(stagedTrail?.path)
             throw BuildError(code: .cannotCreate, message: error.description)
         }
         // Without a manifest the next build renders everything: a failure here costs time, never correctness. The
@@ -295,29 +296,32 @@ public struct BuildPipeline: Sendable {
     /// without a previous trail to compare with), a warning when the trail could not be written, or why the build
     /// stops.
     struct TrailOutcome: Sendable {
-        var staged: String? = nil
+        var staged: SiteWriter.StagedTrail? = nil
         var changes: [Trail.Change]? = []
         var warning: String? = nil
         var failure: BuildError? = nil
     }
 
-    /// Writes the books' trail beside the output (``SiteWriter/stageTrail(_:books:comparingWith:closedThrough:)``)
-    /// and compares it with the previous one in the same pass; run while the pages render.
+    /// Writes the books' trail beside the output in pieces
+    /// (``SiteWriter/stageTrail(books:report:fingerprint:comparingWith:closedThrough:reusing:)``: unless the build
+    /// is `--full`, the runs of records that did not change are taken from the previous trail) and compares it with
+    /// the previous one in the same pass; run while the pages render.
     static func stageTrail(
         books: BooksAndReport, fingerprint: UInt64, writer: SiteWriter, hasPrevious: Bool, configuration: Configuration, storeName: String
     ) -> TrailOutcome {
-        let trail: Trail
+        let full: Report
         do {
-            let full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
-            trail = Trail(books: books.books, report: full)
+            full = configuration.site.period == ReportPeriod() ? books.report : try Report(books: books.books)
         } catch {
             return TrailOutcome(failure: BuildError(code: .dataError, message: "\(storeName): \(error)"))
         }
+        let trail = Trail(books: books.books, report: full)
         let previous = hasPrevious ? writer.trailURL : nil
         do {
-            let (staged, changes) = try writer.stageTrail(
-                trail, books: fingerprint, comparingWith: previous, closedThrough: configuration.closedThrough)
-            return TrailOutcome(staged: staged, changes: changes)
+            let staged = try writer.stageTrail(
+                books: books.books, report: full, fingerprint: fingerprint, comparingWith: previous,
+                closedThrough: configuration.closedThrough, reusing: !configuration.full)
+            return TrailOutcome(staged: staged, changes: staged.changes)
         } catch let error as RegularFile.Failure {
             return TrailOutcome(failure: BuildError(code: .dataError, message: trailRefusal(error)))
         } catch let error as Trail.LineTooLong {

@@ -80,7 +80,7 @@ public struct Trail: Sendable, Equatable {
     /// are made as they are read, never held (``TrailLines``).
     private enum Source: Sendable {
         case lines([String])
-        case books(Books, Report)
+        case books(Books, Report, Order?)
     }
 
     private let source: Source
@@ -106,7 +106,18 @@ public struct Trail: Sendable, Equatable {
     /// made each time they are read (``write(books:comparingWith:closedThrough:into:)``), in the file's order, and
     /// never held: at 2,000,000 invoices they are 6 million lines and 600 MB.
     public init(books: Books, report: Report) {
-        source = .books(books, report)
+        source = .books(books, report, nil)
+    }
+
+    /// The trail of `books` and `report`, whose records are in `order` (``Order/init(books:report:)`` of the same).
+    public init(books: Books, report: Report, order: Order) {
+        source = .books(books, report, order)
+    }
+
+    /// The lines' maker, for the books' trail.
+    var lines: TrailLines? {
+        guard case .books(let books, let report, let order) = source else { return nil }
+        return TrailLines(books: books, report: report, order: order ?? Order(books: books, report: report))
     }
 
     /// Two trails are equal when they have the same lines.
@@ -118,8 +129,8 @@ public struct Trail: Sendable, Equatable {
         switch source {
         case .lines(let lines):
             for var line in lines { try line.withUTF8 { try body(UnsafeRawBufferPointer($0)) } }
-        case .books(let books, let report):
-            try TrailLines(books: books, report: report).forEach(body)
+        case .books:
+            try lines?.forEach(body)
         }
     }
 
@@ -216,20 +227,29 @@ public struct Trail: Sendable, Equatable {
     ) throws {
         var piece = Array((Header(books: books, body: books.map { _ in 0 }).line + "\n").utf8)
         piece.reserveCapacity((1 << 20) + 4096)
-        try forEachLine { line in
-            guard line.count < budget else {
-                let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
-                throw LineTooLong(line: Substring(start), bytes: line.count)
-            }
-            merge?.take(line)
-            piece.append(contentsOf: line)
-            piece.append(0x0A)
-            if piece.count >= 1 << 20 {
-                try piece.withUnsafeBytes(emit)
-                piece.removeAll(keepingCapacity: true)
-            }
-        }
+        try forEachLine { line in _ = try Self.add(line, budget: budget, merge: &merge, to: &piece, emit: emit) }
         if !piece.isEmpty { try piece.withUnsafeBytes(emit) }
+    }
+
+    /// Adds a new line to the file: refused past `budget`, handed to `merge`, appended to `piece` with its line
+    /// feed; `piece` is handed to `emit` and emptied once it holds a megabyte.
+    /// - Returns: How many bytes were handed to `emit`.
+    static func add(
+        _ line: UnsafeRawBufferPointer, budget: Int, merge: inout Merge<LineReader>?, to piece: inout [UInt8],
+        emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int {
+        guard line.count < budget else {
+            let start = String(decoding: UnsafeRawBufferPointer(rebasing: line.prefix(200)), as: UTF8.self)
+            throw LineTooLong(line: Substring(start), bytes: line.count)
+        }
+        merge?.take(line)
+        piece.append(contentsOf: line)
+        piece.append(0x0A)
+        guard piece.count >= 1 << 20 else { return 0 }
+        try piece.withUnsafeBytes(emit)
+        let count = piece.count
+        piece.removeAll(keepingCapacity: true)
+        return count
     }
 
     /// A record of the books whose trail line would be longer than ``InvoicesCore/FileBudget/trailLine``: the build
@@ -253,7 +273,7 @@ public struct Trail: Sendable, Equatable {
         }
     }
 
-    private static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
+    static func isHeader(_ line: Substring) -> Bool { line == Substring(header) || line.hasPrefix(header + " ") }
 
     /// The lines of a file, read a megabyte at a time: each piece becomes one string, whose lines are handed out
     /// as they are found (a line that runs past a piece is carried over to the next). Empty lines are skipped.
@@ -267,9 +287,20 @@ public struct Trail: Sendable, Equatable {
         private var position = 0
         private var carried: [UInt8] = []
         private var atEnd = false
+        /// The offset in the file of ``text``'s first byte.
+        private var textStart = 0
         /// The lines handed out or skipped so far (the header counts as line 1): for messages.
         private var lineNumber = 0
         private(set) var failure: RegularFile.Failure?
+        /// No line that starts at or past this offset of the file is handed out: from there the bytes are taken as
+        /// they are (``copy(to:into:)``), or a later limit is set.
+        var limit = Int.max
+        /// Called with the bytes of each line handed out or skipped (with its line feed) and of each copy, in the
+        /// file's order: to fingerprint what was read.
+        var observe: ((UnsafeRawBufferPointer) -> Void)?
+
+        /// The offset in the file of the first byte not handed out yet.
+        var offset: Int { textStart + min(position, text.utf8.count) }
 
         init(file: RegularFile, budget: FileBudget) {
             self.file = file
@@ -290,10 +321,13 @@ public struct Trail: Sendable, Equatable {
             while true {
                 let utf8 = text.utf8
                 while position < utf8.count {
+                    guard textStart + position < limit else { return nil }
                     let start = position
                     let end = utf8.withContiguousStorageIfAvailable { bytes in
-                        memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) }
+                        let end = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) }
                             ?? bytes.count
+                        observe?(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<min(end + 1, bytes.count)]))
+                        return end
                     } ?? utf8.count
                     position = end + 1
                     lineNumber += 1
@@ -304,7 +338,7 @@ public struct Trail: Sendable, Equatable {
                         return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
                     }
                 }
-                guard !atEnd else { return nil }
+                guard !atEnd, textStart + utf8.count < limit else { return nil }
                 var bytes = carried
                 let piece = try file.read(upTo: 1 << 20)
                 if !piece.isEmpty {
@@ -320,8 +354,51 @@ public struct Trail: Sendable, Equatable {
                     throw RegularFile.Failure(path: file.path, kind: RegularFile.Failure.Kind.lineTooLong(budget, line: number))
                 }
                 carried = Array(bytes[cut...])
+                textStart += utf8.count
                 text = String(decoding: bytes[..<cut], as: UTF8.self)
                 position = 0
+            }
+        }
+
+        /// Hands the bytes from ``offset`` up to the offset `end` to `emit` as they are, a megabyte at most at a
+        /// time; fewer when the file ends before.
+        mutating func copy(to end: Int, into emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+            let count = text.utf8.count
+            if position < count {
+                let take = min(count - position, end - offset)
+                if take > 0 {
+                    let start = position
+                    try text.utf8.withContiguousStorageIfAvailable { bytes in
+                        let piece = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<start + take])
+                        observe?(piece)
+                        try emit(piece)
+                    }
+                    position += take
+                }
+                if position < count { return }
+            }
+            // The text is all handed out: on with the bytes carried over, then the file's.
+            textStart += count
+            text = ""
+            position = 0
+            while textStart < end {
+                if carried.isEmpty {
+                    guard !atEnd else { return }
+                    let piece = try file.read(upTo: 1 << 20)
+                    guard !piece.isEmpty else {
+                        atEnd = true
+                        return
+                    }
+                    carried = Array(piece)
+                }
+                let take = min(carried.count, end - textStart)
+                try carried.withUnsafeBytes { bytes in
+                    let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<take])
+                    observe?(piece)
+                    try emit(piece)
+                }
+                carried.removeFirst(take)
+                textStart += take
             }
         }
     }
@@ -387,12 +464,24 @@ public struct Trail: Sendable, Equatable {
 
         /// The changes, once every new line was taken: the old lines left were removed.
         mutating func finish() -> [Change] {
+            drain()
+            return changes
+        }
+
+        /// Marks the old lines left removed: every new line that could match them was taken. The old lines may
+        /// go on after a limit (``LineReader/limit``): ``resume()`` then reads on.
+        mutating func drain() {
             while let line = current {
                 removed(line)
                 advance()
             }
-            return changes
         }
+
+        /// Reads the next old line, after ``drain()`` and a move of the old lines' limit.
+        mutating func resume() { advance() }
+
+        /// Calls `body` with the old lines' reader.
+        mutating func withOld<R>(_ body: (inout Old) throws -> R) rethrows -> R { try body(&old) }
 
         private func isClosed(_ days: CalendarDate...) -> Bool {
             guard let closedThrough else { return false }

@@ -142,10 +142,10 @@ struct HostileStringsTests {
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         let result = try CLI.run(["build", "--store", store, "--output", output, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
-        // Nothing was written beside the output folder or its parent but the build manifest, trail and exports' pieces
-        // (docs/cli.md).
+        // Nothing was written beside the output folder or its parent but the build manifest, trail and exports' and
+        // trail's pieces (docs/cli.md).
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == [".site.manifest", ".site.pieces", ".site.trail", "site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == [".site.manifest", ".site.pieces", ".site.trail", ".site.trail-pieces", "site"])
         let root = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
         var clientPages: [String] = []
         for entry in try walk(output) {

@@ -166,6 +166,38 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild()
     }
 
+    /// The trail is written in runs of records: after one invoice changed, the runs that hold its record and the
+    /// figures it moved are made again, every other run is taken from the previous trail (neither made nor
+    /// compared), and the trail and the changes page equal a full build's.
+    @Test(.temporaryFolder) func theTrailTakesUnchangedRunsFromThePreviousBuild() throws {
+        let project = try TestProject.initialized()
+        let before = try project.trailPieceKeys()
+        #expect(before.count >= 10, "\(before)")
+        let newest = try StoreFixture.query(project.store, "SELECT id, identifier FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(try #require(newest["id"]))")
+        let result = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
+        #expect(result.status == 0, "\(result.stderr)")
+        let counts = try #require(result.stderr.firstMatch(of: /trail pieces: (\d+) reused, (\d+) made/), "\(result.stderr)")
+        let after = try project.trailPieceKeys()
+        let made = after.filter { !before.contains($0) }.count
+        // The invoice's run, its client's figures of the month and after (one or two runs), the month's taxes.
+        #expect(made >= 1 && made <= 6, "\(result.stderr)")
+        #expect(Int(counts.2) == made && Int(counts.1) == after.count - made, "\(result.stderr)")
+        #expect(try String(contentsOfFile: project.site + "/changes.html", encoding: .utf8).contains(try #require(newest["identifier"])))
+        try project.sql("UPDATE invoice SET amount = amount + 1, net = net + 1 WHERE id = \(try #require(newest["id"]))")
+        try project.expectSameAsFullBuild()
+
+        // A previous trail edited by hand (same size, a line the rebuild would take): nothing stale is taken, and the
+        // trail and changes page are still a full build's.
+        let path = project.folder.path(".site.trail")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let at = try #require(bytes.firstRange(of: Data("\tinvoice\t".utf8)))
+        bytes[at.upperBound] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: path))
+        try project.sql("UPDATE invoice SET amount = amount + 1, net = net + 1 WHERE id = \(try #require(newest["id"]))")
+        try project.expectSameAsFullBuild()
+    }
+
     @Test(.temporaryFolder) func aTemplateChangedRendersThePagesThatUseIt() throws {
         let project = try TestProject.initialized()
         let before = try project.stamps()
@@ -249,6 +281,13 @@ extension TestProject {
         return keys
     }
 
+    /// The keys of the trail's runs in its index (`.site.trail-pieces`), in the file's order.
+    func trailPieceKeys() throws -> [String] {
+        let lines = try String(contentsOfFile: folder.path(".site.trail-pieces"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "invoices-export-pieces 1" && lines.dropFirst().first?.hasSuffix(" .site.trail") == true, "\(lines.prefix(2))")
+        return lines.dropFirst(2).map { String($0.split(separator: " ")[0]) }
+    }
+
     /// Builds into `output` with the project's store and templates; returns the summary line.
     @discardableResult
     func buildSummary(_ output: String, _ extra: [String] = []) throws -> String {
@@ -275,6 +314,10 @@ extension TestProject {
         for (path, bytes) in reference where incremental[path] != bytes {
             Issue.record("\(path) differs from a full build", sourceLocation: sourceLocation)
         }
+        // The trail too: the rebuild took its unchanged runs from the previous trail, the full build made them all.
+        let trail = try Data(contentsOf: URL(fileURLWithPath: folder.path(".site.trail")))
+        let fullTrail = try Data(contentsOf: URL(fileURLWithPath: folder.path(".\(name).trail")))
+        #expect(trail == fullTrail, "the trail differs from a full build's", sourceLocation: sourceLocation)
         return summary
     }
 

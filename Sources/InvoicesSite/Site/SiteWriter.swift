@@ -69,18 +69,31 @@ public struct SiteWriter: Sendable {
     public func stageTrail(
         _ trail: Trail, books: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?
     ) throws -> (path: String, changes: [Trail.Change]?) {
+        let (temporary, changes, _) = try writeTrail { emit in
+            try trail.write(books: books, comparingWith: previous, closedThrough: closedThrough, into: emit)
+        }
+        return (temporary, changes)
+    }
+
+    /// Writes the trail file whose bytes `write` hands to the function it is given into a temporary file beside
+    /// ``trailURL``, and puts the hash of the lines after its first (``InvoicesReport/Trail/Header/body``),
+    /// computed as they are written, in its place in the first line.
+    /// - Returns: The temporary file's path, what `write` returned, and the hash of the lines after the first.
+    func writeTrail<Value>(
+        _ write: ((UnsafeRawBufferPointer) throws -> Void) throws -> Value
+    ) throws -> (path: String, result: Value, body: UInt64) {
         let temporary = trailURL.path + ".\(getpid()).tmp"
         // Before the site's staging folder is made: the output's parent may not exist yet.
         try? FileManager.default.createDirectory(at: trailURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         var failure = descriptor >= 0 ? 0 : errno
-        var changes: [Trail.Change]?
+        var result: Value?
+        var body = Fingerprint.Bytes()
         if descriptor >= 0 {
-            var body = Fingerprint.Bytes()
             var headerEnd: Int?
             var position = 0
             do {
-                changes = try trail.write(books: books, comparingWith: previous, closedThrough: closedThrough) { piece in
+                result = try write { piece in
                     if headerEnd != nil {
                         body.add(piece)
                     } else if let newline = piece.firstIndex(of: 0x0A) {
@@ -106,11 +119,11 @@ public struct SiteWriter: Sendable {
             }
             if close(descriptor) != 0, failure == 0 { failure = errno }
         }
-        guard failure == 0 else {
+        guard failure == 0, let result else {
             unlink(temporary)
             throw SiteWriteError(path: trailURL.path, message: "cannot write the trail: \(String(cString: strerror(failure)))")
         }
-        return (temporary, changes)
+        return (temporary, result, body.value)
     }
 
     /// Whether the lines of the trail at ``trailURL`` after its first hash to what its first line says
@@ -213,7 +226,7 @@ public struct SiteWriter: Sendable {
     func removeLeftovers(in parent: URL) {
         let prefixes = [
             ".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + ".", trailURL.lastPathComponent + ".",
-            piecesURL.lastPathComponent + ".",
+            piecesURL.lastPathComponent + ".", trailPiecesURL.lastPathComponent + ".",
         ]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names {
