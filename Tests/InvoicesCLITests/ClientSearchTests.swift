@@ -16,9 +16,9 @@ struct ClientSearchTests {
         return nil
     }
 
-    /// The DOM of `url` after its scripts ran, as Chromium serializes it.
-    static func dom(_ browser: String, _ url: String) throws -> String {
-        let flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --virtual-time-budget=3000"
+    /// The DOM of `url` after its scripts ran, as Chromium serializes it; `extra` flags are added to Chromium's.
+    static func dom(_ browser: String, _ url: String, extra: String = "") throws -> String {
+        let flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --virtual-time-budget=3000 \(extra)"
         let result = try CLI.shell("'\(browser)' \(flags) --dump-dom '\(url)' 2>/dev/null")
         return result.stdout
     }

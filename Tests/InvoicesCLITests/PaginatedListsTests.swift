@@ -112,14 +112,28 @@ struct PaginatedListsTests {
         #expect(paged > 0)
     }
 
+    /// The 60-client sample (seed 6, 1,500 invoices) and its site built with `--page-size 10`, sampled and built once
+    /// for the two tests that only read them (a month's clients, the collections' lists): one sample and one build
+    /// fewer (docs/performance.md). Left in the temporary folder, as the other suites' shared stores are.
+    static let sixtyClients: Result<(store: String, paged: String), any Error> = Result {
+        let folder = try TemporaryFolder("paginated-lists")
+        let store = folder.path("books.sqlite"), paged = folder.path("paged")
+        for arguments in [
+            ["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store],
+            ["build", "--store", store, "--output", paged, "--page-size", "10", "--quiet"],
+        ] {
+            let result = try CLI.run(arguments)
+            guard result.status == 0 else { throw FixtureFailure(description: "invoices \(arguments[0]): \(result.stderr)") }
+        }
+        return (store, paged)
+    }
+
+    struct FixtureFailure: Error, CustomStringConvertible { var description: String }
+
     /// A month's clients in one currency, across its pages: each client (by its page's slug, which starts with its
     /// number) once, in the order of totals.csv, which lists exactly the clients with figures that month.
-    @Test(.temporaryFolder) func aMonthsClientsAreEachOnOnePageInOrder() throws {
-        let folder = try TemporaryFolder.current
-        let store = folder.path("books.sqlite"), site = folder.path("site")
-        #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
-        let build = try CLI.run(["build", "--store", store, "--output", site, "--page-size", "10", "--quiet"])
-        #expect(build.status == 0, "\(build.stderr)")
+    @Test func aMonthsClientsAreEachOnOnePageInOrder() throws {
+        let site = try Self.sixtyClients.get().paged
         var expected: [String: [String]] = [:]
         let totals = try String(contentsOfFile: site + "/totals.csv", encoding: .utf8)
         for line in totals.split(separator: "\r\n").dropFirst() {
@@ -158,23 +172,20 @@ struct PaginatedListsTests {
     /// (links aside, which are one folder deeper), in the same order.
     @Test(.temporaryFolder) func collectionsListsInPagesHoldTheSameRowsInTheSameOrder() throws {
         let folder = try TemporaryFolder.current
-        let store = folder.path("books.sqlite")
-        #expect(try CLI.run(["sample", "--clients", "60", "--invoices", "1500", "--seed", "6", "--output", store]).status == 0)
-        for (site, size) in [("paged", "10"), ("whole", "100000")] {
-            let result = try CLI.run(["build", "--store", store, "--output", folder.path(site), "--page-size", size, "--quiet"])
-            #expect(result.status == 0, "\(result.stderr)")
-        }
+        let (store, site) = try Self.sixtyClients.get()
+        let result = try CLI.run(["build", "--store", store, "--output", folder.path("whole"), "--page-size", "100000", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
         func rows(_ html: String) -> [String] {
             html.matches(of: /<tr><th><a href="[^"]*">.*/).map { String($0.output).replacingOccurrences(of: "../../", with: "") }
         }
         let whole = try String(contentsOfFile: folder.path("whole/collections.html"), encoding: .utf8)
-        let paged = try String(contentsOfFile: folder.path("paged/collections.html"), encoding: .utf8)
+        let paged = try String(contentsOfFile: site + "/collections.html", encoding: .utf8)
         let names = paged.matches(of: /<nav class="pages" id="([^"]*)"/).map { String($0.output.1) }
         #expect(names.first == "overdue-EUR" && names.last == "days-to-pay", "\(names)")
         var pagedRows: [String] = []
         for name in names {
             var number = 1
-            while let page = try? String(contentsOfFile: folder.path("paged/collections/\(name)/\(number).html"), encoding: .utf8) {
+            while let page = try? String(contentsOfFile: "\(site)/collections/\(name)/\(number).html", encoding: .utf8) {
                 #expect(page.contains("<a href=\"../../collections.html#\(name)\">"))
                 pagedRows += rows(page)
                 number += 1

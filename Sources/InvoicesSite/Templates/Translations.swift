@@ -271,16 +271,22 @@ enum TemplateText {
     }
 
     /// ``localize(_:path:translation:)``, with every key no table has as an error, its tag left as written.
+    ///
+    /// One pass over the template: the tags are found with the standard library's `firstRange(of:)` on the rest, not
+    /// Foundation's `range(of:)`, which copies the rest into a new string at each tag (a template of n tags took n²
+    /// time: 3 MB of nested sections, about 20 s; docs/performance.md). An error's line and column are counted on from
+    /// the error before.
     static func localizeAll(_ template: String, path: String, translation: Translation) -> (String, [TemplateError]) {
         var errors: [TemplateError] = []
         guard template.contains("{{") else { return (template, errors) }
         var result = ""
         var rest = Substring(template)
         let open = "{{", close = "}}"
-        while let start = rest.range(of: open) {
+        var counted = (index: template.startIndex, location: TemplateSyntax.Location(line: 1, column: 1))
+        while let start = rest.firstRange(of: open) {
             result += rest[..<start.lowerBound]
             let inside = rest[start.upperBound...]
-            guard let end = inside.range(of: close) else {
+            guard let end = inside.firstRange(of: close) else {
                 result += rest[start.lowerBound...]
                 rest = ""
                 break
@@ -293,8 +299,17 @@ enum TemplateText {
             }
             let key = String(name.dropFirst(2))
             guard translation.has(key) else {
-                let offset = template.distance(from: template.startIndex, to: start.lowerBound)
-                let location = TemplateSyntax.location(of: offset + 2, in: Array(template))
+                // Where the key starts (after the `{{`), as ``TemplateSyntax/location(of:in:)`` counts.
+                for character in template[counted.index..<start.upperBound] {
+                    if character == "\n" || character == "\r\n" {
+                        counted.location.line += 1
+                        counted.location.column = 1
+                    } else {
+                        counted.location.column += 1
+                    }
+                }
+                counted.index = start.upperBound
+                let location = counted.location
                 errors.append(
                     TemplateError(
                         code: .unknownVariable, path: path, line: location.line, column: location.column,
