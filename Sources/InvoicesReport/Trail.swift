@@ -360,8 +360,20 @@ public struct Trail: Sendable, Equatable {
             }
         }
 
+        /// The line feeds in `bytes`: the lines a copy passes, so a later message still names its line.
+        static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
+            guard var next = bytes.baseAddress else { return 0 }
+            let end = next + bytes.count
+            var count = 0
+            while next < end, let found = memchr(next, 0x0A, end - next) {
+                count += 1
+                next = UnsafeRawPointer(found) + 1
+            }
+            return count
+        }
+
         /// Hands the bytes from ``offset`` up to the offset `end` to `emit` as they are, a megabyte at most at a
-        /// time; fewer when the file ends before.
+        /// time; fewer when the file ends before (the lines they hold are counted for messages).
         mutating func copy(to end: Int, into emit: (UnsafeRawBufferPointer) throws -> Void) throws {
             let count = text.utf8.count
             if position < count {
@@ -371,6 +383,7 @@ public struct Trail: Sendable, Equatable {
                     try text.utf8.withContiguousStorageIfAvailable { bytes in
                         let piece = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<start + take])
                         observe?(piece)
+                        lineNumber += Self.lineFeeds(in: piece)
                         try emit(piece)
                     }
                     position += take
@@ -395,6 +408,7 @@ public struct Trail: Sendable, Equatable {
                 try carried.withUnsafeBytes { bytes in
                     let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<take])
                     observe?(piece)
+                    lineNumber += Self.lineFeeds(in: piece)
                     try emit(piece)
                 }
                 carried.removeFirst(take)

@@ -95,4 +95,25 @@ struct TrailTests {
             (error as? RegularFile.Failure)?.description == "\(file.path): line 5002 is longer than the \(FileBudget.trailLine) that a trail line may have"
         }
     }
+
+    /// Lines taken as they are (a reused run of the previous trail, ``Trail/LineReader/copy(to:into:)``) still count:
+    /// a long line after them is refused naming its own line, not the lines read before the copy.
+    @Test func aLongLineAfterCopiedLinesIsNamedByItsOwnLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("trail")
+        let copied = (0..<2_000).map { "payment\tINV-\($0)\t1.00\n" }.joined()
+        try Data(("invoices-trail 1\n" + copied + String(repeating: "x", count: 100) + "\n").utf8).write(to: file)
+        var reader = Trail.LineReader(file: try #require(try RegularFile.ifPresent(file.path)), budget: FileBudget(bytes: 50, what: "a test line"))
+        #expect(try reader.line() == "invoices-trail 1")
+        var taken = 0
+        try reader.copy(to: reader.offset + copied.utf8.count) { taken += $0.count }
+        #expect(taken == copied.utf8.count)
+        #expect {
+            _ = try reader.line()
+        } throws: { error in
+            (error as? RegularFile.Failure)?.description.contains("line 2002 ") == true
+        }
+    }
 }
