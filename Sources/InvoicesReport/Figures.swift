@@ -349,6 +349,10 @@ extension Report {
             let key = TaxKey(currency: books.currencies[Int(invoice.currencyIndex)], taxIndex: Int(line.taxIndex))
             sources[key, default: []].append(TaxSource(invoiceIndex: index, figures: figures))
         }
-        return sources
+        // A list grows by doubling: each is copied to its own length, so the sources a build holds through the
+        // render are not up to twice their size (docs/performance.md, "The figures held through the render").
+        return sources.mapValues { list in
+            [TaxSource](unsafeUninitializedCapacity: list.count) { buffer, count in count = buffer.initialize(fromContentsOf: list) }
+        }
     }
 }

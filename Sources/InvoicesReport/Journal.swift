@@ -388,7 +388,10 @@ public struct BooksJournal: Sendable {
     static func walk(books: Books, start: CalendarDate, asOf: CalendarDate) -> (opening: [Int: ExactSum], entries: [Entry]) {
         let currencyCount = max(books.currencies.count, 1)
         var opening: [Int: ExactSum] = [:]
+        // At most one transaction per invoice, payment and write-off: reserved at once, the list is not grown by
+        // doubling to up to twice its size, which a build holds through the render (docs/performance.md).
         var entries: [Entry] = []
+        entries.reserveCapacity(books.invoices.count + books.payments.count + books.writeOffs.count)
         var ledger = Ledger(books: books)
         var events: [BalanceEvent] = []
         var payment = 0

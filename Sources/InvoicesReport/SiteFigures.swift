@@ -18,7 +18,9 @@ public struct ReportedFiscalPeriod: Sendable, Equatable {
 /// quarter's taxes, the collections, and each client's invoices and statements of account.
 ///
 /// It is computed once, by this module's code, in the private child context that computes the ``Report``
-/// (InvoicesApp's `BooksAndReport`), before any page renders; the site's page kinds only read and format it.
+/// (InvoicesApp's `BooksAndReport`), before any page renders; the site's page kinds only read and format it. Each
+/// client's statements are the exception that memory asks for: this module's code works them out when the client's
+/// page reads them (``ClientStatements``), so that every client's lines are not held through the render.
 /// Nothing here is a second rule: each figure comes from the one function that defines it
 /// (``Report/statements(of:invoices:in:)``, ``Report/taxSources(in:from:to:)``, ``Collections``,
 /// ``YearMonth/fiscal(startingIn:)``, ``BooksJournal/Transactions/init(books:report:)``, ``DATEVExport/files()``).
@@ -36,8 +38,9 @@ public struct SiteFigures: Sendable, Equatable {
     /// by issue date, then identifier.
     public var invoicesByClient: [[Int]]
     /// Per client (index in ``Books/clients``), its statements of account, one per currency, or the sum that does
-    /// not fit in 64-bit minor units; no statements for a client without figures.
-    public var statements: [Result<[ClientStatement], ReportError>]
+    /// not fit in 64-bit minor units; no statements for a client without figures. Each client's are worked out when
+    /// read (``ClientStatements``), not held for the whole build.
+    public var statements: ClientStatements
     /// The transactions of `books.journal`, `books.beancount` and the DATEV files (``BooksJournal/Transactions``).
     public var journal: BooksJournal.Transactions
     /// The DATEV Buchungsstapel files, when `datev:` is set: worked out here so the build refuses them before it
@@ -51,8 +54,7 @@ public struct SiteFigures: Sendable, Equatable {
         self.fiscalYearStart = fiscalYearStart
         let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
         self.periods = periods
-        // Each quarter's sources are a pass over every tax line, and each client's statements are independent:
-        // both are worked out on every core (the pages did so before, in their jobs).
+        // Each quarter's sources are a pass over every tax line: they are worked out on every core.
         taxSources = Self.onEveryCore(periods.count) { position in
             let period = periods[position]
             guard period.quarter != 0 else { return [:] }
@@ -62,15 +64,7 @@ public struct SiteFigures: Sendable, Equatable {
         collections = Collections(books: books, report: report)
         let invoicesByClient = books.invoicesByClient()
         self.invoicesByClient = invoicesByClient
-        let clients = report.clients
-        let computed = Self.onEveryCore(clients.count) { position in
-            Result { () throws(ReportError) in
-                try report.statements(of: clients[position], invoices: invoicesByClient[clients[position].clientIndex], in: books)
-            }
-        }
-        var statements = [Result<[ClientStatement], ReportError>](repeating: .success([]), count: books.clients.count)
-        for (position, totals) in clients.enumerated() { statements[totals.clientIndex] = computed[position] }
-        self.statements = statements
+        statements = ClientStatements(books: books, report: report, invoicesByClient: invoicesByClient)
         let journal = BooksJournal.Transactions(books: books, report: report)
         self.journal = journal
         self.datev = datev.map {
