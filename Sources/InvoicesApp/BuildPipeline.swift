@@ -90,8 +90,10 @@ public struct BuildPipeline: Sendable {
 
     /// The fingerprint of everything this build reads (``SourceFingerprint``), with the previous trail's first line;
     /// nil for a PostgreSQL store (no file to fingerprint) or one that cannot be read whole.
-    func sourceFingerprint(templates: TemplateSet, trailFirstLine: String?) -> UInt64? {
-        guard !PostgresAddress.isAddress(configuration.store) else { return nil }
+    func sourceFingerprint(trailFirstLine: String?) -> UInt64? {
+        guard !PostgresAddress.isAddress(configuration.store),
+            let templates = TemplateSet.sourceFingerprint(directory: configuration.templates)
+        else { return nil }
         let mapping = configuration.coreDataMapping
         let settings = mapping.names.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [
             "currency=\(mapping.defaultCurrency?.code ?? "")",
@@ -176,21 +178,22 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }
-        let templates = try loadTemplates()
         // Nothing to do when the store's bytes, the templates, the options and the previous trail's first line are
-        // what the previous build read, and its site is still as it wrote it: the store's rows are not even read.
+        // what the previous build read, and its site is still as it wrote it: the store's rows are not even read, nor
+        // the templates parsed (their files' bytes are in the fingerprint).
         let previousFirstLine: String?
         do {
             previousFirstLine = try Self.firstLine(of: writer.trailURL)
         } catch {
             throw BuildError(code: .dataError, message: Self.trailRefusal(error))
         }
-        let source = sourceFingerprint(templates: templates, trailFirstLine: previousFirstLine)
+        let source = sourceFingerprint(trailFirstLine: previousFirstLine)
         if !configuration.full, configuration.site.debugMarkdownFolder == nil, let source, let summary = writer.unchangedSite(source: source) {
             observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
             observer?(.write, 1, 1, "\(summary.files) files as the previous build wrote them")
             return Result(summary: summary, timings: [.load: seconds(clock.now - runStart)], upToDate: true)
         }
+        let templates = try loadTemplates()
         let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
         let books = prepared.books

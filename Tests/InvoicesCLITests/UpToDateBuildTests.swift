@@ -44,6 +44,15 @@ struct UpToDateBuildTests {
         try Data((try String(contentsOfFile: month, encoding: .utf8) + "\nOne more line.\n").utf8).write(to: URL(fileURLWithPath: month))
         #expect(try project.expectSameAsFullBuild().hasPrefix("Wrote "))
         try settle(project)
+        // A translation table of the folder: its bytes are fingerprinted before any template is parsed, so a word
+        // changed there renders again, twice over.
+        try FileManager.default.createDirectory(atPath: project.templates + "/i18n", withIntermediateDirectories: true)
+        for words in ["made by the up-to-date test", "made again by the up-to-date test"] {
+            try Data("layout.builtBy: '\(words)'\n".utf8).write(to: URL(fileURLWithPath: project.templates + "/i18n/en.yaml"))
+            #expect(try project.expectSameAsFullBuild().hasPrefix("Wrote "))
+            #expect(try String(contentsOfFile: project.site + "/index.html", encoding: .utf8).contains(words))
+            try settle(project)
+        }
         // An option.
         #expect(try project.expectSameAsFullBuild(["--page-size", "10"]).hasPrefix("Wrote "))
         try settle(project, ["--page-size", "10"])

@@ -20,10 +20,11 @@ public enum SourceFingerprint {
     /// missing file, an SQLite rollback journal left behind by an interrupted write).
     /// - Parameters:
     ///   - store: The store file; its write-ahead log (`-wal`) is read with it when there is one.
+    ///   - templates: What the templates folder holds, unparsed (``TemplateSet/sourceFingerprint(directory:kinds:)``).
     ///   - settings: The build's settings beyond the site's options, as text (the Core Data mapping, the closed date).
     ///   - trailFirstLine: The first line of the previous build's trail, nil when there is none.
     public static func of(
-        store: String, templates: TemplateSet, options: SiteOptions, settings: [String], trailFirstLine: String?
+        store: String, templates: UInt64, options: SiteOptions, settings: [String], trailFirstLine: String?
     ) -> UInt64? {
         var info = stat()
         if stat(store + "-journal", &info) == 0, info.st_size > 0 { return nil }
@@ -32,12 +33,7 @@ public enum SourceFingerprint {
         guard let storeBytes = bytesFingerprint(store) else { return nil }
         fingerprint.add(storeBytes)
         fingerprint.add(stat(store + "-wal", &info) == 0 ? bytesFingerprint(store + "-wal") : nil) { $0.add($1) }
-        fingerprint.add(templates.assetsFingerprint)
-        fingerprint.add(templates.fingerprints.count)
-        for (name, value) in templates.fingerprints.sorted(by: { $0.key < $1.key }) {
-            fingerprint.add(name)
-            fingerprint.add(value)
-        }
+        fingerprint.add(templates)
         SiteBuilder.addOptions(options, to: &fingerprint)
         // The client link key is a function; the token it gives for a name no client can have stands for the key.
         fingerprint.add(options.clientLinkToken) { $0.add($1("\u{0}invoices-source-fingerprint")) }
