@@ -22,6 +22,8 @@ struct StripeCSVLinks: Sendable, Hashable {
         var source: SourceLocation
         /// The column a problem names: `Amount Remaining`, or `Amount Paid` in a file without it.
         var column: String
+        /// A paid invoice's paid day: a rest that no credit note of the import makes up was paid outside Stripe.
+        var paidOn: CalendarDate?
     }
 
     /// Stripe's invoice ids (`in_…`) to the invoices' identifiers (their numbers), for the credit notes' `Invoice` column.
@@ -32,6 +34,8 @@ struct StripeCSVLinks: Sendable, Hashable {
     /// The credit notes (by identifier) whose refund columns say some of them went back to the customer: credited after
     /// payment, so they make up no invoice's `Amount Remaining`.
     var refunded: Set<String> = []
+    /// The finalized invoices with `Starting Balance` and `Ending Balance`, for the customer balance's documents.
+    var balanceEvents: [StripeBalanceEvent] = []
 }
 
 extension RowContext {
@@ -62,17 +66,31 @@ extension RowContext {
             let paidAt = stripeTime(row, "Paid At (UTC)", required: false)
             let due = stripeTime(row, "Due Date (UTC)", required: false)
             let marked = stripeTime(row, "Marked Uncollectible At (UTC)", required: false)
-            if let code, ["open", "paid", "uncollectible"].contains(row["Status"]), stripeBalanceMoved(row, code) {
-                rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
-                continue
-            }
+            let finalizedStatus = ["open", "paid", "uncollectible"].contains(row["Status"])
             guard let id, let customer, let code, let created = created ?? nil, let finalized, let paidAt, let due, let marked,
-                let amount = money(row[amountColumn], code, location, amountColumn),
-                let paid = money(row["Amount Paid"], code, location, "Amount Paid")
+                let signed = money(row[amountColumn], code, location, amountColumn, allowNegative: true),
+                let paid = money(row["Amount Paid"], code, location, "Amount Paid"),
+                let balance = finalizedStatus ? stripeBalance(row, code, total: signed.minorUnits, totalColumn: amountColumn) : .some(nil)
             else {
                 rejectedInvoice(naming: .number(row["Customer"]), column: "Customer", at: location)
                 continue
             }
+            // A negative total went to the customer's balance: the credit note of its opposite (docs/store.md, "Signs").
+            let isCreditNote = signed.minorUnits < 0
+            if isCreditNote, balance == nil || paid.minorUnits != 0 {
+                problem(
+                    location, amountColumn,
+                    balance == nil
+                        ? "'\(row[amountColumn])' is negative, and the file has no Starting Balance and Ending Balance to show it went to the customer's balance"
+                        : "'\(row[amountColumn])' is negative with an Amount Paid of \(row["Amount Paid"]); Stripe charges nothing for a negative total")
+                rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
+                continue
+            }
+            let amount = Money(minorUnits: isCreditNote ? -signed.minorUnits : signed.minorUnits, currency: code)
+            // What this invoice moved through the customer's balance (Ending less Starting Balance): above 0 a credit
+            // used or a debit carried, below 0 a debit of earlier invoices collected with its charge.
+            let moved = balance.map { $0.end - $0.start } ?? 0
+            let collected = min(paid.minorUnits, max(-moved, 0))
             // `Amount Remaining` is Stripe's balance; without the column the balance is what the figures leave, but nothing
             // of a paid invoice (a credit note or money outside Stripe may have settled the rest: checked below).
             var owed: Int64
@@ -82,7 +100,7 @@ extension RowContext {
             } else if row["Status"] == "paid" {
                 owed = 0
             } else {
-                guard let left = MinorUnits.subtract(amount.minorUnits, paid.minorUnits) else {
+                guard let left = MinorUnits.subtract(signed.minorUnits, paid.minorUnits).flatMap({ MinorUnits.subtract($0, moved) }) else {
                     problem(location, "Amount Paid", MinorUnits.tooLarge)
                     continue
                 }
@@ -93,8 +111,12 @@ extension RowContext {
             if let taxText = row.optional("Tax") {
                 var taxAmount: Int64 = 0
                 if !taxText.isEmpty {
-                    guard let parsed = money(taxText, code, location, "Tax") else { continue }
-                    taxAmount = parsed.minorUnits
+                    guard let parsed = money(taxText, code, location, "Tax", allowNegative: isCreditNote) else { continue }
+                    taxAmount = isCreditNote ? -parsed.minorUnits : parsed.minorUnits
+                    guard taxAmount >= 0 else {
+                        problem(location, "Tax", "'\(taxText)' is positive on a negative \(amountColumn); the tax of a credit has the total's sign")
+                        continue
+                    }
                 }
                 guard let net = MinorUnits.subtract(amount.minorUnits, taxAmount), net >= 0 else {
                     problem(location, "Tax", "'\(row["Tax"])' is more than the \(amountColumn) '\(row[amountColumn])'")
@@ -113,7 +135,8 @@ extension RowContext {
                 due: due ?? issued.adding(days: defaultTerms), dueIsDerived: due == nil, paid: nil,
                 notes: row.optional("Description") ?? "", source: location, tax: tax)
             let status = row["Status"]
-            let difference = MinorUnits.subtract(amount.minorUnits, paid.minorUnits).flatMap { MinorUnits.subtract($0, owed) }
+            let difference = MinorUnits.subtract(signed.minorUnits, paid.minorUnits).flatMap { MinorUnits.subtract($0, owed) }
+                .flatMap { MinorUnits.subtract($0, moved) }
             // A difference that credit notes may explain is checked once every file is read.
             let deferred = ["open", "paid", "uncollectible"].contains(status) && difference != 0 && difference != nil
             let columns: [StripeState.Field: String] = [
@@ -124,19 +147,35 @@ extension RowContext {
             let state = StripeState(
                 status: status, paid: paid.minorUnits, owed: owed, paidAt: paidAt, uncollectibleAt: marked ?? issued, missing: "empty",
                 at: { (location, columns[$0]) }, name: { "'\(columns[$0] ?? "")'" })
-            guard stripeSettle(&invoice, state, checkBalance: !deferred, paidOnIssue: &paidOnIssue) else {
+            guard stripeSettle(&invoice, state, checkBalance: !deferred && moved == 0, paidOnIssue: &paidOnIssue) else {
                 rejectedInvoice(naming: .number(customer), column: "Customer", at: location)
                 continue
+            }
+            if isCreditNote {
+                invoice.kind = .creditNote
+                invoice.paid = nil
+                invoice.receipts = nil
+            } else if collected != 0 {
+                // The part of Amount Paid that collected earlier invoices' debits is theirs (StripeCustomerBalance.swift).
+                invoice.receipts?.received = paid.minorUnits == collected ? nil : paid.minorUnits - collected
             }
             if status == "uncollectible", owed != 0, marked == nil { writtenOffOnIssue += 1 }
             guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, location, dueColumn: "Due Date (UTC)", paidColumn: "Paid At (UTC)")
             else { continue }
             links.identifiers[id] = identifier
+            if let balance {
+                links.balanceEvents.append(
+                    StripeBalanceEvent(
+                        customer: customer, currency: code, identifier: identifier, issued: issued, time: Self.stripeTimeKey(row), source: location,
+                        start: balance.start, end: balance.end, isCreditNote: isCreditNote, collected: collected,
+                        cashDay: invoice.receipts?.receivedOn ?? (status == "paid" ? paidAt : issued)))
+            }
             if deferred, let difference {
                 links.unsettled.append(
                     .init(
                         identifier: identifier, difference: difference, owed: owed, currency: code, source: location,
-                        column: row.optional("Amount Remaining") == nil ? "Amount Paid" : "Amount Remaining"))
+                        column: row.optional("Amount Remaining") == nil ? "Amount Paid" : "Amount Remaining",
+                        paidOn: status == "paid" ? invoice.paid : nil))
             }
             invoices.append(invoice)
         }
@@ -208,22 +247,6 @@ extension RowContext {
         return notes
     }
 
-    /// Whether Stripe moved money through the customer's balance on this invoice (`Ending Balance` is not `Starting
-    /// Balance`: part of it paid from the balance, a negative total put on it, a total below the minimum charge carried
-    /// to the next invoice), with a problem saying so: the books hold no customer balance. False without the columns.
-    mutating func stripeBalanceMoved(_ row: CSVTable.Row, _ code: CurrencyCode) -> Bool {
-        let (startText, endText) = (row["Starting Balance"], row["Ending Balance"])
-        guard !startText.isEmpty, !endText.isEmpty,
-            let start = try? Money(parsing: startText, currency: code), let end = try? Money(parsing: endText, currency: code),
-            start != end
-        else { return false }
-        problem(
-            row.location, "Ending Balance",
-            "is \(endText), its Starting Balance \(startText): Stripe moved \(row["Total"]) less the Amount Due \(row["Amount Due"]) through the "
-                + "customer's balance, which the books do not hold, so the invoice is not imported")
-        return true
-    }
-
     /// The columns of a credit note row that say how much of it went back to the customer (docs/import.md: their names
     /// could not be checked against a real export).
     static let stripeRefundColumns = ["Refund Amount", "Out of Band Amount"]
@@ -286,7 +309,12 @@ extension ImportReader {
     /// own day when they make up the difference; otherwise the invoice is reported at `Amount Remaining`.
     func linkStripe(_ batch: inout ImportBatch, problems: inout ProblemList) {
         let links = batch.links.stripe
-        guard !links.creditFiles.isEmpty || !links.unsettled.isEmpty else { return }
+        guard !links.creditFiles.isEmpty || !links.unsettled.isEmpty || !links.balanceEvents.isEmpty else { return }
+        // Payments made here (the customer balance's, those outside Stripe), per invoice: all of its payments.
+        var explicit: [String: [ImportedPayment]] = [:]
+        defer { Self.settleExplicit(explicit, &batch) }
+        linkStripeBalances(&batch, extra: &explicit, problems: &problems)
+        var outside = 0
         var credited: [String: Int64] = [:]
         var notesOf: [String: [Int]] = [:]
         for index in batch.invoices.indices where links.creditFiles.contains(batch.invoices[index].source.file) {
@@ -303,6 +331,16 @@ extension ImportReader {
         }
         for invoice in links.unsettled {
             let money = { (amount: Int64) in Money(minorUnits: amount, currency: invoice.currency).decimalString + " " + invoice.currency.code }
+            // Stripe says paid, and no credit note of the import corrects it: the rest was paid outside Stripe (marked
+            // paid in the Dashboard; the export leaves such a payment out of Amount Paid).
+            if let day = invoice.paidOn, invoice.difference > 0, credited[invoice.identifier] == nil {
+                explicit[invoice.identifier, default: []].append(
+                    ImportedPayment(
+                        invoice: invoice.identifier, date: day, amount: Money(minorUnits: invoice.difference, currency: invoice.currency),
+                        method: RowContext.stripeOutOfBandMethod, source: invoice.source, columns: ["amount": invoice.column]))
+                outside += 1
+                continue
+            }
             guard credited[invoice.identifier] == invoice.difference else {
                 problems.add(
                     ImportProblem(
@@ -313,6 +351,14 @@ extension ImportReader {
                 continue
             }
             for index in notesOf[invoice.identifier] ?? [] { batch.invoices[index].applied = batch.invoices[index].issued }
+        }
+        if outside > 0, let first = links.unsettled.first {
+            batch.warnings.append(
+                ImportProblem(
+                    location: SourceLocation(file: first.source.file),
+                    message: "\(outside) paid invoice(s) with an Amount Paid below what was due and no credit note of this import: each rest is a "
+                        + "payment '\(RowContext.stripeOutOfBandMethod)' on its Paid At day (marked paid in the Dashboard); if credit notes settled "
+                        + "them, import the credit notes export with the invoices"))
         }
     }
 }
