@@ -300,6 +300,27 @@ struct StripeCSVBooksTests {
         ])
     }
 
+    /// Balance figures Stripe does not write are refused at their cell: a negative total in a file without the balance
+    /// columns (nothing says where the credit went), a positive total whose balance falls below 0 (cash goes to the
+    /// invoice, not to the balance), a tax whose sign is not the negative total's.
+    @Test(.temporaryFolder) func balanceFiguresStripeWouldNotWriteAreRefusedAtTheirCell() throws {
+        let folder = try TemporaryFolder.current
+        let path = try Self.variant(folder, Self.balanceFixture) {
+            $0.replacingOccurrences(of: "2026-01-05 10:00,,-50.00,false", with: "2026-01-05 10:00,,,false")
+                .replacingOccurrences(of: "2026-01-10 9:00,,-5.00,false,true,2026-01-10 10:00", with: "2026-01-10 9:00,,-25.00,false,true,2026-01-10 10:00")
+        }
+        var error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+        #expect(error.problems.map(\.description) == [
+            "\(path):5: column 'Total': '-50.00' is negative, and the file has no Starting Balance and Ending Balance to show it went to the "
+                + "customer's balance",
+            "\(path):7: column 'Ending Balance': is -25.00, its Starting Balance -15.00: an invoice of a positive Total takes no credit onto the "
+                + "customer's balance; Stripe's figures disagree, so the invoice is not imported",
+        ])
+        let tax = try Self.variant(folder, Self.balanceFixture) { $0.replacingOccurrences(of: ",-10.00,25,-50.00,", with: ",10.00,25,-50.00,") }
+        error = try #require(throws: ImportError.self) { try ImportReader().read(files: [tax]) }
+        #expect(error.problems.map(\.description) == ["\(tax):5: column 'Tax': '10.00' is positive on a negative Total; the tax of a credit has the total's sign"])
+    }
+
     /// A paid invoice is owed nothing: in a file without `Amount Remaining`, one paid less than its total is made up by the
     /// import's credit notes that correct it, or, when none does, was paid outside Stripe (it was refused at `Amount Paid`).
     @Test(.temporaryFolder) func aPaidInvoicePaidLessThanItsTotalWasPaidOutsideStripe() throws {
