@@ -171,24 +171,40 @@ def stripe(folder, n):
 
 STRIPE_CSV = ["id", "Number", "Customer", "Customer Name", "Customer Email", "Status", "Currency", "Amount Due", "Amount Paid",
               "Amount Remaining", "Subtotal", "Total", "Tax", "Description", "Date (UTC)", "Due Date (UTC)", "Finalized At (UTC)",
-              "Paid At (UTC)"]
+              "Paid At (UTC)", "Starting Balance", "Ending Balance"]
 
 
 def stripe_csv(folder, n):
-    """The Stripe Dashboard's invoices export (docs/import.md, "Stripe Dashboard exports"): major units, UTC times."""
+    """The Stripe Dashboard's invoices export (docs/import.md, "Stripe Dashboard exports"): major units, UTC times. As in a
+    real export, some invoices move money through the customer's balance ("Stripe's customer balance"): one invoice in
+    97 is a credit (a negative total put on the balance), which the customer's next invoices use."""
     path = os.path.join(folder, "invoices.csv")
-    rows = []
-    for i in range(n):
+    signed = lambda c: ("-" if c < 0 else "") + money(abs(c))
+    balance = {}
+    rows = {}
+    # Each customer's invoices in the order Stripe finalizes them (its balance moves in that order).
+    for i in sorted(range(n), key=lambda i: (day(i), i)):
         net, tax = cents(i)
         total = net + tax
-        paid = total if state(i) == "paid" else 0
+        customer = i % CLIENTS
+        start = balance.get(customer, 0)
+        if i % 97 == 7:
+            net, tax, total = -net, -tax, -total
+            used, status, paid = total, "paid", 0
+        else:
+            used = min(total, -start)
+            due = total - used
+            paid = due if state(i) == "paid" else 0
+            status = "paid" if state(i) == "paid" else "open"
+        end = start + used
+        balance[customer] = end
+        due = max(total - used, 0)
         year, month, d = day(i)
         when = f"{year:04d}-{month:02d}-{d:02d} 10:00:00"
-        money = lambda c: f"{c // 100}.{c % 100:02d}"
-        rows.append([f"in_{i:010d}", f"SC-{i:06d}", f"cus_{i % CLIENTS:05d}", f"Client {i % CLIENTS}", f"c{i % CLIENTS}@example.com",
-                     "paid" if paid else "open", "eur", money(total), money(paid), money(total - paid), money(net), money(total),
-                     money(tax), "Consulting", when, "", when, when if paid else ""])
-    write_csv(path, STRIPE_CSV, rows)
+        rows[i] = [f"in_{i:010d}", f"SC-{i:06d}", f"cus_{customer:05d}", f"Client {customer}", f"c{customer}@example.com",
+                   status, "eur", money(due), money(paid), money(due - paid), signed(net), signed(total),
+                   signed(tax), "Consulting", when, "", when, when if status == "paid" else "", signed(start), signed(end)]
+    write_csv(path, STRIPE_CSV, [rows[i] for i in range(n)])
     return [path], []
 
 
