@@ -67,7 +67,7 @@ extension ImportReader {
             return
         }
         var context = RowContext(dates: dates, problems: problems, defaultTerms: options.defaultTerms)
-        let (clients, invoices, warnings) = context.stripeInvoices(list, file: file)
+        let (clients, invoices, warnings) = context.stripeInvoices(list, file: file, links: &batch.links.stripe)
         batch.clients += clients
         batch.invoices += invoices
         batch.warnings += warnings
@@ -80,7 +80,7 @@ extension ImportReader {
 private let stripeTwoDecimalZeroDecimal: Set<String> = ["ISK", "UGX"]
 
 extension RowContext {
-    mutating func stripeInvoices(_ list: JSONValue, file: String) -> (clients: [ImportedClient], invoices: [ImportedInvoice], warnings: [ImportProblem]) {
+    mutating func stripeInvoices(_ list: JSONValue, file: String, links: inout StripeCSVLinks) -> (clients: [ImportedClient], invoices: [ImportedInvoice], warnings: [ImportProblem]) {
         var clients: [ImportedClient] = []
         var invoices: [ImportedInvoice] = []
         var warnings: [ImportProblem] = []
@@ -125,6 +125,8 @@ extension RowContext {
             let paidAmount = reader.integer("amount_paid", &self)
             let remaining = reader.integer("amount_remaining", &self)
             let excludingTax = reader.integer("total_excluding_tax", &self, nullable: true)
+            let startingBalance = reader.integer("starting_balance", &self, nullable: true)
+            let endingBalance = reader.integer("ending_balance", &self, nullable: true)
             let created = reader.time("created", &self)
             let due = reader.time("due_date", &self, nullable: true)
             let description = reader.string("description", &self, nullable: true)
@@ -135,7 +137,7 @@ extension RowContext {
             guard let customer = customer ?? nil, let identifier = identifier.map({ $0 ?? id ?? nil }) ?? nil, let status = status ?? nil,
                 let currencyText = currencyText ?? nil, let total = total ?? nil, let paidAmount = paidAmount ?? nil,
                 let remaining = remaining ?? nil, let excludingTax, let created = created ?? nil, let due, let description,
-                let finalized, let paidAt, let uncollectibleAt
+                let finalized, let paidAt, let uncollectibleAt, let startingBalance, let endingBalance
             else {
                 if case .string(let customer)? = element["customer"] {
                     rejectedInvoice(naming: .number(customer), column: "customer", at: reader.at("customer"))
@@ -151,13 +153,20 @@ extension RowContext {
             if stripeTwoDecimalZeroDecimal.contains(code.code) { scale = 100 }
             var amounts: [Int64] = []
             var valid = true
-            for (key, value) in [("total", total), ("amount_paid", paidAmount), ("amount_remaining", remaining), ("total_excluding_tax", excludingTax ?? 0)] {
+            // The customer's balance (docs/import.md, "Stripe's customer balance"): what a finalized invoice moved through it.
+            let balance = ["open", "paid", "uncollectible"].contains(status) ? startingBalance.flatMap { start in endingBalance.map { (start, $0) } } : nil
+            // A negative total went to the customer's balance: the credit note of its opposite figures.
+            let sign: Int64 = total < 0 && balance != nil ? -1 : 1
+            for (key, value) in [
+                ("total", sign &* total), ("amount_paid", paidAmount), ("amount_remaining", remaining), ("total_excluding_tax", sign &* (excludingTax ?? 0)),
+                ("starting_balance", balance?.0 ?? 0), ("ending_balance", balance?.1 ?? 0),
+            ] {
                 guard value % scale == 0 else {
                     problem(reader.at(key), nil, "is \(value); Stripe writes \(code.code) in hundredths that are always 00")
                     valid = false
                     continue
                 }
-                if value < 0, key != "amount_remaining" {
+                if value < 0, !["amount_remaining", "starting_balance", "ending_balance"].contains(key) {
                     problem(reader.at(key), nil, "is \(value), negative; the store keeps no negative amounts")
                     valid = false
                 }
@@ -165,9 +174,29 @@ extension RowContext {
             }
             guard valid else { continue }
             let (amount, paid, owed) = (amounts[0], amounts[1], amounts[2])
+            guard let moved = balance == nil ? 0 : MinorUnits.subtract(amounts[5], amounts[4]) else {
+                problem(reader.at("ending_balance"), nil, MinorUnits.tooLarge)
+                continue
+            }
+            if let balance, sign < 0 ? moved != -amount || paid != 0 : moved < 0 && amounts[5] < 0 {
+                problem(
+                    reader.at("ending_balance"), nil,
+                    "is \(balance.1), its starting_balance \(balance.0): "
+                        + (sign < 0 ? "a negative total goes to the customer's balance whole, with nothing paid, so the ending balance must be the starting balance plus it"
+                            : "an invoice of a positive total takes no credit onto the customer's balance; Stripe's figures disagree, so the invoice is not imported"))
+                continue
+            }
+            let collected = min(paid, max(-moved, 0))
+            if balance != nil, moved != 0, MinorUnits.subtract(sign &* amount, paid).flatMap({ MinorUnits.subtract($0, moved) }) != owed {
+                problem(
+                    reader.at("amount_remaining"), nil,
+                    "is \(owed), not total less amount_paid less what the customer's balance moved (ending_balance less starting_balance); "
+                        + "something the invoice does not show settled it, so it is not imported")
+                continue
+            }
             let issued = CalendarDate(dayNumber: finalized ?? created)
             // Taxes: `total_taxes` (API 2025-03-31 and later) or `total_tax_amounts`, one line per tax rate.
-            guard let tax = stripeTax(element, reader, amount: amount, excludingTax: excludingTax.map { $0 / scale }, scale: scale, currency: code)
+            guard let tax = stripeTax(element, reader, amount: amount, excludingTax: excludingTax.map { sign &* $0 / scale }, scale: scale, currency: code, sign: sign)
             else { continue }
             var invoice = ImportedInvoice(
                 identifier: identifier, client: .number(customer), clientColumn: "customer", amount: Money(minorUnits: amount, currency: code),
@@ -181,10 +210,26 @@ extension RowContext {
                 status: status, paid: paid, owed: owed, paidAt: paidAt.map(CalendarDate.init(dayNumber:)),
                 uncollectibleAt: uncollectibleAt.map(CalendarDate.init(dayNumber:)), missing: "null",
                 at: { (reader.at(paths[$0]), nil) }, name: { paths[$0] ?? "" })
-            guard stripeSettle(&invoice, state, paidOnIssue: &paidOnIssue) else { continue }
+            guard stripeSettle(&invoice, state, checkBalance: moved == 0, paidOnIssue: &paidOnIssue) else { continue }
+            if sign < 0 {
+                invoice.kind = .creditNote
+                invoice.paid = nil
+                invoice.receipts = nil
+            } else if collected != 0 {
+                invoice.receipts?.received = paid == collected ? nil : paid - collected
+            }
             guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, invoice.source, dueColumn: "due_date", paidColumn: "status_transitions")
             else { continue }
             invoices.append(invoice)
+            if balance != nil {
+                let finalizedSeconds: Int64 = if case .integer(let seconds)? = element["status_transitions"]?["finalized_at"] { seconds } else { 0 }
+                let time = String(repeating: "0", count: max(0, 12 - "\(finalizedSeconds)".count)) + "\(finalizedSeconds)"
+                links.balanceEvents.append(
+                    StripeBalanceEvent(
+                        customer: customer, currency: code, identifier: identifier, issued: issued, time: time, source: invoice.source,
+                        start: amounts[4], end: amounts[5], isCreditNote: sign < 0, collected: collected,
+                        cashDay: invoice.receipts?.receivedOn ?? invoice.paid ?? issued))
+            }
             // The customer as its latest invoice (the list's first, Stripe lists newest first) names it.
             if customers.insert(customer).inserted {
                 var client = stripeCustomer(element, customer, file: file, path: path)
@@ -229,7 +274,7 @@ extension RowContext {
 
     /// The net (`total_excluding_tax`, or the total less the taxes) and one tax line per tax rate; nil after a problem.
     mutating func stripeTax(
-        _ element: JSONValue, _ reader: StripeFields, amount: Int64, excludingTax: Int64?, scale: Int64, currency: CurrencyCode
+        _ element: JSONValue, _ reader: StripeFields, amount: Int64, excludingTax: Int64?, scale: Int64, currency: CurrencyCode, sign: Int64 = 1
     ) -> ImportedTax? {
         let key: String
         let entries: [JSONValue]
@@ -241,7 +286,9 @@ extension RowContext {
         var groups: [(name: String, percent: String?, taxable: Int64?, amount: Int64)] = []
         for (number, entry) in entries.enumerated() {
             let fields = StripeFields(file: reader.file, path: "\(reader.path).\(key)[\(number)]", object: entry)
-            guard let tax = fields.integer("amount", &self) ?? nil, let taxable = fields.integer("taxable_amount", &self, nullable: true) else { return nil }
+            guard let signedTax = fields.integer("amount", &self) ?? nil, let signedTaxable = fields.integer("taxable_amount", &self, nullable: true) else { return nil }
+            // A credit note's (a negative total's) taxes are turned with it.
+            let (tax, taxable) = (sign &* signedTax, signedTaxable.map { sign &* $0 })
             guard tax % scale == 0, (taxable ?? 0) % scale == 0 else {
                 problem(fields.at("amount"), nil, "is \(tax); Stripe writes \(currency.code) in hundredths that are always 00")
                 return nil

@@ -101,6 +101,41 @@ struct StripeBooksTests {
         return path
     }
 
+    /// The API's list with the customer's balance (`starting_balance`, `ending_balance`): the same cases as the Dashboard
+    /// export's (StripeCSVBooksTests), read through the same model (docs/import.md, "Stripe's customer balance"): a negative
+    /// total is a credit note with its taxes turned, the balance before the list a credit note of its own, a credit used is
+    /// a pair of payments "Stripe customer balance", a total below the minimum charge stays owed until the next charge
+    /// collects it. The outstanding and credit per client are Stripe's: `amount_remaining` of the open invoices plus a
+    /// positive last `ending_balance`, and a negative one.
+    @Test(.temporaryFolder) func aListWhoseInvoicesMovedTheCustomersBalanceImportsWithStripesOwnBalances() throws {
+        let folder = try TemporaryFolder.current
+        let store = folder.path("books.sqlite")
+        let file = "stripe-invoices-customer-balance.json"
+        let summary = try ImportWriter.apply(try ImportReader().read(files: [Support.fixture(file)]), to: store)
+        #expect(summary.invoices.added == 10 && summary.clients.added == 3)
+        let books = try BooksStore(path: store).books
+        let note = try #require(books.invoices.first { $0.identifier == "D01DUNE0001" })
+        #expect(note.kind == .creditNote && note.amount == 5_000 && note.net == 4_000)
+        let payments = books.payments.map {
+            "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date) \($0.details >= 0 ? books.paymentDetails[Int($0.details)].method : "")"
+        }.sorted()
+        #expect(payments == [
+            "D01DUNE0001 -2000 2026-03-05 Stripe customer balance", "D01DUNE0001 -3000 2026-02-05 Stripe customer balance",
+            "D02DUNE0002 3000 2026-02-05 Stripe customer balance", "D04DUNE0004 2000 2026-03-05 Stripe customer balance",
+            "E01ELM0001 1000 2026-01-10 Stripe customer balance", "F01FERN0001 30 2026-02-20 ", "F02FERN0002 3900 2026-02-20 ",
+            "cus_TdElm-starting-balance-usd -1000 2026-01-10 Stripe customer balance",
+        ])
+        let built = try Support.reportBalances(books)
+        let expected: [String: (owed: Int64, credit: Int64)] = ["cus_TdDune EUR": (2_500, 0), "cus_TdElm USD": (0, 500), "cus_TdFern EUR": (40, 0)]
+        for (key, value) in expected {
+            #expect(built[key]?.owed == value.owed && built[key]?.credit == value.credit, "\(key): \(String(describing: built[key])) vs \(value)")
+        }
+        let before = try Support.dump(store)
+        let again = try Support.importFixtures([file], into: store)
+        #expect(again.invoices == .init(unchanged: 10))
+        #expect(try Support.dump(store) == before)
+    }
+
     @Test(.temporaryFolder) func anAmountWrittenAsAStringIsRefusedWithItsPathAndExit65() throws {
         let folder = try TemporaryFolder.current
         let store = folder.path("books.sqlite")
