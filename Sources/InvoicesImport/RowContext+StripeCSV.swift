@@ -313,7 +313,6 @@ extension ImportReader {
         // Payments made here (the customer balance's, those outside Stripe), per invoice: all of its payments.
         var explicit: [String: [ImportedPayment]] = [:]
         defer { Self.settleExplicit(explicit, &batch) }
-        linkStripeBalances(&batch, extra: &explicit, problems: &problems)
         var outside = 0
         var credited: [String: Int64] = [:]
         var notesOf: [String: [Int]] = [:]
@@ -352,6 +351,8 @@ extension ImportReader {
             }
             for index in notesOf[invoice.identifier] ?? [] { batch.invoices[index].applied = batch.invoices[index].issued }
         }
+        // After the credit notes applied to their invoices: the others may be what a customer's balance gained.
+        linkStripeBalances(&batch, extra: &explicit, problems: &problems)
         if outside > 0, let first = links.unsettled.first {
             batch.warnings.append(
                 ImportProblem(

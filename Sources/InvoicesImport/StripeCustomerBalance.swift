@@ -97,6 +97,16 @@ extension ImportReader {
         }
         var documents: [ImportedInvoice] = []
         var adjustments = 0
+        // The credit notes of the credit notes export that may have gone to their customer's balance (issued, applied to no
+        // invoice, not refunded whole), per customer and currency, oldest first, with the credit each has left.
+        var notes: [String: [(identifier: String, issued: CalendarDate, left: Int64)]] = [:]
+        for note in batch.invoices where batch.links.stripe.creditFiles.contains(note.source.file) {
+            guard note.status == .sent, note.applied == nil, case .number(let customer) = note.client,
+                let left = MinorUnits.add(note.amount.minorUnits, note.receipts?.received ?? 0), left > 0
+            else { continue }
+            notes[customer + " " + note.amount.currency.code, default: []].append((note.identifier, note.issued, left))
+        }
+        for key in notes.keys { notes[key]?.sort { ($0.issued, $0.identifier) < ($1.issued, $1.identifier) } }
         func pay(_ identifier: String, _ amount: Int64, _ day: CalendarDate, _ currency: CurrencyCode, _ method: String, _ source: SourceLocation) {
             guard amount != 0 else { return }
             explicit[identifier, default: []].append(
@@ -125,10 +135,24 @@ extension ImportReader {
                 if left != 0 { queue.append((identifier, left)) }
             }
             for event in events {
+                // Credit the balance gained before the first invoice or between two is first the customer's credit notes
+                // issued by then (credited to the balance, as Stripe does by default for a paid invoice's credit note).
+                let first = running == nil
+                if var gained = MinorUnits.subtract(running ?? 0, event.start), gained > 0, notes[key]?.isEmpty == false {
+                    while gained > 0, let index = notes[key]?.firstIndex(where: { $0.issued <= event.issued }) {
+                        let note = notes[key]![index]
+                        let used = min(gained, note.left)
+                        put(-used, note.identifier, event.issued, event)
+                        gained -= used
+                        notes[key]![index].left -= used
+                        if notes[key]![index].left == 0 { notes[key]!.remove(at: index) }
+                    }
+                    running = MinorUnits.add(event.start, gained)
+                }
                 if let gap = MinorUnits.subtract(event.start, running ?? 0), gap != 0 {
                     // A balance the export does not explain: before the customer's first invoice in it, or moved outside
                     // the invoices (a balance adjustment, a credit note credited to the balance).
-                    let opening = running == nil
+                    let opening = first
                     let identifier = opening ? "\(event.customer)-starting-balance-\(event.currency.code.lowercased())" : "\(event.identifier)-balance-adjustment"
                     var document = ImportedInvoice(
                         identifier: identifier, client: .number(event.customer), clientColumn: "Customer",
@@ -167,8 +191,8 @@ extension ImportReader {
                 ImportProblem(
                     location: SourceLocation(file: file),
                     message: "\(adjustments) customer balance(s) moved between two invoices outside them (a balance adjustment, or a credit note "
-                        + "credited to the balance): each is a document '…-balance-adjustment' of its own; if a credit note of this import is that "
-                        + "credit, it is counted twice"))
+                        + "credited to the balance that is not imported): each is a document '…-balance-adjustment' of its own; import the credit "
+                        + "notes export with the invoices to have such credit notes instead"))
         }
     }
 

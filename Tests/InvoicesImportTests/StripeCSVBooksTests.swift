@@ -281,6 +281,39 @@ struct StripeCSVBooksTests {
         #expect(try Support.dump(store) == before)
     }
 
+    /// Credit notes credited to the customer's balance (Stripe's default for a paid invoice's) are the credit the invoices'
+    /// balance gained before them: the balance from before the export, and one gained between two invoices, are those credit
+    /// notes, used by the next invoices' pairs of payments, and not counted again as documents of their own. Without the
+    /// credit notes export, the balance gained between two invoices is a document `…-balance-adjustment`, with a warning.
+    @Test(.temporaryFolder) func creditNotesCreditedToTheBalanceAreTheCreditTheInvoicesUse() throws {
+        let folder = try TemporaryFolder.current
+        let store = folder.path("books.sqlite")
+        // Between D02 and D04, the customer's balance gained 12.00: D04 starts from -32.00 and charges 13.00.
+        let invoices = try Self.variant(folder, Self.balanceFixture) {
+            $0.replacingOccurrences(of: "in_1TdD04Dune0004,25.00,", with: "in_1TdD04Dune0004,13.00,")
+                .replacingOccurrences(of: ",-20.00,sub_1TdDune,45.00,", with: ",-32.00,sub_1TdDune,45.00,")
+        }
+        let notes = Support.fixture("stripe/credit_notes-customer-balance.csv")
+        let batch = try ImportReader().read(files: [invoices, notes])
+        let summary = try ImportWriter.apply(batch, to: store)
+        #expect(summary.invoices.added == 12, "\(summary)")
+        let books = try BooksStore(path: store).books
+        #expect(!books.invoices.contains { $0.identifier.hasSuffix("-balance-adjustment") || $0.identifier.hasPrefix("cus_TdElm-starting") })
+        let payments = books.payments.filter { ["DUNE-CN-01", "ELM-CN-01", "in_1TdD04Dune0004", "in_1TdD01Dune0001"].contains(books.invoices[Int($0.invoiceIndex)].identifier) }
+            .map { "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date)" }.sorted()
+        #expect(payments == [
+            "DUNE-CN-01 -1200 2026-03-05", "ELM-CN-01 -1000 2026-01-10", "in_1TdD01Dune0001 -2000 2026-03-05", "in_1TdD01Dune0001 -3000 2026-02-05",
+            "in_1TdD04Dune0004 1200 2026-03-05", "in_1TdD04Dune0004 2000 2026-03-05",
+        ])
+        let built = try Support.reportBalances(books)
+        #expect(built["cus_TdDune EUR"]?.owed == 1_300 && built["cus_TdDune EUR"]?.credit == 0, "\(built)")
+        #expect(built["cus_TdElm USD"]?.owed == 0 && built["cus_TdElm USD"]?.credit == 500, "\(built)")
+
+        let alone = try ImportReader().read(files: [invoices])
+        #expect(alone.invoices.first { $0.identifier == "in_1TdD04Dune0004-balance-adjustment" }.map { "\($0.kind == .creditNote) \($0.amount.minorUnits)" } == "true 1200")
+        #expect(alone.warnings.contains { $0.message.hasPrefix("1 customer balance(s) moved between two invoices outside them") })
+    }
+
     /// A broken balance cell (a decimal comma, as a spreadsheet writes it back) is refused at its file, line and column with
     /// exit 65, and nothing is written; a negative total its Ending Balance does not hold is refused at Ending Balance.
     @Test(.temporaryFolder) func aBrokenBalanceCellIsRefusedAtItsLineAndColumn() throws {
