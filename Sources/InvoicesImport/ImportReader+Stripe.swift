@@ -155,6 +155,10 @@ extension RowContext {
             var valid = true
             // The customer's balance (docs/import.md, "Stripe's customer balance"): what a finalized invoice moved through it.
             let balance = ["open", "paid", "uncollectible"].contains(status) ? startingBalance.flatMap { start in endingBalance.map { (start, $0) } } : nil
+            if let balance, ![balance.0, balance.1, total].allSatisfy(RowContext.stripeBalanceRange.contains) {
+                problem(reader.at("ending_balance"), nil, MinorUnits.tooLarge)
+                continue
+            }
             // A negative total went to the customer's balance: the credit note of its opposite figures.
             let sign: Int64 = total < 0 && balance != nil ? -1 : 1
             for (key, value) in [

@@ -112,7 +112,11 @@ extension RowContext {
                 var taxAmount: Int64 = 0
                 if !taxText.isEmpty {
                     guard let parsed = money(taxText, code, location, "Tax", allowNegative: isCreditNote) else { continue }
-                    taxAmount = isCreditNote ? -parsed.minorUnits : parsed.minorUnits
+                    guard let turned = isCreditNote ? MinorUnits.subtract(0, parsed.minorUnits) : parsed.minorUnits else {
+                        problem(location, "Tax", MinorUnits.tooLarge)
+                        continue
+                    }
+                    taxAmount = turned
                     guard taxAmount >= 0 else {
                         problem(location, "Tax", "'\(taxText)' is positive on a negative \(amountColumn); the tax of a credit has the total's sign")
                         continue

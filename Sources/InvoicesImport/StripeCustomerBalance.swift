@@ -33,6 +33,9 @@ struct StripeBalanceEvent: Sendable, Hashable {
 }
 
 extension RowContext {
+    /// The amounts the customer balance's arithmetic takes: a quarter of 64 bits either way.
+    static let stripeBalanceRange = (Int64.min / 4)...(Int64.max / 4)
+
     /// The payment method of money moved through Stripe's customer balance.
     static let stripeBalanceMethod = "Stripe customer balance"
     /// The payment method of a paid invoice's rest that nothing in the export paid: marked paid in the Dashboard.
@@ -46,10 +49,12 @@ extension RowContext {
         guard let start = money(startText, code, row.location, "Starting Balance", allowNegative: true),
             let end = money(endText, code, row.location, "Ending Balance", allowNegative: true)
         else { return nil }
-        guard let moved = MinorUnits.subtract(end.minorUnits, start.minorUnits) else {
+        // Within a quarter of 64 bits, the balance's sums (a gap, a move, a credit note of the opposite total) never overflow.
+        guard [start.minorUnits, end.minorUnits, total].allSatisfy(RowContext.stripeBalanceRange.contains) else {
             problem(row.location, "Ending Balance", MinorUnits.tooLarge)
             return nil
         }
+        let moved = end.minorUnits - start.minorUnits
         if total < 0, moved != total {
             problem(
                 row.location, "Ending Balance",

@@ -331,6 +331,12 @@ struct StripeCSVBooksTests {
             "\(negative):5: column 'Ending Balance': is -40.00, its Starting Balance 0.00: a negative Total (-50.00) goes to the customer's balance "
                 + "whole, so the Ending Balance must be the Starting Balance plus it"
         ])
+        // The most negative amount 64 bits hold is refused at its cell, not trapped on when the balance's figures are added up.
+        let huge = try Self.variant(folder, Self.balanceFixture) {
+            $0.replacingOccurrences(of: ",,-5.00,false,true,2026-02-10 9:00", with: ",,-92233720368547758.08,false,true,2026-02-10 9:00")
+        }
+        let hugeError = try #require(throws: ImportError.self) { try ImportReader().read(files: [huge]) }
+        #expect(hugeError.problems.map(\.description) == ["\(huge):6: column 'Ending Balance': does not fit in 64-bit minor units (the amounts are too large to add up)"])
     }
 
     /// Balance figures Stripe does not write are refused at their cell: a negative total in a file without the balance
