@@ -134,10 +134,12 @@ extension RowContext {
             let finalized = transitions.time("finalized_at", &self, nullable: true)
             let paidAt = transitions.time("paid_at", &self, nullable: true)
             let uncollectibleAt = transitions.time("marked_uncollectible_at", &self, nullable: true)
+            // Before API 2025-03-31 `amount_paid` leaves out what was paid outside Stripe; `paid_out_of_band` says so.
+            let paidOutOfBand = reader.flag("paid_out_of_band", &self)
             guard let customer = customer ?? nil, let identifier = identifier.map({ $0 ?? id ?? nil }) ?? nil, let status = status ?? nil,
                 let currencyText = currencyText ?? nil, let total = total ?? nil, let paidAmount = paidAmount ?? nil,
                 let remaining = remaining ?? nil, let excludingTax, let created = created ?? nil, let due, let description,
-                let finalized, let paidAt, let uncollectibleAt, let startingBalance, let endingBalance
+                let finalized, let paidAt, let uncollectibleAt, let startingBalance, let endingBalance, let paidOutOfBand
             else {
                 if case .string(let customer)? = element["customer"] {
                     rejectedInvoice(naming: .number(customer), column: "customer", at: reader.at("customer"))
@@ -191,7 +193,12 @@ extension RowContext {
                 continue
             }
             let collected = min(paid, max(-moved, 0))
-            if balance != nil, moved != 0, MinorUnits.subtract(sign &* amount, paid).flatMap({ MinorUnits.subtract($0, moved) }) != owed {
+            // What the total leaves that neither amount_paid, the customer's balance nor amount_remaining accounts for. On a
+            // paid invoice marked paid outside Stripe it was paid there: a payment of its own, as the Dashboard export's
+            // (``ImportReader/linkStripe(_:problems:)``); anywhere else it refuses the invoice at amount_remaining.
+            let unexplained = MinorUnits.subtract(sign &* amount, paid).flatMap { MinorUnits.subtract($0, moved) }.flatMap { MinorUnits.subtract($0, owed) }
+            let outOfBand = status == "paid" && paidOutOfBand && sign > 0 && (unexplained ?? 0) > 0
+            if balance != nil, moved != 0, !outOfBand, unexplained != 0 {
                 problem(
                     reader.at("amount_remaining"), nil,
                     "is \(owed), not total less amount_paid less what the customer's balance moved (ending_balance less starting_balance); "
@@ -214,7 +221,7 @@ extension RowContext {
                 status: status, paid: paid, owed: owed, paidAt: paidAt.map(CalendarDate.init(dayNumber:)),
                 uncollectibleAt: uncollectibleAt.map(CalendarDate.init(dayNumber:)), missing: "null",
                 at: { (reader.at(paths[$0]), nil) }, name: { paths[$0] ?? "" })
-            guard stripeSettle(&invoice, state, checkBalance: moved == 0, paidOnIssue: &paidOnIssue) else { continue }
+            guard stripeSettle(&invoice, state, checkBalance: moved == 0 && !outOfBand, paidOnIssue: &paidOnIssue) else { continue }
             if sign < 0 {
                 invoice.kind = .creditNote
                 invoice.paid = nil
@@ -225,6 +232,12 @@ extension RowContext {
             guard checkOrder(issued: invoice.issued, due: invoice.due, paid: invoice.paid, invoice.source, dueColumn: "due_date", paidColumn: "status_transitions")
             else { continue }
             invoices.append(invoice)
+            if outOfBand, let unexplained {
+                links.unsettled.append(
+                    .init(
+                        identifier: identifier, difference: unexplained, owed: owed, currency: code, source: reader.at("paid_out_of_band"), column: nil,
+                        paidOn: invoice.paid))
+            }
             if balance != nil {
                 let finalizedSeconds: Int64 = if case .integer(let seconds)? = element["status_transitions"]?["finalized_at"] { seconds } else { 0 }
                 let time = String(repeating: "0", count: max(0, 12 - "\(finalizedSeconds)".count)) + "\(finalizedSeconds)"
@@ -370,6 +383,17 @@ struct StripeFields {
             context.problem(
                 at(key), nil,
                 "is \(value?.shown ?? "missing"); Stripe writes \(key) as a whole number (minor units: 1200 for 12.00 EUR, 1200 for ¥1,200)")
+            return nil
+        }
+    }
+
+    /// A boolean; false for null or a missing field (an API version without it); nil after a problem.
+    func flag(_ key: String, _ context: inout RowContext) -> Bool? {
+        switch object[key] {
+        case .bool(let value)?: return value
+        case .null?, nil: return false
+        case let value?:
+            context.problem(at(key), nil, "is \(value.shown); Stripe writes \(key) as true or false")
             return nil
         }
     }

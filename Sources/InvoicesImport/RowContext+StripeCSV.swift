@@ -20,8 +20,9 @@ struct StripeCSVLinks: Sendable, Hashable {
         var owed: Int64
         var currency: CurrencyCode
         var source: SourceLocation
-        /// The column a problem names: `Amount Remaining`, or `Amount Paid` in a file without it.
-        var column: String
+        /// The column a problem names: `Amount Remaining`, or `Amount Paid` in a file without it; nil in the API's list,
+        /// whose `source` is the field's path (`data[3].paid_out_of_band`).
+        var column: String?
         /// A paid invoice's paid day: a rest that no credit note of the import makes up was paid outside Stripe.
         var paidOn: CalendarDate?
     }
@@ -317,7 +318,8 @@ extension ImportReader {
         // Payments made here (the customer balance's, those outside Stripe), per invoice: all of its payments.
         var explicit: [String: [ImportedPayment]] = [:]
         defer { Self.settleExplicit(explicit, &batch) }
-        var outside = 0
+        // Per file, the paid invoices whose rest was paid outside Stripe.
+        var outside: [String: Int] = [:]
         var credited: [String: Int64] = [:]
         var notesOf: [String: [Int]] = [:]
         for index in batch.invoices.indices where links.creditFiles.contains(batch.invoices[index].source.file) {
@@ -340,8 +342,8 @@ extension ImportReader {
                 explicit[invoice.identifier, default: []].append(
                     ImportedPayment(
                         invoice: invoice.identifier, date: day, amount: Money(minorUnits: invoice.difference, currency: invoice.currency),
-                        method: RowContext.stripeOutOfBandMethod, source: invoice.source, columns: ["amount": invoice.column]))
-                outside += 1
+                        method: RowContext.stripeOutOfBandMethod, source: invoice.source, columns: invoice.column.map { ["amount": $0] } ?? [:]))
+                outside[invoice.source.file, default: 0] += 1
                 continue
             }
             guard credited[invoice.identifier] == invoice.difference else {
@@ -357,13 +359,17 @@ extension ImportReader {
         }
         // After the credit notes applied to their invoices: the others may be what a customer's balance gained.
         linkStripeBalances(&batch, extra: &explicit, problems: &problems)
-        if outside > 0, let first = links.unsettled.first {
-            batch.warnings.append(
-                ImportProblem(
-                    location: SourceLocation(file: first.source.file),
-                    message: "\(outside) paid invoice(s) with an Amount Paid below what was due and no credit note of this import: each rest is a "
-                        + "payment '\(RowContext.stripeOutOfBandMethod)' on its Paid At day (marked paid in the Dashboard); if credit notes settled "
-                        + "them, import the credit notes export with the invoices"))
+        var warned: Set<String> = []
+        for invoice in links.unsettled {
+            guard let count = outside[invoice.source.file], warned.insert(invoice.source.file).inserted else { continue }
+            // The API's list (a JSON path) says it with paid_out_of_band; the Dashboard export by what its columns leave.
+            let message = invoice.source.element != nil
+                ? "\(count) paid invoice(s) marked paid outside Stripe (paid_out_of_band true) with an amount_paid below what was due: each rest is a "
+                    + "payment '\(RowContext.stripeOutOfBandMethod)' on its status_transitions.paid_at day; the invoice object does not say how it was paid"
+                : "\(count) paid invoice(s) with an Amount Paid below what was due and no credit note of this import: each rest is a "
+                    + "payment '\(RowContext.stripeOutOfBandMethod)' on its Paid At day (marked paid in the Dashboard); if credit notes settled "
+                    + "them, import the credit notes export with the invoices"
+            batch.warnings.append(ImportProblem(location: SourceLocation(file: invoice.source.file), message: message))
         }
     }
 }

@@ -91,9 +91,9 @@ struct StripeBooksTests {
         #expect(try Support.dump(store) == before)
     }
 
-    /// The fixture with `edit` applied to its text, written to `folder`.
-    static func variant(_ folder: TemporaryFolder, _ name: String, _ edit: (String) -> String) throws -> String {
-        let text = String(decoding: try #require(Support.bytes(Support.fixture(fixture))), as: UTF8.self)
+    /// The fixture (or `source`, another one) with `edit` applied to its text, written to `folder`.
+    static func variant(_ folder: TemporaryFolder, _ name: String, of source: String = fixture, _ edit: (String) -> String) throws -> String {
+        let text = String(decoding: try #require(Support.bytes(Support.fixture(source))), as: UTF8.self)
         let path = folder.path(name)
         let changed = edit(text)
         #expect(changed != text, "the edit changed nothing")
@@ -134,6 +134,105 @@ struct StripeBooksTests {
         let again = try Support.importFixtures([file], into: store)
         #expect(again.invoices == .init(unchanged: 10))
         #expect(try Support.dump(store) == before)
+    }
+
+    static let outOfBand = "stripe-invoices-paid-out-of-band.json"
+
+    /// Stripe's own balances per (customer name, currency), outstanding and credit: `amount_remaining` over the open and
+    /// paid invoices, and the customer's balance after its latest finalized invoice (`ending_balance`: above 0 owed, below
+    /// 0 a credit).
+    static func stripeOwedAndCredit(_ path: String) throws -> [String: (owed: Int64, credit: Int64)] {
+        var result = try stripeBalances(path).mapValues { (owed: $0, credit: Int64(0)) }
+        let bytes = try #require(Support.bytes(path))
+        let root = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        var latest: [String: (finalized: Int, ending: Int)] = [:]
+        for case let invoice as [String: Any] in try #require(root["data"] as? [Any]) {
+            guard let finalized = (invoice["status_transitions"] as? [String: Any])?["finalized_at"] as? Int,
+                let ending = invoice["ending_balance"] as? Int, let name = invoice["customer_name"] as? String,
+                let currency = invoice["currency"] as? String
+            else { continue }
+            let key = name + " " + currency.uppercased()
+            if latest[key].map({ $0.finalized < finalized }) ?? true { latest[key] = (finalized, ending) }
+        }
+        for (key, value) in latest {
+            result[key, default: (0, 0)].owed += Int64(max(value.ending, 0))
+            result[key, default: (0, 0)].credit += Int64(max(-value.ending, 0))
+        }
+        return result
+    }
+
+    /// `paid_out_of_band` (API versions before 2025-03-31, whose `amount_paid` leaves out what was paid outside Stripe):
+    /// a paid invoice marked paid outside Stripe has the rest of its total as one payment "paid outside Stripe" on its
+    /// `status_transitions.paid_at` day, with a warning, as the Dashboard export's paid invoices with less paid than due
+    /// have (`StripeCSVBooksTests.aPaidInvoicePaidLessThanItsTotalWasPaidOutsideStripe`); one paid wholly outside (BSG-0102),
+    /// one whose customer's credit paid part first (BSG-0103). The built site's totals are Stripe's. Before it read
+    /// `paid_out_of_band`, the list was refused at `data[2].amount_remaining` and `data[3].amount_remaining`.
+    @Test(.temporaryFolder) func aPaidInvoiceMarkedPaidOutOfBandHasTheRestPaidOutsideStripe() throws {
+        let folder = try TemporaryFolder.current
+        let path = Support.fixture(Self.outOfBand)
+        let batch = try ImportReader().read(files: [path])
+        #expect(batch.warnings.map(\.description) == [
+            "\(path): 2 paid invoice(s) marked paid outside Stripe (paid_out_of_band true) with an amount_paid below what was due: each rest "
+                + "is a payment 'paid outside Stripe' on its status_transitions.paid_at day; the invoice object does not say how it was paid"
+        ])
+        let built = try Support.builtTotals(importing: [path], in: folder)
+        let stripe = try Self.stripeOwedAndCredit(path)
+        #expect(stripe.mapValues { [$0.owed, $0.credit] } == ["Marsk & Søn GmbH EUR": [23_800, 0], "Tern Harbor Co. USD": [5_000, 0]])
+        #expect(built.mapValues { [$0.owed, $0.credit] } == stripe.mapValues { [$0.owed, $0.credit] })
+
+        let books = try BooksStore(path: folder.path("books.sqlite")).books
+        let payments = books.payments.map {
+            "\(books.invoices[Int($0.invoiceIndex)].identifier) \($0.amount) \($0.date) \($0.details >= 0 ? books.paymentDetails[Int($0.details)].method : "")"
+        }.sorted()
+        #expect(payments == [
+            "BSG-0101 59500 2025-02-10 ", "BSG-0102 119000 2025-03-20 paid outside Stripe", "BSG-0103 3000 2025-03-14 Stripe customer balance",
+            "BSG-0103 7000 2025-03-15 paid outside Stripe", "cus_QgTern-starting-balance-usd -3000 2025-03-14 Stripe customer balance",
+        ])
+        let paid = books.invoices.filter { $0.paid != nil }.map { "\($0.identifier) \($0.paid!)" }.sorted()
+        #expect(paid == ["BSG-0101 2025-02-10", "BSG-0102 2025-03-20", "BSG-0103 2025-03-15"])
+
+        // The same list again changes nothing.
+        let store = folder.path("books.sqlite")
+        let before = try Support.dump(store)
+        let again = try Support.importFixtures([Self.outOfBand], into: store)
+        #expect(again.invoices == .init(unchanged: 6))
+        #expect(try Support.dump(store) == before)
+    }
+
+    /// A paid invoice whose rest is unpaid and that Stripe does not say was paid outside it (`paid_out_of_band` false, or
+    /// absent as from API 2025-03-31, whose `amount_paid` counts such payments) is refused at its `amount_remaining`, as
+    /// before; a `paid_out_of_band` that is not a boolean at its own path.
+    @Test(.temporaryFolder) func aPaidInvoiceWithLessPaidAndNoPaidOutOfBandIsRefusedAtAmountRemaining() throws {
+        let folder = try TemporaryFolder.current
+        let refusals = { (path: String) in
+            [
+                "\(path): data[2].amount_remaining: is 0, not total less amount_paid less what the customer's balance moved (ending_balance "
+                    + "less starting_balance); something the invoice does not show settled it, so it is not imported",
+                "\(path): data[3].amount_remaining: Stripe's balance 0.00 EUR is not total less amount_paid (1190.00 EUR); something the file "
+                    + "does not show settled it (a credit note, the customer's balance), so it is not imported",
+            ]
+        }
+        let unmarked = try Self.variant(folder, "false.json", of: Self.outOfBand) {
+            $0.replacingOccurrences(of: "\"paid_out_of_band\": true", with: "\"paid_out_of_band\": false")
+        }
+        let missing = try Self.variant(folder, "missing.json", of: Self.outOfBand) {
+            $0.replacingOccurrences(of: "\n      \"paid_out_of_band\": true,", with: "")
+        }
+        for path in [unmarked, missing] {
+            let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [path]) }
+            #expect(error.problems.map(\.description) == refusals(path))
+        }
+        let store = folder.path("books.sqlite")
+        let result = try CLI.run(["import", "--store", store, unmarked])
+        #expect(result.status == 65 && !FileManager.default.fileExists(atPath: store))
+
+        let text = try Self.variant(folder, "string.json", of: Self.outOfBand) {
+            $0.replacingOccurrences(of: "\"paid_out_of_band\": true", with: "\"paid_out_of_band\": \"yes\"")
+        }
+        let error = try #require(throws: ImportError.self) { try ImportReader().read(files: [text]) }
+        #expect(error.problems.map(\.description) == ["data[2]", "data[3]"].map {
+            "\(text): \($0).paid_out_of_band: is the string \"yes\"; Stripe writes paid_out_of_band as true or false"
+        })
     }
 
     @Test(.temporaryFolder) func anAmountWrittenAsAStringIsRefusedWithItsPathAndExit65() throws {
