@@ -340,8 +340,9 @@ for c in clients:
         for child in address[0].children:
             parts.append(child if isinstance(child, str) else ('\n' if child.tag == 'br' else child.text()))
     expect_equal('client %s address' % label, ''.join(parts), norm(c['street']) + '\n' + norm(c['zip']) + ' ' + norm(c['city']) + '\n' + norm(c['country']))
+    # An invoice row has data cells (the head's row has none) and a class only when overdue.
     invoice_rows = [tr for table in find(page, 'table') if 'invoices' in table.attrs.get('class', '') for tr in find(table, 'tr')
-                    if tr.attrs.get('class') in ('open', 'overdue')]
+                    if find(tr, 'td') and tr.attrs.get('class') in (None, 'overdue')]
     ids = [th.text() for tr in invoice_rows for th in find(tr, 'th')]
     # The notes are an invoice row's last cell (its seventh column); the row's line break, which follows it with no
     # `</td>` between (an optional end tag the templates leave out), is the markup's, not the note's.
@@ -356,7 +357,9 @@ for c in clients:
     if len(statements) != 1:
         problems.append('client %s: %d statements whose h1 reads back as the name' % (label, len(statements)))
     else:
-        rows_ids = [th.text() for tr in find(statements[0], 'tr', **{'class': 'invoice'}) for th in find(tr, 'th')]
+        # A statement's lines are its rows with data cells and no class (the opening and closing balances have one;
+        # the aging table's row has no heading).
+        rows_ids = [th.text() for tr in find(statements[0], 'tr') if find(tr, 'td') and 'class' not in tr.attrs for th in find(tr, 'th')]
         expect_equal('client %s statement line' % label, rows_ids, ['Invoice ' + norm(c['identifier'])])
 for line in problems:
     print(line.replace('\n', '\\n') if len(problems) > 1 else line)

@@ -52,7 +52,7 @@ struct ReportPeriodOptionTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: statements)
         let file = try #require(files.first { $0.hasPrefix(number.lowercased() + "-") })
         let html = try String(contentsOfFile: statements + "/" + file, encoding: .utf8)
-        return html.split(separator: "\n").filter { $0.hasPrefix("<tr class=") }.map(String.init)
+        return html.split(separator: "\n").filter { $0.hasPrefix("<tr") }.map(String.init)
     }
 
     /// A fiscal quarter and a fiscal year (years from April, then from July): the months, the overview's period
@@ -76,7 +76,7 @@ struct ReportPeriodOptionTests {
         // C-2: INV-2 (500.00) and its credit note (100.00) in March are the opening balance; paid in April.
         let rows = try statementRows(folder.path("q"), "C-2")
         #expect(rows.first == "<tr class=\"opening\"><td>2025-04-01<th scope=\"row\" colspan=\"4\">Opening balance<td>EUR\u{A0}400.00")
-        #expect(rows.count == 3 && rows[1].hasPrefix("<tr class=\"payment\"><td>2025-04-20"))
+        #expect(rows.count == 3 && rows[1].hasPrefix("<tr><td>2025-04-20<th>Payment "))
         #expect(rows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30") == true)
         #expect(rows.last?.hasSuffix("<td>EUR\u{A0}0.00") == true)
 
@@ -87,8 +87,8 @@ struct ReportPeriodOptionTests {
         let yearRows = try statementRows(folder.path("y"), "C-2")
         #expect(yearRows.first?.hasPrefix("<tr class=\"opening\"><td>2024-07-01") == true)
         #expect(yearRows.first?.hasSuffix("<td>EUR\u{A0}0.00") == true)
-        #expect(yearRows.dropFirst().dropLast().map { String($0.split(separator: "<th")[0]) } == [
-            "<tr class=\"invoice\"><td>2025-03-01", "<tr class=\"credit-note\"><td>2025-03-10", "<tr class=\"payment\"><td>2025-04-20",
+        #expect(yearRows.dropFirst().dropLast().map { String($0.split(separator: " ")[0]) } == [
+            "<tr><td>2025-03-01<th>Invoice", "<tr><td>2025-03-10<th>Credit", "<tr><td>2025-04-20<th>Payment",
         ])
         #expect(yearRows.last?.hasPrefix("<tr class=\"closing\"><td>2025-06-30") == true)
     }

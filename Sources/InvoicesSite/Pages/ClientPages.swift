@@ -262,7 +262,7 @@ extension ClientPages {
 
     /// The rows of `range` of the client's sent invoices (`invoices`).
     func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate) -> Rows<InvoiceColumns> {
-        enum Column: Sendable { case identifier, issued, due, paid, amount, status, statusText, notes, other }
+        enum Column: Sendable { case identifier, issued, due, paid, amount, status, statusText, notes, overdue, other }
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {
             switch $0 {
@@ -274,6 +274,7 @@ extension ClientPages {
             case "status": .status
             case "statusText": .statusText
             case "notes": .notes
+            case "overdue": .overdue
             default: .other
             }
         }
@@ -289,6 +290,8 @@ extension ClientPages {
             case .status: return site.invoiceStatus(index, asOf: asOf)
             case .statusText: return site.word("status." + site.invoiceStatus(index, asOf: asOf))
             case .notes: return invoice.notes
+            // `overdue` or empty: the default row carries a class only where the stylesheet colours it.
+            case .overdue: return site.invoiceStatus(index, asOf: asOf) == "overdue" ? "overdue" : ""
             case .other: return ""
             }
         }

@@ -1,6 +1,6 @@
 extension TemplateSet {
     static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
-    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes"]
+    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes", "overdue"]
     static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
 
     /// The marker of the placeholders rows are rendered into after cmark.
