@@ -57,6 +57,26 @@ struct IncrementalBuildTests {
         #expect(after[ownYear] != nil && after[ownYear] != before[ownYear])
     }
 
+    /// A quarter's print pack shows what its quarter's page shows, worked out once for both per build (issue 46:
+    /// it was worked out twice): after the newest invoice changes, its own quarter's page and pack have new inputs,
+    /// every earlier quarter's keep theirs, and the site equals a full build. A pack given another period's
+    /// fingerprint would be kept stale, or rendered again for nothing.
+    @Test(.temporaryFolder) func aQuartersPackFollowsItsOwnQuarter() throws {
+        let project = try TestProject.initialized()
+        let newest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let issued = try #require(newest["issuedOn"])
+        let quarter = "quarters/\(issued.prefix(4))-Q\((try #require(Int(issued.dropFirst(5).prefix(2))) - 1) / 3 + 1)"
+        let before = try project.unitInputs()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(newest["id"]!)")
+        try project.expectSameAsFullBuild()
+        let after = try project.unitInputs()
+        let own = ["pack:\(quarter)/print.html", "period:\(quarter).html"]
+        for key in own { #expect(after[key] != nil && after[key] != before[key], "\(key)") }
+        let earlier = before.keys.filter { $0.hasPrefix("pack:quarters/") && $0 < own[0] }
+        #expect(earlier.count >= 3, "\(before.keys.sorted())")
+        for key in earlier { #expect(after[key] == before[key], "\(key)") }
+    }
+
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
     /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
     /// held every payment).

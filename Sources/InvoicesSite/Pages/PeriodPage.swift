@@ -104,8 +104,13 @@ extension PeriodPage {
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(shown(inputs), templates: ["period", "period-list"]) }
 
     /// The fingerprint of what the page shows of the books (``inputs(_:)`` without its key and templates); the
-    /// quarter's print pack (``QuarterPackPage``) shows the same.
+    /// quarter's print pack (``QuarterPackPage``) shows the same, so it is worked out once per build for both
+    /// (``SiteBuilder/Inputs/periodsShown``).
     func shown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        inputs.periodsShown.value(SitePaths.period(period)) { shownAnew(inputs) }
+    }
+
+    private func shownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var data = Fingerprint(seed: inputs.base)
         for totals in report.currencies {
             data.add(totals.currency.code)
@@ -123,20 +128,23 @@ extension PeriodPage {
             for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             data.add(behind.count)
-            for source in behind {
-                let invoice = books.invoices[source.invoiceIndex]
-                let client = Int(invoice.clientIndex)
-                data.add(invoice.identifier)
-                data.add(invoice.issued.dayNumber)
-                if clientFields[client] == nil {
-                    var fields = Fingerprint()
-                    fields.add(books.clients[client].number)
-                    fields.add(books.clients[client].name)
-                    fields.add(site.paths.client(client))
-                    clientFields[client] = fields.value
+            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+            books.invoices.withUnsafeBufferPointer { invoices in
+                for source in behind {
+                    let invoice = invoices.baseAddress! + source.invoiceIndex
+                    let client = Int(invoice.pointee.clientIndex)
+                    data.add(invoice.pointee.identifier)
+                    data.add(invoice.pointee.issued.dayNumber)
+                    if clientFields[client] == nil {
+                        var fields = Fingerprint()
+                        fields.add(books.clients[client].number)
+                        fields.add(books.clients[client].name)
+                        fields.add(site.paths.client(client))
+                        clientFields[client] = fields.value
+                    }
+                    data.add(clientFields[client] ?? 0)
+                    SiteBuilder.add(source.figures, to: &data)
                 }
-                data.add(clientFields[client] ?? 0)
-                SiteBuilder.add(source.figures, to: &data)
             }
         }
         return data.value
