@@ -77,6 +77,33 @@ struct IncrementalBuildTests {
         for key in earlier { #expect(after[key] == before[key], "\(key)") }
     }
 
+    /// A quarter's lists and CSV are a unit of their own (`lists:`), keyed by the rows they show and not by the
+    /// quarter's totals (issue 46): after the oldest invoice changes, its outstanding amount moves in every later
+    /// month, so the later quarters' pages render again, but a quarter whose rows did not change keeps its lists'
+    /// files; the quarter the invoice is in renders its lists again, and the site equals a full build.
+    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheLaterQuartersLists() throws {
+        let project = try TestProject.initialized()
+        let oldest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice WHERE id = (SELECT MIN(id) FROM invoice)")[0]
+        let issued = try #require(oldest["issuedOn"])
+        let own = "quarters/\(issued.prefix(4))-Q\((try #require(Int(issued.dropFirst(5).prefix(2))) - 1) / 3 + 1).html"
+        let before = try project.unitInputs()
+        let stamps = try project.stamps()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(oldest["id"]!)")
+        try project.expectSameAsFullBuild()
+        let after = try project.unitInputs()
+        #expect(after["lists:\(own)"] != nil && after["lists:\(own)"] != before["lists:\(own)"])
+        let kept = after.keys.filter { key in
+            guard key.hasPrefix("lists:"), after[key] == before[key] else { return false }
+            let page = "period:" + key.dropFirst("lists:".count)
+            return after[page] != before[page]
+        }
+        #expect(!kept.isEmpty, "\(after.keys.sorted())")
+        // Their files are the previous build's, untouched (the CSV of each).
+        let csvs = kept.map { String($0.dropFirst("lists:".count).dropLast(".html".count)) + ".csv" }
+        for path in csvs where stamps[path] != nil { #expect(try project.stamps()[path] == stamps[path], "\(path)") }
+        #expect(csvs.contains { stamps[$0] != nil })
+    }
+
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
     /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
     /// held every payment).

@@ -107,15 +107,25 @@ extension PeriodPage {
     /// quarter's print pack (``QuarterPackPage``) shows the same, so it is worked out once per build for both
     /// (``SiteBuilder/Inputs/periodsShown``).
     func shown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
-        inputs.periodsShown.value(SitePaths.period(period)) { shownAnew(inputs) }
+        inputs.periodsShown.value(SitePaths.period(period)) {
+            var data = Fingerprint(seed: rowsShown(inputs))
+            for totals in report.currencies {
+                data.add(totals.currency.code)
+                for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+            }
+            return data.value
+        }
     }
 
-    private func shownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+    /// The fingerprint of what the page shows of its taxes: each one's name, rate and figures over the period, and
+    /// the invoices behind it (identifier, issue date, client number, name and page, figures). It is all a quarter's
+    /// lists and CSV show (``QuarterListsPage``), worked out once per build for them and the page.
+    func rowsShown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        inputs.periodsShown.value("rows " + SitePaths.period(period)) { rowsShownAnew(inputs) }
+    }
+
+    private func rowsShownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var data = Fingerprint(seed: inputs.base)
-        for totals in report.currencies {
-            data.add(totals.currency.code)
-            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
-        }
         let sources = taxSources()
         // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row.
         var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
@@ -151,14 +161,19 @@ extension PeriodPage {
     }
 
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
-    /// behind each figure; for a quarter with taxes, the same invoices as CSV beside it (`quarters/2024-Q3.csv`).
+    /// behind each figure. A quarter's files beside it are their own unit (``listFiles()``, ``taxListPages()``).
     func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        return [site.page(SitePaths.period(period), template: "period", title: period.label, context(), rows: registry)]
+    }
+
+    /// A quarter's files beside its page (``QuarterListsPage``): for a quarter with taxes, the invoices behind them
+    /// as CSV (`quarters/2024-Q3.csv`), and the pages that refresh to its pack's tables (``movedListPages(sources:)``).
+    func listFiles() -> [File] {
+        guard period.quarter != 0 else { return [] }
         let sources = taxSources()
-        let context = context(sources: sources)
-        let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context.second.csvHref != nil else { return [page] + movedListPages(sources: sources) }
-        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))] + movedListPages(sources: sources)
+        let csv = taxLists(sources: sources).isEmpty ? [] : [File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
+        return csv + movedListPages(sources: sources)
     }
 
     /// When a quarter's lists are its pack's (``listsInPack(_:)``), the addresses their pages would have
@@ -196,8 +211,8 @@ extension PeriodPage {
     }
 
     /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
-    /// the print pack lists them (``listsInPack(_:)``).
-    func pagedLists() -> [PagedList] {
+    /// the print pack lists them (``listsInPack(_:)``). Written by ``QuarterListsPage``.
+    func taxListPages() -> [PagedList] {
         guard period.quarter != 0 else { return [] }
         let lists = taxLists(sources: taxSources()).map(\.list)
         return listsInPack(lists) ? [] : site.paged(lists)
