@@ -188,7 +188,10 @@ public struct BuildPipeline: Sendable {
             throw BuildError(code: .dataError, message: Self.trailRefusal(error))
         }
         let source = sourceFingerprint(trailFirstLine: previousFirstLine)
-        if !configuration.full, configuration.site.debugMarkdownFolder == nil, let source, let summary = writer.unchangedSite(source: source) {
+        // The previous build's manifest, parsed once: for the check below and, when the build renders, for the units
+        // it reuses. --full and --debug-markdown render every page, so they read none.
+        let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
+        if let previous, let source, let summary = writer.unchangedSite(source: source, manifest: previous) {
             observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
             observer?(.write, 1, 1, "\(summary.files) files as the previous build wrote them")
             return Result(summary: summary, timings: [.load: seconds(clock.now - runStart)], upToDate: true)
@@ -212,9 +215,8 @@ public struct BuildPipeline: Sendable {
         // build's, nothing can have changed, and the trail is neither built nor compared nor rewritten.
         let fingerprint = site.booksFingerprint()
         let sameBooks = try sameBooks(asTrail: previousFirstLine, fingerprint: fingerprint, writer: writer)
-        // Pages whose inputs are unchanged since the previous build (its manifest says so, and their files are
-        // still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
-        let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
+        // Pages whose inputs are unchanged since the previous build (its manifest, `previous`, says so, and their
+        // files are still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
         let staging: SiteStaging
         do {
             staging = try writer.begin()

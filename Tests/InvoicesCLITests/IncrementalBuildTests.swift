@@ -57,6 +57,53 @@ struct IncrementalBuildTests {
         #expect(after[ownYear] != nil && after[ownYear] != before[ownYear])
     }
 
+    /// A quarter's print pack shows what its quarter's page shows, worked out once for both per build (issue 46:
+    /// it was worked out twice): after the newest invoice changes, its own quarter's page and pack have new inputs,
+    /// every earlier quarter's keep theirs, and the site equals a full build. A pack given another period's
+    /// fingerprint would be kept stale, or rendered again for nothing.
+    @Test(.temporaryFolder) func aQuartersPackFollowsItsOwnQuarter() throws {
+        let project = try TestProject.initialized()
+        let newest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let issued = try #require(newest["issuedOn"])
+        let quarter = "quarters/\(issued.prefix(4))-Q\((try #require(Int(issued.dropFirst(5).prefix(2))) - 1) / 3 + 1)"
+        let before = try project.unitInputs()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(newest["id"]!)")
+        try project.expectSameAsFullBuild()
+        let after = try project.unitInputs()
+        let own = ["pack:\(quarter)/print.html", "period:\(quarter).html"]
+        for key in own { #expect(after[key] != nil && after[key] != before[key], "\(key)") }
+        let earlier = before.keys.filter { $0.hasPrefix("pack:quarters/") && $0 < own[0] }
+        #expect(earlier.count >= 3, "\(before.keys.sorted())")
+        for key in earlier { #expect(after[key] == before[key], "\(key)") }
+    }
+
+    /// A quarter's lists and CSV are a unit of their own (`lists:`), keyed by the rows they show and not by the
+    /// quarter's totals (issue 46): after the oldest invoice changes, its outstanding amount moves in every later
+    /// month, so the later quarters' pages render again, but a quarter whose rows did not change keeps its lists'
+    /// files; the quarter the invoice is in renders its lists again, and the site equals a full build.
+    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheLaterQuartersLists() throws {
+        let project = try TestProject.initialized()
+        let oldest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice WHERE id = (SELECT MIN(id) FROM invoice)")[0]
+        let issued = try #require(oldest["issuedOn"])
+        let own = "quarters/\(issued.prefix(4))-Q\((try #require(Int(issued.dropFirst(5).prefix(2))) - 1) / 3 + 1).html"
+        let before = try project.unitInputs()
+        let stamps = try project.stamps()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(oldest["id"]!)")
+        try project.expectSameAsFullBuild()
+        let after = try project.unitInputs()
+        #expect(after["lists:\(own)"] != nil && after["lists:\(own)"] != before["lists:\(own)"])
+        let kept = after.keys.filter { key in
+            guard key.hasPrefix("lists:"), after[key] == before[key] else { return false }
+            let page = "period:" + key.dropFirst("lists:".count)
+            return after[page] != before[page]
+        }
+        #expect(!kept.isEmpty, "\(after.keys.sorted())")
+        // Their files are the previous build's, untouched (the CSV of each).
+        let csvs = kept.map { String($0.dropFirst("lists:".count).dropLast(".html".count)) + ".csv" }
+        for path in csvs where stamps[path] != nil { #expect(try project.stamps()[path] == stamps[path], "\(path)") }
+        #expect(csvs.contains { stamps[$0] != nil })
+    }
+
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
     /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
     /// held every payment).

@@ -53,7 +53,7 @@ struct SiteFiguresTests {
         let periods = site.view.fiscalPeriods()
         #expect(periods.count == computed.periods.count - 1)
         let period = try #require(periods.first { $0.year == figures.periods[quarter].year && $0.quarter == figures.periods[quarter].quarter })
-        let csv = try Self.text(PeriodPage(site: site.view, period: period, periods: periods).files(), SitePaths.periodCSV(period))
+        let csv = try Self.text(QuarterListsPage(site: site.view, period: period, periods: periods).files(), SitePaths.periodCSV(period))
         #expect(csv.contains(",1234567.89,"))
 
         #expect(try Self.text(CollectionsPage(site: site.view).files(), "collections.html").contains("5,555,555.55"))

@@ -22,6 +22,7 @@ public struct PageKinds: Sendable {
         ChangesPage.self,
         MonthPage.self,
         PeriodPage.self,
+        QuarterListsPage.self,
         QuarterPackPage.self,
         ClientPages.self,
         AddressFiles.self,

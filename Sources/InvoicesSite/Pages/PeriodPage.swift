@@ -104,13 +104,28 @@ extension PeriodPage {
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(shown(inputs), templates: ["period", "period-list"]) }
 
     /// The fingerprint of what the page shows of the books (``inputs(_:)`` without its key and templates); the
-    /// quarter's print pack (``QuarterPackPage``) shows the same.
+    /// quarter's print pack (``QuarterPackPage``) shows the same, so it is worked out once per build for both
+    /// (``SiteBuilder/Inputs/periodsShown``).
     func shown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
-        var data = Fingerprint(seed: inputs.base)
-        for totals in report.currencies {
-            data.add(totals.currency.code)
-            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+        inputs.periodsShown.value(SitePaths.period(period)) {
+            var data = Fingerprint(seed: rowsShown(inputs))
+            for totals in report.currencies {
+                data.add(totals.currency.code)
+                for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+            }
+            return data.value
         }
+    }
+
+    /// The fingerprint of what the page shows of its taxes: each one's name, rate and figures over the period, and
+    /// the invoices behind it (identifier, issue date, client number, name and page, figures). It is all a quarter's
+    /// lists and CSV show (``QuarterListsPage``), worked out once per build for them and the page.
+    func rowsShown(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        inputs.periodsShown.value("rows " + SitePaths.period(period)) { rowsShownAnew(inputs) }
+    }
+
+    private func rowsShownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        var data = Fingerprint(seed: inputs.base)
         let sources = taxSources()
         // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row.
         var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
@@ -123,34 +138,42 @@ extension PeriodPage {
             for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             data.add(behind.count)
-            for source in behind {
-                let invoice = books.invoices[source.invoiceIndex]
-                let client = Int(invoice.clientIndex)
-                data.add(invoice.identifier)
-                data.add(invoice.issued.dayNumber)
-                if clientFields[client] == nil {
-                    var fields = Fingerprint()
-                    fields.add(books.clients[client].number)
-                    fields.add(books.clients[client].name)
-                    fields.add(site.paths.client(client))
-                    clientFields[client] = fields.value
+            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+            books.invoices.withUnsafeBufferPointer { invoices in
+                for source in behind {
+                    let invoice = invoices.baseAddress! + source.invoiceIndex
+                    let client = Int(invoice.pointee.clientIndex)
+                    data.add(invoice.pointee.identifier)
+                    data.add(invoice.pointee.issued.dayNumber)
+                    if clientFields[client] == nil {
+                        var fields = Fingerprint()
+                        fields.add(books.clients[client].number)
+                        fields.add(books.clients[client].name)
+                        fields.add(site.paths.client(client))
+                        clientFields[client] = fields.value
+                    }
+                    data.add(clientFields[client] ?? 0)
+                    SiteBuilder.add(source.figures, to: &data)
                 }
-                data.add(clientFields[client] ?? 0)
-                SiteBuilder.add(source.figures, to: &data)
             }
         }
         return data.value
     }
 
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
-    /// behind each figure; for a quarter with taxes, the same invoices as CSV beside it (`quarters/2024-Q3.csv`).
+    /// behind each figure. A quarter's files beside it are their own unit (``listFiles()``, ``taxListPages()``).
     func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
+        return [site.page(SitePaths.period(period), template: "period", title: period.label, context(), rows: registry)]
+    }
+
+    /// A quarter's files beside its page (``QuarterListsPage``): for a quarter with taxes, the invoices behind them
+    /// as CSV (`quarters/2024-Q3.csv`), and the pages that refresh to its pack's tables (``movedListPages(sources:)``).
+    func listFiles() -> [File] {
+        guard period.quarter != 0 else { return [] }
         let sources = taxSources()
-        let context = context(sources: sources)
-        let page = site.page(SitePaths.period(period), template: "period", title: period.label, context, rows: registry)
-        guard context.second.csvHref != nil else { return [page] + movedListPages(sources: sources) }
-        return [page, File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))] + movedListPages(sources: sources)
+        let csv = taxLists(sources: sources).isEmpty ? [] : [File(path: SitePaths.periodCSV(period), data: Data(csv(sources: sources).utf8))]
+        return csv + movedListPages(sources: sources)
     }
 
     /// When a quarter's lists are its pack's (``listsInPack(_:)``), the addresses their pages would have
@@ -188,8 +211,8 @@ extension PeriodPage {
     }
 
     /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
-    /// the print pack lists them (``listsInPack(_:)``).
-    func pagedLists() -> [PagedList] {
+    /// the print pack lists them (``listsInPack(_:)``). Written by ``QuarterListsPage``.
+    func taxListPages() -> [PagedList] {
         guard period.quarter != 0 else { return [] }
         let lists = taxLists(sources: taxSources()).map(\.list)
         return listsInPack(lists) ? [] : site.paged(lists)

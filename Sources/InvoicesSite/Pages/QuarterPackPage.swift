@@ -84,12 +84,6 @@ extension QuarterPackPage {
         return fingerprint(data.value, templates: ["quarter-print"])
     }
 
-    func prepared() -> QuarterPackPage {
-        var pack = self
-        pack.quarter = quarter.prepared()
-        return pack
-    }
-
     func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let path = SitePaths.quarterPack(period)

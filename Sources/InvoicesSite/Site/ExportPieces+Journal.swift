@@ -22,44 +22,47 @@ extension SiteBuilder.Inputs {
         var keys: [UInt64] = []
         var start = 0
         var key = Fingerprint(seed: base)
-        for (index, entry) in transactions.entries.enumerated() {
-            let invoice = books.invoices[Int(entry.invoice)]
-            var identifier = Fingerprint()
-            identifier.add(invoice.identifier)
-            key.add(UInt64(entry.kind.rawValue) + 1)
-            key.add(entry.day.dayNumber)
-            key.add(identifier.value)
-            key.add(clientKeys[Int(invoice.clientIndex)])
-            key.add(Int(invoice.currencyIndex))
-            switch entry.kind {
-            case .invoice, .creditNote:
-                key.add(invoice.amount)
-                key.add(invoice.net)
-                var line = Int(entry.item)
-                while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
-                    let tax = books.taxLines[line]
-                    key.add(taxKeys[Int(tax.taxIndex)])
-                    key.add(tax.net)
-                    key.add(tax.amount)
-                    line += 1
+        // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+        books.invoices.withUnsafeBufferPointer { invoices in
+            for (index, entry) in transactions.entries.enumerated() {
+                let invoice = invoices.baseAddress! + Int(entry.invoice)
+                var identifier = Fingerprint()
+                identifier.add(invoice.pointee.identifier)
+                key.add(UInt64(entry.kind.rawValue) + 1)
+                key.add(entry.day.dayNumber)
+                key.add(identifier.value)
+                key.add(clientKeys[Int(invoice.pointee.clientIndex)])
+                key.add(Int(invoice.pointee.currencyIndex))
+                switch entry.kind {
+                case .invoice, .creditNote:
+                    key.add(invoice.pointee.amount)
+                    key.add(invoice.pointee.net)
+                    var line = Int(entry.item)
+                    while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
+                        let tax = books.taxLines[line]
+                        key.add(taxKeys[Int(tax.taxIndex)])
+                        key.add(tax.net)
+                        key.add(tax.amount)
+                        line += 1
+                    }
+                    key.add(line - Int(entry.item))
+                case .payment:
+                    let row = books.payments[Int(entry.item)]
+                    key.add(row.amount)
+                    key.add(row.details >= 0 ? books.paymentDetails[Int(row.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
+                case .writeOff:
+                    let row = books.writeOffs[Int(entry.item)]
+                    key.add(row.amount)
+                    key.add(row.reason)
                 }
-                key.add(line - Int(entry.item))
-            case .payment:
-                let row = books.payments[Int(entry.item)]
-                key.add(row.amount)
-                key.add(row.details >= 0 ? books.paymentDetails[Int(row.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
-            case .writeOff:
-                let row = books.writeOffs[Int(entry.item)]
-                key.add(row.amount)
-                key.add(row.reason)
-            }
-            identifier.add(UInt64(entry.kind.rawValue))
-            identifier.add(entry.day.dayNumber)
-            if identifier.value % 64 == 0 || index + 1 - start >= 4096 {
-                runs.append(start..<index + 1)
-                keys.append(key.value)
-                start = index + 1
-                key = Fingerprint(seed: base)
+                identifier.add(UInt64(entry.kind.rawValue))
+                identifier.add(entry.day.dayNumber)
+                if identifier.value % 64 == 0 || index + 1 - start >= 4096 {
+                    runs.append(start..<index + 1)
+                    keys.append(key.value)
+                    start = index + 1
+                    key = Fingerprint(seed: base)
+                }
             }
         }
         if transactions.entries.count > start {

@@ -19,6 +19,32 @@ extension SiteBuilder {
         var clients: [UInt64]
         /// Per reported month: its totals and the figures of every client active in it (with the month before).
         var months: [UInt64]
+        /// What a fiscal quarter's page shows, once worked out (``PeriodPage/shown(_:)``): its print pack shows the
+        /// same, so the second of the two kinds to ask takes the first one's value.
+        let periodsShown = Memo()
+
+        init(base: UInt64, all: UInt64, clients: [UInt64], months: [UInt64]) {
+            self.base = base
+            self.all = all
+            self.clients = clients
+            self.months = months
+        }
+
+        /// Fingerprints worked out once per build for kinds that share them, by key; shared by the copies of the
+        /// ``Inputs`` they were made with, so a value is only ever reused with the inputs it was worked out from.
+        final class Memo: @unchecked Sendable {
+            private let lock = NSLock()
+            private var values: [String: UInt64] = [:]
+
+            /// The value for `key`: the one worked out before, or `make()`'s (outside the lock: two kinds asking at
+            /// once both work it out, and get the same value).
+            func value(_ key: String, _ make: () -> UInt64) -> UInt64 {
+                if let known = lock.withLock({ values[key] }) { return known }
+                let value = make()
+                lock.withLock { values[key] = value }
+                return value
+            }
+        }
     }
 
     /// The stored properties each fingerprint reads, by type; a test compares them with the types' own, so a
@@ -84,23 +110,26 @@ extension SiteBuilder {
             client.add(paths.slugs[index])
             client.add(paths.clientLink(index)) { $0.add($1) }
             client.add(view.invoicesByClient[index].count)
-            for invoiceIndex in view.invoicesByClient[index] {
-                let invoice = books.invoices[invoiceIndex]
-                client.add(invoice.id)
-                client.add(invoice.identifier)
-                client.add(invoice.clientIndex)
-                client.add(Int(invoice.currencyIndex))
-                client.add(invoice.amount)
-                client.add(invoice.issued.dayNumber)
-                client.add(invoice.due.dayNumber)
-                client.add(invoice.paid) { $0.add($1.dayNumber) }
-                client.add(invoice.notes)
-                client.add(Int(invoice.status.rawValue))
-                client.add(Int(invoice.kind.rawValue))
-                client.add(invoice.net)
-                client.add(invoice.corrects)
-                client.add(invoice.applied) { $0.add($1.dayNumber) }
-                client.add(settlements[invoiceIndex])
+            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+            books.invoices.withUnsafeBufferPointer { invoices in
+                for invoiceIndex in view.invoicesByClient[index] {
+                    let invoice = invoices.baseAddress! + invoiceIndex
+                    client.add(invoice.pointee.id)
+                    client.add(invoice.pointee.identifier)
+                    client.add(invoice.pointee.clientIndex)
+                    client.add(Int(invoice.pointee.currencyIndex))
+                    client.add(invoice.pointee.amount)
+                    client.add(invoice.pointee.issued.dayNumber)
+                    client.add(invoice.pointee.due.dayNumber)
+                    client.add(invoice.pointee.paid) { $0.add($1.dayNumber) }
+                    client.add(invoice.pointee.notes)
+                    client.add(Int(invoice.pointee.status.rawValue))
+                    client.add(Int(invoice.pointee.kind.rawValue))
+                    client.add(invoice.pointee.net)
+                    client.add(invoice.pointee.corrects)
+                    client.add(invoice.pointee.applied) { $0.add($1.dayNumber) }
+                    client.add(settlements[invoiceIndex])
+                }
             }
             client.add(totalsByClient[index]) { fingerprint, totals in
                 fingerprint.add(totals.clientIndex)

@@ -25,9 +25,15 @@ public final class SiteStaging: @unchecked Sendable {
     /// this had not changed since the build began, so its stamp vouches for the bytes read.
     let started: Int64?
 
+    /// ``folder``'s and the output folder's paths, worked out once.
+    private let folderPath: String
+    private let outputPath: String
+
     init(writer: SiteWriter, folder: URL) {
         self.writer = writer
         self.folder = folder
+        folderPath = folder.path
+        outputPath = writer.output.path
         madeFolders.insert(folder.path)
         var info = stat()
         started = lstat(folder.path, &info) == 0 ? SiteManifest.Stamp.nanoseconds(info.st_mtim) : nil
@@ -134,11 +140,14 @@ public final class SiteStaging: @unchecked Sendable {
         defer { if read > 0 { lock.withLock { previousFilesRead += read } } }
         for index in kept.indices {
             let file = kept[index]
-            let previous = PreviousFile(file.path, under: writer.output.path)
+            let previous = PreviousFile(file.path, under: outputPath)
             defer { previous?.close() }
-            let target = folder.appendingPathComponent(file.path)
+            // Paths joined as text: `file.path` is confined (PreviousFile opened it), and URL's joins cost more than
+            // the link itself on a rebuild that reuses thousands of files.
+            let target = folderPath + "/" + file.path
+            let parent = String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])
             var info = stat()
-            guard let previous, fstat(previous.descriptor, &info) == 0, (try? makeFolder(target.deletingLastPathComponent().path)) != nil
+            guard let previous, fstat(previous.descriptor, &info) == 0, (try? makeFolder(parent)) != nil
             else {
                 for path in linked { unlink(path) }
                 return nil
@@ -153,11 +162,11 @@ public final class SiteStaging: @unchecked Sendable {
                 }
                 kept[index].stamp = SiteManifest.Stamp(vouching: after, before: started)
             }
-            guard previous.link(to: target.path) else {
+            guard previous.link(to: target) else {
                 for path in linked { unlink(path) }
                 return nil
             }
-            linked.append(target.path)
+            linked.append(target)
         }
         lock.withLock {
             self.files += files.count

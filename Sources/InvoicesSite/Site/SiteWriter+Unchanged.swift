@@ -9,9 +9,12 @@ extension SiteWriter {
     ///
     /// The files are checked as a reused unit's are (opened without following links; their bytes fingerprinted unless
     /// their recorded size and stamp can be trusted, ``SiteManifest/trusts(_:_:)``), on every core.
+    ///
+    /// `manifest` is the one beside the output (``manifestURL``), read by the caller (``SiteManifest/read(_:)``): a
+    /// build that goes on to render takes its reusable units from the same parse.
     /// - Returns: The site's summary (nothing changed, every file reused), or nil when the build must run.
-    public func unchangedSite(source: UInt64) -> BuildSummary? {
-        guard let manifest = SiteManifest.read(manifestURL), manifest.source == source else { return nil }
+    public func unchangedSite(source: UInt64, manifest: SiteManifest?) -> BuildSummary? {
+        guard let manifest, manifest.source == source else { return nil }
         let files = manifest.units.values.flatMap(\.files)
         var expected = Set(files.map(\.path))
         guard expected.count == files.count else { return nil }
