@@ -49,6 +49,10 @@ if [ ! -e "$base/.complete" ]; then
     git config --system --get-regexp '^url\..*\.insteadof$' | while read -r key value; do
         git config --file "$base/etc/gitconfig" --add "$key" "$value"
     done
+    # This host reaches PyPI through an egress proxy with a CA of its own (a new user's machine reaches it directly):
+    # the machine trusts the host's local CAs, or pip's https fails.
+    cp /usr/local/share/ca-certificates/*.crt "$base/usr/local/share/ca-certificates/" 2>/dev/null &&
+        chroot "$base" update-ca-certificates >/dev/null
     mkdir -p "$base/opt/swift" "$base/opt/swift-packages"
     touch "$base/.complete"
 fi
