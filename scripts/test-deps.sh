@@ -17,6 +17,8 @@ has nginx || apt+=(nginx-light)
 has htpasswd || apt+=(apache2-utils)
 has openssl || apt+=(openssl)
 has curl || apt+=(curl)
+# The CLI tests read and edit stores with the sqlite3 shell (a fresh machine has only the library).
+has sqlite3 || apt+=(sqlite3)
 # The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt+=(postgresql)
 # The client search, payment code and lean tables tests run pages in headless Chromium (with --no-sandbox, so

@@ -47,7 +47,7 @@ extension SystemPackagesTests {
         #expect(installs.allSatisfy { $0.contains("--no-install-recommends") && $0.contains("\"${apt[@]}\"") })
         #expect(script.matches(of: /\$SUDO [^\n]*apt-get update/).count == 1)
         let (apt, pip) = try Self.testTools()
-        #expect(apt.isSuperset(of: ["postgresql", "chromium", "nginx-light", "qpdf", "zbar-tools", "hledger", "ledger"]))
+        #expect(apt.isSuperset(of: ["postgresql", "chromium", "nginx-light", "qpdf", "zbar-tools", "hledger", "ledger", "sqlite3"]))
         #expect(pip.isSuperset(of: ["html5lib", "beancount>=3", "beanquery", "qrbill"]))
     }
 
