@@ -41,7 +41,10 @@ if [ ! -e "$base/.complete" ]; then
             { tail -20 "$logs/debootstrap.log" >&2; exit 1; }
         touch "$base/.debootstrapped"
     fi
-    echo "deb $mirror $release main" >"$base/etc/apt/sources.list"
+    # As an installed Debian has it (and this host): the release, its updates and its security updates. Without
+    # them the machine got rsync 3.2.7 where this host has bookworm's 3.5.0 (docs/performance.md).
+    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n' "$mirror" "$release" "$mirror" "$release" \
+        "${FRESH_SECURITY_MIRROR:-http://deb.debian.org/debian-security}" "$release" >"$base/etc/apt/sources.list"
     # Daemons a package installs (nginx, sshd, PostgreSQL) are not started: the chroot shares the host's network.
     # Debian's container images do the same.
     printf '#!/bin/sh\nexit 101\n' >"$base/usr/sbin/policy-rc.d" && chmod +x "$base/usr/sbin/policy-rc.d"
