@@ -32,44 +32,21 @@ report: build
 	$(INVOICES) build --store $(DEMO_STORE) --output Output
 	@echo "Open $(CURDIR)/Output/index.html in a browser."
 
-# The site tests parse pages with html5lib (Python); the books.beancount tests run bean-check and bean-query (PyPI); site-checks adds the Nu validator and an nginx crawl.
-# The publish tests start sshd and nginx on loopback and check hashes with Apache's htpasswd.
-# The PostgreSQL store tests run initdb and a server (as the postgres user) on loopback.
-# The client search and payment code tests run pages in headless Chromium; zbarimg (zbar-tools) reads the codes back.
+# What the tests and scripts/site-checks.sh need beyond the build's libraries (sshd, nginx, PostgreSQL, Chromium,
+# qpdf, zbar, hledger, Java, html5lib, beancount, qrbill...): scripts/test-deps.sh names each and why, and installs
+# the missing ones in one apt-get run and one pip run.
 test-deps:
-	@[ -x /usr/sbin/sshd ] && command -v rsync >/dev/null && command -v curl >/dev/null && command -v ssh-keygen >/dev/null && command -v htpasswd >/dev/null && command -v openssl >/dev/null && \
-		{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || \
-		{ echo "Installing openssh-server, rsync, nginx-light, apache2-utils..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client rsync nginx-light apache2-utils openssl curl >/dev/null; }
-	@[ -d /usr/lib/postgresql ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
-		{ echo "Installing postgresql (the PostgreSQL store tests)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
-		{ echo "Installing chromium (the client search test runs clients.html in headless Chromium)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
-	@command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null || \
-		{ echo "Installing poppler-utils (the quarter's print pack test reads Chromium's PDF with pdftotext)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
-	@command -v qpdf >/dev/null || \
-		{ echo "Installing qpdf (the Factur-X import test attaches its XML to a PDF)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf >/dev/null; }
-	@command -v zbarimg >/dev/null || \
-		{ echo "Installing zbar-tools (the payment code test decodes the QR codes on a screenshot)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools >/dev/null; }
-	@command -v hledger >/dev/null && command -v ledger >/dev/null || \
-		{ echo "Installing hledger and ledger (the journal tests read books.journal with both)..."; $(SUDO) apt-get update -qq && \
-		  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hledger ledger >/dev/null; }
-	@python3 -c 'import html5lib' 2>/dev/null || { echo "Installing html5lib..."; \
-		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
-		python3 -m pip install -q html5lib 2>/dev/null || python3 -m pip install -q --break-system-packages html5lib; }
-	@command -v bean-check >/dev/null && command -v bean-query >/dev/null || { echo "Installing beancount and beanquery..."; \
-		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
-		python3 -m pip install -q 'beancount>=3' beanquery 2>/dev/null || python3 -m pip install -q --break-system-packages 'beancount>=3' beanquery; }
-	@python3 -c 'import qrbill, stdnum' 2>/dev/null || { echo "Installing qrbill (the Swiss QR-bill tests compare payloads with it)..."; \
-		python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-pip >/dev/null; }; \
-		python3 -m pip install -q qrbill 2>/dev/null || python3 -m pip install -q --break-system-packages qrbill; }
+	@scripts/test-deps.sh
 
-test: setup test-deps
+# On a fresh machine the test tools install in the background while the package and its tests compile: apt and
+# pip wait on the network and the disk, the build on the CPU (docs/performance.md, "A fresh machine").
+test: setup
+	@[ -z "$(SUDO)" ] || [ -z "$$(scripts/test-deps.sh --missing)" ] || $(SUDO) -v
+	@mkdir -p .build; scripts/test-deps.sh >.build/test-deps.log 2>&1 & deps=$$!; \
+	echo "scripts/test-deps.sh installs the tests' tools in the background (.build/test-deps.log)"; \
+	$(SWIFT) build --build-tests; built=$$?; \
+	wait $$deps; installed=$$?; cat .build/test-deps.log; \
+	[ $$installed = 0 ] || { echo "scripts/test-deps.sh failed (above): make test-deps" >&2; exit 1; }; exit $$built
 	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts
 	TZ=$(TEST_TZ) $(SWIFT) test
 	scripts/site-checks.sh
