@@ -98,6 +98,14 @@ public struct BooksTables {
         if checkInvoiceIdentifiers { identifiers.reserveCapacity(count) }
     }
 
+    /// Room for `payments` payments and their details and `taxLines` tax lines, when their counts are known before
+    /// their rows: no table grown by doubling, which copies it whole each time.
+    public mutating func reserveDetails(payments: Int, taxLines: Int) {
+        self.payments.reserveCapacity(payments)
+        details.reserveCapacity(payments)
+        self.taxLines.reserveCapacity(taxLines)
+    }
+
     private mutating func add(table: String, row: String, column: String, _ message: String) {
         problems.add(table: storeName(table), row: row, column: storeName(column), message)
     }
