@@ -323,14 +323,21 @@ extension Report {
     /// each payment's proportional share of the line (rounded half to even per payment), as ``Report/taxes`` counts
     /// them. The sums of a row's sources are its figures over those days.
     public static func taxSources(in books: Books, from: CalendarDate, to: CalendarDate) -> [TaxKey: [TaxSource]] {
+        taxSources(in: books, from: from, to: to, lines: books.taxLines.indices)
+    }
+
+    /// The same sources from the tax lines at `lines` (indices in ``Books/taxLines``, ascending) alone: the same
+    /// lists whenever `lines` holds every line of each invoice issued or paid in those days, as
+    /// ``taxLines(in:periods:)`` gives them, without a pass over every line.
+    public static func taxSources<Lines: Sequence<Int>>(in books: Books, from: CalendarDate, to: CalendarDate, lines: Lines) -> [TaxKey: [TaxSource]] {
         var sources: [TaxKey: [TaxSource]] = [:]
         // The tax lines and the payments are both sorted by invoice: the first payment of each line's invoice is
-        // found by walking the payments alongside, not by a search per line (a fiscal year's pages make one pass
-        // per quarter over every line).
+        // found from the previous line's, forward, not by a search over every payment per line.
         var firstPayment = 0
-        for line in books.taxLines {
+        for position in lines {
+            let line = books.taxLines[position]
             let index = Int(line.invoiceIndex)
-            while firstPayment < books.payments.count, books.payments[firstPayment].invoiceIndex < line.invoiceIndex { firstPayment += 1 }
+            firstPayment = Self.firstPayment(of: line.invoiceIndex, in: books.payments, from: firstPayment)
             let invoice = books.invoices[index]
             guard invoice.counts else { continue }
             // Sums that overflow wrap here: Report's figures, computed first, refuse them.
@@ -353,6 +360,73 @@ extension Report {
         // render are not up to twice their size (docs/performance.md, "The figures held through the render").
         return sources.mapValues { list in
             [TaxSource](unsafeUninitializedCapacity: list.count) { buffer, count in count = buffer.initialize(fromContentsOf: list) }
+        }
+    }
+
+    /// The index of the first payment of `invoice` in `payments` (sorted by invoice index), or of the first payment
+    /// of a later invoice when it has none, searched forward from `start` (at most that index): a step when the
+    /// next invoice's payments follow, a galloping search past invoices without tax lines.
+    static func firstPayment(of invoice: Int32, in payments: [PaymentSnapshot], from start: Int) -> Int {
+        var low = start
+        guard low < payments.count, payments[low].invoiceIndex < invoice else { return low }
+        // payments[low] is before the invoice's; the first that is not lies in low + 1 ... high.
+        var step = 1, high = low + 1
+        while high < payments.count, payments[high].invoiceIndex < invoice {
+            low = high
+            step *= 2
+            high = low + step
+        }
+        high = min(high, payments.count)
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if payments[middle].invoiceIndex < invoice { low = middle } else { high = middle }
+        }
+        return high
+    }
+
+    /// Per entry of `periods` (its first and last day; nil for none), the indices in ``Books/taxLines``, ascending,
+    /// of every line of each invoice that counts and was issued, or has a payment dated, in those days: the lines
+    /// ``taxSources(in:from:to:lines:)`` needs for the period's sources, in one pass over the lines and payments.
+    /// The periods must not overlap (a report's fiscal quarters do not).
+    public static func taxLines(in books: Books, periods: [ClosedRange<CalendarDate>?]) -> [[Int32]] {
+        // The periods by their first day, to find a date's by a binary search.
+        let ordered = periods.indices.compactMap { position in periods[position].map { (days: $0, position: position) } }
+            .sorted { $0.days.lowerBound < $1.days.lowerBound }
+        func period(of date: CalendarDate) -> Int? {
+            var low = 0, high = ordered.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ordered[middle].days.lowerBound <= date { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0, ordered[low - 1].days.contains(date) else { return nil }
+            return ordered[low - 1].position
+        }
+        var lines = [[Int32]](repeating: [], count: periods.count)
+        var touched: [Int] = []
+        var firstPayment = 0
+        var line = 0
+        while line < books.taxLines.count {
+            let invoiceIndex = books.taxLines[line].invoiceIndex
+            var end = line + 1
+            while end < books.taxLines.count, books.taxLines[end].invoiceIndex == invoiceIndex { end += 1 }
+            defer { line = end }
+            let invoice = books.invoices[Int(invoiceIndex)]
+            guard invoice.counts else { continue }
+            touched.removeAll(keepingCapacity: true)
+            if let issued = period(of: invoice.issued) { touched.append(issued) }
+            firstPayment = Self.firstPayment(of: invoiceIndex, in: books.payments, from: firstPayment)
+            var payment = firstPayment
+            while payment < books.payments.count, books.payments[payment].invoiceIndex == invoiceIndex {
+                if let paid = period(of: books.payments[payment].date), !touched.contains(paid) { touched.append(paid) }
+                payment += 1
+            }
+            for position in touched {
+                for index in line..<end { lines[position].append(Int32(index)) }
+            }
+        }
+        // Each list at its length: they are held through the render (docs/performance.md, "The peak at L under 1 GB").
+        return lines.map { list in
+            [Int32](unsafeUninitializedCapacity: list.count) { buffer, count in count = buffer.initialize(fromContentsOf: list) }
         }
     }
 }

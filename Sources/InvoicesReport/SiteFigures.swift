@@ -1,6 +1,5 @@
 internal import Foundation
 public import InvoicesCore
-internal import Synchronization
 
 /// A fiscal year or quarter the reported months fall in (``SiteFigures/periods``).
 public struct ReportedFiscalPeriod: Sendable, Equatable {
@@ -20,7 +19,8 @@ public struct ReportedFiscalPeriod: Sendable, Equatable {
 /// It is computed once, by this module's code, in the private child context that computes the ``Report``
 /// (InvoicesApp's `BooksAndReport`), before any page renders; the site's page kinds only read and format it. Each
 /// client's statements are the exception that memory asks for: this module's code works them out when the client's
-/// page reads them (``ClientStatements``), so that every client's lines are not held through the render.
+/// page reads them (``ClientStatements``), so that every client's lines are not held through the render; so are
+/// each quarter's tax sources, from the tax lines of the invoices issued or paid in it (``PeriodTaxSources``).
 /// Nothing here is a second rule: each figure comes from the one function that defines it
 /// (``Report/statements(of:invoices:in:)``, ``Report/taxSources(in:from:to:)``, ``Collections``,
 /// ``YearMonth/fiscal(startingIn:)``, ``BooksJournal/Transactions/init(books:report:)``, ``DATEVExport/files()``).
@@ -30,8 +30,9 @@ public struct SiteFigures: Sendable, Equatable {
     /// The fiscal years, then the fiscal quarters, that the reported months fall in, in order.
     public var periods: [ReportedFiscalPeriod]
     /// Per entry of ``periods``, the invoices behind its taxes: a quarter's over its days
-    /// (``Report/taxSources(in:from:to:)``); none for a year (a year's invoices are its quarters').
-    public var taxSources: [[TaxKey: [TaxSource]]]
+    /// (``Report/taxSources(in:from:to:)``); none for a year (a year's invoices are its quarters'). Each quarter's
+    /// are worked out when read (``PeriodTaxSources``), not held for the whole build.
+    public var taxSources: PeriodTaxSources
     /// Who owes what and how late, how long clients take to pay, and the DSO.
     public var collections: Collections
     /// Per client (index in ``Books/clients``), the indices in ``Books/invoices`` of its invoices and credit notes,
@@ -54,13 +55,7 @@ public struct SiteFigures: Sendable, Equatable {
         self.fiscalYearStart = fiscalYearStart
         let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
         self.periods = periods
-        // Each quarter's sources are a pass over every tax line: they are worked out on every core.
-        taxSources = Self.onEveryCore(periods.count) { position in
-            let period = periods[position]
-            guard period.quarter != 0 else { return [:] }
-            let first = report.months[period.offsets.lowerBound], last = report.months[period.offsets.upperBound - 1]
-            return Report.taxSources(in: books, from: first.firstDay, to: last.lastDay)
-        }
+        taxSources = PeriodTaxSources(books: books, months: report.months, periods: periods)
         collections = Collections(books: books, report: report)
         let invoicesByClient = books.invoicesByClient()
         self.invoicesByClient = invoicesByClient
@@ -81,19 +76,6 @@ public struct SiteFigures: Sendable, Equatable {
             DATEVFiles(books: books, report: report, transactions: journal, settings: $0, fiscalYearStart: fiscalYearStart, rates: rates)
         }
         return figures
-    }
-
-    /// `body` of every index below `count`, worked out in as many slices as there are cores, in index order.
-    static func onEveryCore<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
-        let slices = min(ProcessInfo.processInfo.activeProcessorCount, count)
-        guard slices > 1 else { return (0..<count).map(body) }
-        let parts = Mutex([(slice: Int, values: [T])]())
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            let values = stride(from: slice, to: count, by: slices).map(body)
-            parts.withLock { $0.append((slice, values)) }
-        }
-        let sliced = parts.withLock { $0 }.sorted { $0.slice < $1.slice }.map(\.values)
-        return (0..<count).map { sliced[$0 % slices][$0 / slices] }
     }
 
     /// The invoices behind the taxes of the fiscal `quarter` (1–4; 0 for the year, which has none of its own) of

@@ -60,6 +60,8 @@ public struct BooksTables {
     private var taxes: [TaxRate] = []
     /// The taxes seen so far, by their raw name and rate bytes: a few entries, compared without a string per line.
     private var taxBytes: [(name: [UInt8], rate: [UInt8], index: Int32)] = []
+    /// The notes, payment methods and write-off reasons, each text kept once however many rows repeat it.
+    private var repeated = RepeatedTexts()
 
     /// The columns each `add` function takes, by their SQLite names, for a store of `version`; nil stands for a
     /// column the version lacks (select NULL).
@@ -94,6 +96,14 @@ public struct BooksTables {
     public mutating func reserveInvoices(_ count: Int) {
         invoices.reserveCapacity(count)
         if checkInvoiceIdentifiers { identifiers.reserveCapacity(count) }
+    }
+
+    /// Room for `payments` payments and their details and `taxLines` tax lines, when their counts are known before
+    /// their rows: no table grown by doubling, which copies it whole each time.
+    public mutating func reserveDetails(payments: Int, taxLines: Int) {
+        self.payments.reserveCapacity(payments)
+        details.reserveCapacity(payments)
+        self.taxLines.reserveCapacity(taxLines)
     }
 
     private mutating func add(table: String, row: String, column: String, _ message: String) {
@@ -206,7 +216,7 @@ public struct BooksTables {
         }
         var notes = ""
         if !row.isNull(5) {
-            if let text = row.text(5) { notes = text } else {
+            if let text = row.text(5) { notes = repeated.keep(text) } else {
                 add(table: "invoice", row: rowName(), column: "notes", "is not valid UTF-8 text")
                 valid = false
             }
@@ -282,7 +292,7 @@ public struct BooksTables {
         var detailIndex: Int32 = -1
         if row.withBytes(5, \.count) > 0 || row.withBytes(6, \.count) > 0 {
             detailIndex = Int32(details.count)
-            details.append(PaymentDetails(method: row.text(5) ?? "", reference: row.text(6) ?? ""))
+            details.append(PaymentDetails(method: repeated.keep(row.text(5) ?? ""), reference: row.text(6) ?? ""))
         }
         payments.append(PaymentSnapshot(invoiceIndex: Int32(invoice), date: day, amount: amount, details: detailIndex))
     }
@@ -296,7 +306,7 @@ public struct BooksTables {
         let violations = BooksRules.writeOffViolations(amount: amount ?? 1, date: day, issued: invoices[invoice].issued)
         if !violations.isEmpty { add(table: "writeOff", row: rowName(), violations) }
         guard violations.isEmpty, let day, let amount else { return }
-        writeOffs.append(WriteOffSnapshot(invoiceIndex: Int32(invoice), date: day, amount: amount, reason: row.text(4) ?? ""))
+        writeOffs.append(WriteOffSnapshot(invoiceIndex: Int32(invoice), date: day, amount: amount, reason: repeated.keep(row.text(4) ?? "")))
     }
 
     /// Checks one `taxLine` row and keeps it when valid.

@@ -44,7 +44,6 @@ struct SiteFiguresTests {
         figures.collections.overdue[currency][0].overdue = 555_555_555
 
         figures.periods.removeLast()
-        figures.taxSources.removeLast()
 
         let site = SiteBuilder(books: books, report: report, figures: figures, templates: try TemplateSet(), options: options)
         let client = ClientPages(site: site.view, totals: totals, invoices: site.view.invoicesByClient[totals.clientIndex]).files()
