@@ -149,8 +149,15 @@ extension Report {
     /// these searches a sixth of a build's time (perf, issue 20).
     @inline(__always)
     static func first<T>(of index: Int, in table: [T], _ key: (T) -> Int32) -> Int {
-        var low = 0
-        var high = table.count
+        first(of: index, in: table, within: 0..<table.count, key)
+    }
+
+    /// The same position, searched for within `positions` only: the caller knows it lies there (the first position
+    /// at or past the table's end gives `positions.upperBound`).
+    @inline(__always)
+    static func first<T>(of index: Int, in table: [T], within positions: Range<Int>, _ key: (T) -> Int32) -> Int {
+        var low = positions.lowerBound
+        var high = positions.upperBound
         let target = Int32(index)
         while low < high {
             let middle = (low + high) / 2

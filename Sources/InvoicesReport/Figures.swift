@@ -376,12 +376,7 @@ extension Report {
             step *= 2
             high = low + step
         }
-        high = min(high, payments.count)
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if payments[middle].invoiceIndex < invoice { low = middle } else { high = middle }
-        }
-        return high
+        return Self.first(of: Int(invoice), in: payments, within: (low + 1)..<min(high, payments.count)) { $0.invoiceIndex }
     }
 
     /// Per entry of `periods` (its first and last day; nil for none), the indices in ``Books/taxLines``, ascending,
