@@ -89,7 +89,7 @@ fuzz: setup
 
 # The test suite under the address sanitizer, in its own build folder. Leak detection is off: the only
 # leaks reported are XCTest's own (XCTMain's suite objects, never freed before exit), not the product's.
-# Skipped there: the size-doubling timings (wall-clock ratios mean nothing under ASan) and the suites that drive
+# Skipped there: the pathological sizes (three large builds of code the sanitized suites run) and the suites that drive
 # publish's and serve's servers (sshd, nginx, the serve binary), which run in `make test`. The PostgreSQL suites run
 # under ASan: libpq's rows and COPY buffers are read by our code, a C boundary where memory errors hide.
 # Also skipped: the command line's end-to-end suites that run the same code the in-process suites run under ASan

@@ -302,15 +302,35 @@ struct IncrementalBuildTests {
 /// The incremental and up-to-date build tests' project.
 extension TestProject {
     /// A project from `invoices init` (store and a copy of the default templates) in the test's folder, built once
-    /// into `site`.
+    /// into `site`: a copy of ``initializedOnce``, whose files (the project, the site and the build's records beside
+    /// it) are the same bytes in every folder, since nothing a build records names the folder.
     static func initialized() throws -> TestProject {
         let project = try TestProject(store: "p/books.sqlite", templates: "p/templates")
-        let created = try CLI.run(["init", project.path("p"), "--clients", "12", "--invoices", "400"])
-        #expect(created.status == 0, "\(created.stderr)")
-        let first = try project.buildSummary(project.site)
-        #expect(first.contains("changed"))
+        let source = try initializedOnce.get()
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            try FileManager.default.copyItem(atPath: source.path + "/" + name, toPath: project.path(name))
+        }
         return project
     }
+
+    /// The project `initialized()` copies: `invoices init` (12 clients, 400 invoices) and its first build, made once
+    /// for the incremental and up-to-date tests (19 tests: 19 inits and first builds fewer, docs/performance.md).
+    /// Left in the temporary folder, as the other suites' shared stores are.
+    static let initializedOnce: Result<URL, any Error> = Result {
+        let folder = try TemporaryFolder("incremental-initialized")
+        let created = try CLI.run(["init", folder.path("p"), "--clients", "12", "--invoices", "400"])
+        guard created.status == 0 else { throw InitializedFailure(description: "invoices init: \(created.stderr)") }
+        let first = try CLI.run([
+            "build", "--store", folder.path("p/books.sqlite"), "--templates", folder.path("p/templates"), "--output",
+            folder.path("site"),
+        ])
+        guard first.status == 0, first.stdout.contains("changed") else {
+            throw InitializedFailure(description: "invoices build: \(first.stdout)\(first.stderr)")
+        }
+        return folder.url
+    }
+
+    struct InitializedFailure: Error, CustomStringConvertible { var description: String }
 
     /// The keys of the pieces in the exports' index (`.site.pieces`), by file, in the files' order.
     func pieceKeys() throws -> [String: [String]] {
