@@ -286,6 +286,11 @@ public struct Trail: Sendable, Equatable {
         private var text = ""
         private var position = 0
         private var carried: [UInt8] = []
+        /// The bytes of ``carried`` not handed out yet are those from here to ``carriedEnd``: a copy takes from the
+        /// front without moving the rest (`removeFirst` moved up to a megabyte for each run a rebuild took), and
+        /// reads the file's next megabyte into the same storage.
+        private var carriedStart = 0
+        private var carriedEnd = 0
         private var atEnd = false
         /// The offset in the file of ``text``'s first byte.
         private var textStart = 0
@@ -339,7 +344,7 @@ public struct Trail: Sendable, Equatable {
                     }
                 }
                 guard !atEnd, textStart + utf8.count < limit else { return nil }
-                var bytes = carried
+                var bytes = carriedStart == 0 && carriedEnd == carried.count ? carried : Array(carried[carriedStart..<carriedEnd])
                 let piece = try file.read(upTo: 1 << 20)
                 if !piece.isEmpty {
                     bytes.append(contentsOf: piece)
@@ -354,6 +359,8 @@ public struct Trail: Sendable, Equatable {
                     throw RegularFile.Failure(path: file.path, kind: RegularFile.Failure.Kind.lineTooLong(budget, line: number))
                 }
                 carried = Array(bytes[cut...])
+                carriedStart = 0
+                carriedEnd = carried.count
                 textStart += utf8.count
                 text = String(decoding: bytes[..<cut], as: UTF8.self)
                 position = 0
@@ -395,23 +402,26 @@ public struct Trail: Sendable, Equatable {
             text = ""
             position = 0
             while textStart < end {
-                if carried.isEmpty {
+                if carriedStart == carriedEnd {
                     guard !atEnd else { return }
-                    let piece = try file.read(upTo: 1 << 20)
-                    guard !piece.isEmpty else {
+                    if carried.count != 1 << 20 { carried = [UInt8](repeating: 0, count: 1 << 20) }
+                    let file = file
+                    carriedStart = 0
+                    carriedEnd = try carried.withUnsafeMutableBytes { buffer throws(RegularFile.Failure) in try file.read(into: buffer) }
+                    guard carriedEnd > 0 else {
                         atEnd = true
                         return
                     }
-                    carried = Array(piece)
                 }
-                let take = min(carried.count, end - textStart)
+                let take = min(carriedEnd - carriedStart, end - textStart)
+                let start = carriedStart
                 try carried.withUnsafeBytes { bytes in
-                    let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<take])
+                    let piece = UnsafeRawBufferPointer(rebasing: bytes[start..<start + take])
                     observe?(piece)
                     lineNumber += Self.lineFeeds(in: piece)
                     try emit(piece)
                 }
-                carried.removeFirst(take)
+                carriedStart += take
                 textStart += take
             }
         }

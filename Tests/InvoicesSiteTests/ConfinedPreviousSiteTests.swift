@@ -48,6 +48,31 @@ struct ConfinedPreviousSiteTests {
         #expect(staging.reuse([climbing]) == nil)
     }
 
+    /// The same with a manifest that would trust the outside file's stamp, so that it is linked without being opened
+    /// (``SiteStaging/reuse(_:from:)``'s first way): the folders are opened without following links there too, and a
+    /// link planted in the file's place is a link, not the file it points at.
+    @Test(.temporaryFolder) func aTrustedStampUnderAPlantedLinkIsNotReused() throws {
+        let planted = try Planted()
+        var info = stat()
+        #expect(stat(planted.secretPath, &info) == 0)
+        var entry = planted.entry
+        entry.stamp = SiteManifest.Stamp(info)
+        var manifest = SiteManifest(units: ["u": SiteManifest.Unit(inputs: 1, files: [entry])])
+        manifest.written = SiteManifest.Stamp.nanoseconds(info.st_mtim) + 1_000_000_000
+        #expect(manifest.trusts(entry, info), "the stamp alone would be trusted")
+        let staging = try SiteWriter(output: planted.output).begin()
+        defer { staging.discard() }
+        #expect(staging.reuse([entry], from: manifest) == nil)
+        #expect(!FileManager.default.fileExists(atPath: staging.folder.path + "/evil/secret.txt"))
+        // A symbolic link in the file's own place, in a real folder of the site.
+        try FileManager.default.createDirectory(atPath: planted.output + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: planted.output + "/real/secret.txt", withDestinationPath: planted.secretPath)
+        entry.path = "real/secret.txt"
+        #expect(staging.reuse([entry], from: manifest) == nil)
+        var linked = stat()
+        #expect(lstat(staging.folder.path + "/real/secret.txt", &linked) != 0, "nothing is left in the new site")
+    }
+
     @Test(.temporaryFolder) func aRenderedFileEqualToALinkedOutsideFileIsWrittenNotLinked() throws {
         let planted = try Planted()
         let staging = try SiteWriter(output: planted.output).begin()

@@ -12,6 +12,10 @@ struct ExportPiecesTests {
             "odd % name.csv": .init(hash: 7, pieces: []),
         ])
         #expect(ExportPieces(text: pieces.text) == pieces)
+        // Upper-case digits, and a file named twice (the last one counts, as when the index was read as text).
+        let twice = "invoices-export-pieces 1\nF 00000000000000AB a.csv\n00000000000000FF 0 9\nF 1 a.csv\n2 3 4\n"
+        #expect(ExportPieces(text: twice) == ExportPieces(files: ["a.csv": .init(hash: 1, pieces: [.init(key: 2, offset: 3, length: 4)])]))
+        #expect(ExportPieces(text: "invoices-export-pieces 1\n") == ExportPieces())
     }
 
     /// An index that is not whole, names a path outside the site, or a piece past any file, is no index.
@@ -21,6 +25,16 @@ struct ExportPiecesTests {
         "invoices-export-pieces 1\n0000000000000002 1 2\n",
         "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 9223372036854775807 2\n",
         "invoices-export-pieces 2\n",
+        // Each field of a piece's line is checked as the index is read byte by byte.
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 1 2 3\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n000000000000000g 1 2\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 -1 2\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 1  2\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 1\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n10000000000000000 1 2\n",
+        "invoices-export-pieces 1\nF 0000000000000001 report.json\n0000000000000002 1 99999999999999999999\n",
+        "invoices-export-pieces 1",
     ])
     func aDamagedIndexIsNone(_ text: String) {
         #expect(ExportPieces(text: text) == nil)

@@ -31,12 +31,18 @@ struct TrustedStampTests {
         /// - Returns: The summary and how many reused files were read.
         @discardableResult
         func build(previous: SiteManifest?) async throws -> (summary: BuildSummary, read: Int) {
+            let (summary, read, _) = try await rebuild(previous: previous)
+            return (summary, read)
+        }
+
+        /// As ``build(previous:)``, and how many reused files were opened (not linked by their stamp alone).
+        func rebuild(previous: SiteManifest?) async throws -> (summary: BuildSummary, read: Int, opened: Int) {
             let staging = try writer.begin()
             let manifest = try await site.write(to: staging, previous: previous)
             let summary = try staging.commit()
             try await Task.sleep(for: .milliseconds(30))
             try manifest.write(to: writer.manifestURL)
-            return (summary, staging.reusedFilesRead)
+            return (summary, staging.reusedFilesRead, staging.reusedFilesOpened)
         }
 
         var manifest: SiteManifest { get throws { try #require(SiteManifest.read(writer.manifestURL)) } }
@@ -55,6 +61,25 @@ struct TrustedStampTests {
         #expect(try SiteFiles.read(built.writer.output.path) == before)
         // The stamps carry over: the build after that reads nothing either.
         #expect(try await built.build(previous: built.manifest).read == 0)
+    }
+
+    /// A trusted file is hard-linked from its folder, opened once for its unit, without the file being opened
+    /// (issue 46: 4,000 reused files cost a dozen system calls each in a one-invoice rebuild at S).
+    @Test(.temporaryFolder) func aRebuildWithNothingChangedOpensNoReusedFile() async throws {
+        let built = try await Built()
+        let manifest = try built.manifest
+        let files = manifest.units.values.flatMap(\.files)
+        let before = try SiteFiles.read(built.writer.output.path)
+        let (summary, read, opened) = try await built.rebuild(previous: manifest)
+        #expect(opened == 0 && read == 0)
+        #expect(summary.reused == files.count && summary.changed == 0)
+        #expect(try SiteFiles.read(built.writer.output.path) == before)
+        // Every file is the previous one, linked: the same inode.
+        for file in files {
+            var info = stat()
+            #expect(lstat(built.writer.output.path + "/" + file.path, &info) == 0)
+            #expect(UInt64(info.st_ino) == file.stamp?.inode, "\(file.path)")
+        }
     }
 
     @Test(.temporaryFolder) func aFileReplacedBySameSizeBytesWithTheRecordedTimeIsReadAndRewritten() async throws {

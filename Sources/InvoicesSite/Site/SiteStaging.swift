@@ -17,6 +17,7 @@ public final class SiteStaging: @unchecked Sendable {
     private var reused = 0
     private var failure: SiteWriteError?
     private var previousFilesRead = 0
+    private var previousFilesOpened = 0
     private var previousBytesRead = 0
     private var piecesReused = 0
     private var piecesMade = 0
@@ -41,6 +42,9 @@ public final class SiteStaging: @unchecked Sendable {
 
     /// How many previous files ``reuse(_:from:)`` read the bytes of, so far, because their stamps could not be trusted.
     public var reusedFilesRead: Int { lock.withLock { previousFilesRead } }
+
+    /// How many previous files ``reuse(_:from:)`` opened, so far: those it could not link by their trusted stamp alone.
+    public var reusedFilesOpened: Int { lock.withLock { previousFilesOpened } }
 
     /// How many bytes of previous files the writer read back, so far, to compare new files with them or to copy
     /// their equal start into a file that then differed (a copy the kernel made is not counted): reused export
@@ -137,15 +141,34 @@ public final class SiteStaging: @unchecked Sendable {
         var linked: [String] = []
         var kept = files
         var read = 0
-        defer { if read > 0 { lock.withLock { previousFilesRead += read } } }
+        var opened = 0
+        var folders = PreviousFolders(root: outputPath)
+        defer {
+            folders.close()
+            if read > 0 || opened > 0 { lock.withLock { previousFilesRead += read; previousFilesOpened += opened } }
+        }
         for index in kept.indices {
             let file = kept[index]
-            let previous = PreviousFile(file.path, under: outputPath)
-            defer { previous?.close() }
-            // Paths joined as text: `file.path` is confined (PreviousFile opened it), and URL's joins cost more than
-            // the link itself on a rebuild that reuses thousands of files.
+            // Paths joined as text: `file.path` is confined (checked by `locate` and PreviousFile before use), and
+            // URL's joins cost more than the link itself on a rebuild that reuses thousands of files.
             let target = folderPath + "/" + file.path
             let parent = String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])
+            // A stamp the manifest may trust: the file is linked from its folder (opened once for the unit) without
+            // being opened, and the linked file is the one trusted only if its own stamp is the recorded one; else the
+            // link is undone and the file opened and read below. Two calls a file instead of a dozen.
+            if let manifest, file.stamp != nil, let (folder, name) = folders.locate(file.path), (try? makeFolder(parent)) != nil {
+                var info = stat()
+                if linkat(folder, name, AT_FDCWD, target, 0) == 0 {
+                    if lstat(target, &info) == 0, manifest.trusts(file, info) {
+                        linked.append(target)
+                        continue
+                    }
+                    unlink(target)
+                }
+            }
+            opened += 1
+            let previous = PreviousFile(file.path, under: outputPath)
+            defer { previous?.close() }
             var info = stat()
             guard let previous, fstat(previous.descriptor, &info) == 0, (try? makeFolder(parent)) != nil
             else {

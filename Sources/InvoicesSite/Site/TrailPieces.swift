@@ -88,10 +88,18 @@ extension SiteBuilder.Inputs {
         base.add(books.currencies.count)
         for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
         let baseValue = base.value
-        let identifiers = books.invoices.map { invoice in
-            var fingerprint = Fingerprint()
-            fingerprint.add(invoice.identifier)
-            return fingerprint.value
+        // Invoices read in place (`pointee`) here and below: a copy of one would retain and release its texts.
+        let identifiers = books.invoices.withUnsafeBufferPointer { invoices in
+            invoices.indices.map { index in
+                var fingerprint = Fingerprint()
+                fingerprint.add(invoices[index].identifier)
+                return fingerprint.value
+            }
+        }
+        // What `Fingerprint.add(_: String)` adds for each tax's name, worked out once, not once per tax line.
+        let taxNames = books.taxes.map { tax in
+            var name = tax.name
+            return name.withUTF8 { Fingerprint.of(UnsafeRawBufferPointer($0)) }
         }
         let clientNumbers = books.clients.map { client in
             var fingerprint = Fingerprint()
@@ -120,91 +128,94 @@ extension SiteBuilder.Inputs {
             identity.add(place)
             return identity.value
         }
-        for (kind, positions) in order.sections {
-            let tag = Trail.Kind.allCases.firstIndex(of: kind) ?? 0
-            for position in positions {
-                let row = position - positions.lowerBound
-                let identity: UInt64
-                key.add(tag + 1)
-                switch kind {
-                case .invoice:
-                    let index = Int(order.invoices[row])
-                    let invoice = books.invoices[index]
-                    identity = identifiers[index]
-                    key.add(identity)
-                    key.add(Int(invoice.kind.rawValue))
-                    key.add(clientNumbers[Int(invoice.clientIndex)])
-                    key.add(Int(invoice.status.rawValue))
-                    key.add(invoice.issued.dayNumber)
-                    key.add(invoice.due.dayNumber)
-                    key.add(Int(invoice.currencyIndex))
-                    key.add(invoice.amount)
-                    key.add(invoice.net)
-                    key.add(invoice.corrects >= 0 && Int(invoice.corrects) < identifiers.count ? identifiers[Int(invoice.corrects)] : 0)
-                    key.add(invoice.applied) { $0.add($1.dayNumber) }
-                    key.add(invoice.notes)
-                case .payment:
-                    let index = Int(order.payments[row])
-                    let payment = books.payments[index]
-                    identity = document(payment.invoiceIndex, order.paymentPlaces[index])
-                    key.add(identity)
-                    key.add(payment.date.dayNumber)
-                    key.add(payment.amount)
-                    key.add(Int(books.invoices[Int(payment.invoiceIndex)].currencyIndex))
-                    key.add(payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
-                case .writeOff:
-                    let index = Int(order.writeOffs[row])
-                    let writeOff = books.writeOffs[index]
-                    identity = document(writeOff.invoiceIndex, order.writeOffPlaces[index])
-                    key.add(identity)
-                    key.add(writeOff.date.dayNumber)
-                    key.add(writeOff.amount)
-                    key.add(Int(books.invoices[Int(writeOff.invoiceIndex)].currencyIndex))
-                    key.add(writeOff.reason)
-                case .taxLine:
-                    let index = Int(order.taxLines[row])
-                    let line = books.taxLines[index]
-                    let invoice = books.invoices[Int(line.invoiceIndex)]
-                    identity = document(line.invoiceIndex, order.taxLinePlaces[index])
-                    key.add(identity)
-                    key.add(invoice.issued.dayNumber)
-                    key.add(Int(invoice.currencyIndex))
-                    key.add(books.taxes[Int(line.taxIndex)].name)
-                    key.add(books.taxes[Int(line.taxIndex)].milliPercent)
-                    key.add(line.net)
-                    key.add(line.amount)
-                case .figures:
-                    let entry = order.figures[row]
-                    let totals = report.clients[Int(entry.client)]
-                    let currency = totals.currencies[Int(entry.currency)]
-                    let month = report.months[Int(entry.month)]
-                    var fingerprint = Fingerprint()
-                    fingerprint.add(clientNumbers[totals.clientIndex])
-                    fingerprint.add(currency.currency.code)
-                    fingerprint.add(month.year)
-                    fingerprint.add(month.month)
-                    identity = fingerprint.value
-                    key.add(identity)
-                    key.add(currency.currency.minorUnitDigits)
-                    SiteBuilder.add(currency.months[Int(entry.month)], to: &key)
-                case .taxFigures:
-                    let entry = order.taxFigures[row]
-                    let totals = report.taxes[Int(entry.tax)]
-                    let month = report.months[Int(entry.month)]
-                    var fingerprint = Fingerprint()
-                    fingerprint.add(totals.currency.code)
-                    fingerprint.add(books.taxes[totals.taxIndex].name)
-                    fingerprint.add(books.taxes[totals.taxIndex].milliPercent)
-                    fingerprint.add(month.year)
-                    fingerprint.add(month.month)
-                    identity = fingerprint.value
-                    key.add(identity)
-                    key.add(totals.currency.minorUnitDigits)
-                    SiteBuilder.add(totals.months[Int(entry.month)], to: &key)
+        books.invoices.withUnsafeBufferPointer { invoices in
+            for (kind, positions) in order.sections {
+                let tag = Trail.Kind.allCases.firstIndex(of: kind) ?? 0
+                for position in positions {
+                    let row = position - positions.lowerBound
+                    let identity: UInt64
+                    key.add(tag + 1)
+                    switch kind {
+                    case .invoice:
+                        let index = Int(order.invoices[row])
+                        let invoice = invoices.baseAddress! + index
+                        identity = identifiers[index]
+                        key.add(identity)
+                        key.add(Int(invoice.pointee.kind.rawValue))
+                        key.add(clientNumbers[Int(invoice.pointee.clientIndex)])
+                        key.add(Int(invoice.pointee.status.rawValue))
+                        key.add(invoice.pointee.issued.dayNumber)
+                        key.add(invoice.pointee.due.dayNumber)
+                        key.add(Int(invoice.pointee.currencyIndex))
+                        key.add(invoice.pointee.amount)
+                        key.add(invoice.pointee.net)
+                        let corrects = Int(invoice.pointee.corrects)
+                        key.add(corrects >= 0 && corrects < identifiers.count ? identifiers[corrects] : 0)
+                        key.add(invoice.pointee.applied) { $0.add($1.dayNumber) }
+                        key.add(invoice.pointee.notes)
+                    case .payment:
+                        let index = Int(order.payments[row])
+                        let payment = books.payments[index]
+                        identity = document(payment.invoiceIndex, order.paymentPlaces[index])
+                        key.add(identity)
+                        key.add(payment.date.dayNumber)
+                        key.add(payment.amount)
+                        key.add(Int(invoices[Int(payment.invoiceIndex)].currencyIndex))
+                        key.add(payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : nil) { $0.add($1.method); $0.add($1.reference) }
+                    case .writeOff:
+                        let index = Int(order.writeOffs[row])
+                        let writeOff = books.writeOffs[index]
+                        identity = document(writeOff.invoiceIndex, order.writeOffPlaces[index])
+                        key.add(identity)
+                        key.add(writeOff.date.dayNumber)
+                        key.add(writeOff.amount)
+                        key.add(Int(invoices[Int(writeOff.invoiceIndex)].currencyIndex))
+                        key.add(writeOff.reason)
+                    case .taxLine:
+                        let index = Int(order.taxLines[row])
+                        let line = books.taxLines[index]
+                        let invoice = invoices.baseAddress! + Int(line.invoiceIndex)
+                        identity = document(line.invoiceIndex, order.taxLinePlaces[index])
+                        key.add(identity)
+                        key.add(invoice.pointee.issued.dayNumber)
+                        key.add(Int(invoice.pointee.currencyIndex))
+                        key.add(taxNames[Int(line.taxIndex)])
+                        key.add(books.taxes[Int(line.taxIndex)].milliPercent)
+                        key.add(line.net)
+                        key.add(line.amount)
+                    case .figures:
+                        let entry = order.figures[row]
+                        let totals = report.clients[Int(entry.client)]
+                        let currency = totals.currencies[Int(entry.currency)]
+                        let month = report.months[Int(entry.month)]
+                        var fingerprint = Fingerprint()
+                        fingerprint.add(clientNumbers[totals.clientIndex])
+                        fingerprint.add(currency.currency.code)
+                        fingerprint.add(month.year)
+                        fingerprint.add(month.month)
+                        identity = fingerprint.value
+                        key.add(identity)
+                        key.add(currency.currency.minorUnitDigits)
+                        SiteBuilder.add(currency.months[Int(entry.month)], to: &key)
+                    case .taxFigures:
+                        let entry = order.taxFigures[row]
+                        let totals = report.taxes[Int(entry.tax)]
+                        let month = report.months[Int(entry.month)]
+                        var fingerprint = Fingerprint()
+                        fingerprint.add(totals.currency.code)
+                        fingerprint.add(books.taxes[totals.taxIndex].name)
+                        fingerprint.add(books.taxes[totals.taxIndex].milliPercent)
+                        fingerprint.add(month.year)
+                        fingerprint.add(month.month)
+                        identity = fingerprint.value
+                        key.add(identity)
+                        key.add(totals.currency.minorUnitDigits)
+                        SiteBuilder.add(totals.months[Int(entry.month)], to: &key)
+                    }
+                    record(position, identity: identity)
                 }
-                record(position, identity: identity)
+                cut(positions.upperBound)
             }
-            cut(positions.upperBound)
         }
         return (runs, keys)
     }
