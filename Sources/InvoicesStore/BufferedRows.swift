@@ -124,7 +124,7 @@ struct BufferedRow: StoreRowColumns {
     }
 
     func text(_ column: Int32) -> String? {
-        withBytes(column) { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }
+        withBytes(column) { StoreText.string($0.bindMemory(to: UInt8.self)) }
     }
 
     func date(_ column: Int32) -> CalendarDate? {

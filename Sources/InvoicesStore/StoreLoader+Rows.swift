@@ -18,7 +18,7 @@ struct Columns: StoreRowColumns {
     func text(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, column) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, column))
-        return String(validating: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+        return StoreText.string(UnsafeBufferPointer(start: pointer, count: count))
     }
 
     /// The column's raw bytes, valid until the next step.

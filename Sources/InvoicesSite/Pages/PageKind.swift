@@ -34,6 +34,9 @@ protocol PageKind: Sendable {
     /// The kind with what both ``inputs(_:)`` and ``files()`` need worked out once (the scheduler calls it before
     /// either, on the job's own task); by default the kind itself.
     func prepared() -> Self
+    /// ``prepared()`` for a build with `inputs`, whose values worked out once per build it may take; by default
+    /// ``prepared()``. The scheduler (``IncrementalUnits``) calls this one.
+    func prepared(with inputs: SiteBuilder.Inputs) -> Self
 
     /// Its units in `site`, in jobs that render independently (each job's units one after the other).
     static func jobs(in site: SiteView) -> [[any PageKind]]
@@ -90,6 +93,7 @@ extension PageKind {
     var templates: TemplateSet { site.templates }
 
     func prepared() -> Self { self }
+    func prepared(with inputs: SiteBuilder.Inputs) -> Self { prepared() }
 
     func pagedLists() -> [PagedList] { [] }
 

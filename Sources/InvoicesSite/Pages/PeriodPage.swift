@@ -282,6 +282,20 @@ extension PeriodPage {
         return page
     }
 
+    /// The kinds that take a quarter's sources in a build (``prepared(with:)``): its page, its lists
+    /// (``QuarterListsPage``) and its print pack (``QuarterPackPage``).
+    static let sourceTakers = 3
+
+    /// The page with its quarter's sources, made once per build for the three kinds that show them
+    /// (``SiteBuilder/Inputs/quarterSources``): one pass over the quarter's tax lines instead of one per kind and
+    /// file (the page, the lists' CSV, their pages, the pack, the fingerprint of the rows).
+    func prepared(with inputs: SiteBuilder.Inputs) -> PeriodPage {
+        guard sources == nil, period.quarter != 0 else { return prepared() }
+        var page = self
+        page.sources = inputs.quarterSources.take(SitePaths.period(period), takers: Self.sourceTakers) { taxSources() }
+        return page
+    }
+
 
     /// The columns of a quarter's CSV (docs/exports.md).
     static let periodCSVColumns = [

@@ -11,7 +11,7 @@ internal import InvoicesCore
 struct QuarterListsPage: PageKind {
     let site: SiteView
     /// The quarter's page, whose rows these files show.
-    let quarter: PeriodPage
+    var quarter: PeriodPage
     var key: String { "lists:\(SitePaths.period(quarter.period))" }
 
     init(site: SiteView, period: FiscalPeriod, periods: [FiscalPeriod]) {
@@ -29,5 +29,11 @@ extension QuarterListsPage {
     /// What the quarter's page shows of its taxes and their invoices, and the lists' template.
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(quarter.rowsShown(inputs), templates: ["period-list"]) }
     func files() -> [File] { quarter.listFiles() }
+    /// With the quarter's sources taken once for its fingerprint, its CSV and its list pages.
+    func prepared(with inputs: SiteBuilder.Inputs) -> QuarterListsPage {
+        var kind = self
+        kind.quarter = quarter.prepared(with: inputs)
+        return kind
+    }
     func pagedLists() -> [PagedList] { quarter.taxListPages() }
 }

@@ -84,6 +84,13 @@ extension QuarterPackPage {
         return fingerprint(data.value, templates: ["quarter-print"])
     }
 
+    /// With the quarter's sources taken once for its fingerprint and its page.
+    func prepared(with inputs: SiteBuilder.Inputs) -> QuarterPackPage {
+        var kind = self
+        kind.quarter = quarter.prepared(with: inputs)
+        return kind
+    }
+
     func files() -> [File] {
         let registry = RowListRegistry(marker: TemplateSet.rowMarker)
         let path = SitePaths.quarterPack(period)

@@ -10,7 +10,7 @@ struct IncrementalUnits: Sendable {
     /// A page kind's unit: the previous build's files, when its inputs are unchanged and its files intact (they are
     /// hard-linked into the new site); else its files, rendered into `staging`.
     func unit(of kind: any PageKind, into staging: SiteStaging) throws(SiteWriteError) -> SiteManifest.Unit {
-        let kind = kind.prepared()
+        let kind = kind.prepared(with: inputs)
         let fingerprint = kind.inputs(inputs)
         if let recorded = previous?.units[kind.key], recorded.inputs == fingerprint, let files = staging.reuse(recorded.files, from: previous) {
             return SiteManifest.Unit(inputs: fingerprint, files: files)

@@ -22,6 +22,9 @@ extension SiteBuilder {
         /// What a fiscal quarter's page shows, once worked out (``PeriodPage/shown(_:)``): its print pack shows the
         /// same, so the second of the two kinds to ask takes the first one's value.
         let periodsShown = Memo()
+        /// A quarter's tax sources, made once per build for its page, its lists and its print pack
+        /// (``PeriodPage/prepared(with:)``) and let go when the last of them has taken them.
+        let quarterSources = SharedValues<[TaxKey: [TaxSource]]>()
 
         init(base: UInt64, all: UInt64, clients: [UInt64], months: [UInt64]) {
             self.base = base
