@@ -34,9 +34,8 @@ extension Publisher {
         let reused = state.releases.contains(id)
         if !reused {
             var arguments = ["-rlc", "--delete", "--chmod=D755,F644", "--stats"]
-            // Link unchanged files against the kept releases, newest first (rsync accepts up to 20).
             let kept = Self.newestFirst(history: state.history, existing: state.releases, current: state.current)
-            arguments += kept.prefix(20).map { "--link-dest=../\($0)" }
+            arguments += Self.linkDestinations(kept, destination: target.path)
             let (remoteArguments, prefix) = rsyncRemote()
             arguments += remoteArguments
             arguments += [options.site + "/", release + "/", prefix + target.path + "/releases/.\(id).partial/"]
@@ -117,6 +116,18 @@ extension Publisher {
             order.append(id)
         }
         return order
+    }
+
+    /// `--link-dest` for the kept releases, newest first (rsync accepts up to 20): unchanged files are hard-linked
+    /// from them, changed ones sent as a delta against them. Each is named by its absolute path on the destination,
+    /// never as `../<id>` from the upload folder: the receiver of Debian 12's rsync 3.2.7 (3.2.7-1+deb12u6, from
+    /// its security fixes; upstream 3.4.3 was reported the same, rsync issue #928) cannot open a delta basis under a
+    /// relative `../` folder, so every changed file whose delta reuses blocks of a kept release failed ("failed
+    /// verification -- update discarded", rsync exit 23). An absolute folder works with 3.2.7 and 3.5.0, through a
+    /// symbolic link in the destination's path too (docs/publishing.md).
+    static func linkDestinations(_ kept: [String], destination: String) -> [String] {
+        let releases = (destination == "/" ? "" : destination) + "/releases/"
+        return kept.prefix(20).map { "--link-dest=" + releases + $0 }
     }
 
     /// A number from rsync's `--stats` output, e.g. "Number of regular files transferred: 1,234".

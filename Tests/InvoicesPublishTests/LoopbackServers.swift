@@ -94,12 +94,20 @@ final class LoopbackSSHD: Sendable {
             UsePAM no
             StrictModes no
             LogLevel ERROR
+            \(Self.pathSetting)
 
             """.write(toFile: folder + "/sshd_config", atomically: true, encoding: .utf8)
         // Privilege separation wants this folder when sshd runs as root.
         if getuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true) }
         daemon = try Background("/usr/sbin/sshd", ["-D", "-e", "-f", folder + "/sshd_config"], log: folder + "/sshd.log")
         try LoopbackHTTP.waitUntilListening(port: port)
+    }
+
+    /// The test's own PATH for the sessions, so the server side runs the same `rsync` as the client: run the suite
+    /// with an older rsync first on the PATH to test publishing with it on both sides (docs/publishing.md).
+    static var pathSetting: String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.isEmpty || path.contains("\"") ? "" : "SetEnv \"PATH=\(path)\""
     }
 
     /// `ssh://user@127.0.0.1:port` + `path`.
