@@ -22,6 +22,8 @@ extension SiteBuilder {
         /// What a fiscal quarter's page shows, once worked out (``PeriodPage/shown(_:)``): its print pack shows the
         /// same, so the second of the two kinds to ask takes the first one's value.
         let periodsShown = Memo()
+        /// Whether they were carried from a previous build (``CarriedInputs``), not worked out by this one.
+        var carried = false
 
         init(base: UInt64, all: UInt64, clients: [UInt64], months: [UInt64]) {
             self.base = base
@@ -43,6 +45,12 @@ extension SiteBuilder {
                 let value = make()
                 lock.withLock { values[key] = value }
                 return value
+            }
+
+            /// Every value worked out so far, by key (carried to the next build: ``CarriedInputs``).
+            var all: [String: UInt64] {
+                get { lock.withLock { values } }
+                set { lock.withLock { values = newValue } }
             }
         }
     }
