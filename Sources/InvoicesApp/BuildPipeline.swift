@@ -90,7 +90,11 @@ public struct BuildPipeline: Sendable {
 
     /// The fingerprint of everything this build reads (``SourceFingerprint``), with the previous trail's first line;
     /// nil for a PostgreSQL store (no file to fingerprint) or one that cannot be read whole.
-    func sourceFingerprint(trailFirstLine: String?) -> UInt64? {
+    func sourceFingerprint(trailFirstLine: String?) -> UInt64? { sourceFingerprints(trailFirstLine: trailFirstLine)?.source }
+
+    /// The same, with the fingerprint of what the books are read from alone (the store's bytes and the settings),
+    /// which the site's inputs are carried under (``InvoicesSite/CarriedInputs``).
+    func sourceFingerprints(trailFirstLine: String?) -> (source: UInt64, books: UInt64)? {
         guard !PostgresAddress.isAddress(configuration.store),
             let templates = TemplateSet.sourceFingerprint(directory: configuration.templates)
         else { return nil }
@@ -100,7 +104,7 @@ public struct BuildPipeline: Sendable {
             "closed=\(configuration.closedThrough?.description ?? "")",
             "allow-closed-changes=\(configuration.allowClosedChanges)",
         ]
-        return SourceFingerprint.of(
+        return SourceFingerprint.parts(
             store: configuration.store, templates: templates, options: configuration.site, settings: settings, trailFirstLine: trailFirstLine)
     }
 
@@ -187,7 +191,8 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .dataError, message: Self.trailRefusal(error))
         }
-        let source = sourceFingerprint(trailFirstLine: previousFirstLine)
+        let sources = sourceFingerprints(trailFirstLine: previousFirstLine)
+        let source = sources?.source
         // The previous build's manifest, parsed once: for the check below and, when the build renders, for the units
         // it reuses. --full and --debug-markdown render every page, so they read none.
         let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
@@ -207,8 +212,13 @@ public struct BuildPipeline: Sendable {
         }
 
         var start = clock.now
+        // When the books are read from the bytes and settings the previous build read them from, and the options are
+        // its own, every unit's inputs are the ones it carried: a change of the templates alone does not fingerprint
+        // the books again (--full and --debug-markdown work them out).
+        let carried = previous == nil ? nil : CarriedInputs.read(writer.inputsURL)
         var site = SiteBuilder(
-            books: books.books, report: books.report, figures: books.figures, templates: prepared.templates, options: configuration.site)
+            books: books.books, report: books.report, figures: books.figures, templates: prepared.templates, options: configuration.site,
+            carried: carried, source: sources?.books)
 
         // What changed since the previous build, and whether the closed period did. The trail's first line holds a
         // fingerprint of the books (and the options and the executable): when the previous trail's equals this
@@ -268,7 +278,8 @@ public struct BuildPipeline: Sendable {
         observer?(
             .render, 1, 1,
             "pages rendered and written" + (pieces.reused + pieces.made > 0 ? "; export pieces: \(pieces.reused) reused, \(pieces.made) made" : "")
-                + (stagedTrail.map { "; trail pieces: \($0.reused) reused, \($0.made) made" } ?? ""))
+                + (stagedTrail.map { "; trail pieces: \($0.reused) reused, \($0.made) made" } ?? "")
+                + (site.inputsCarried ? "; inputs carried from the previous build" : ""))
 
         start = clock.now
         observer?(.write, 0, 1, nil)
@@ -284,6 +295,11 @@ public struct BuildPipeline: Sendable {
         var written = manifest
         written.source = warnings.isEmpty ? source : nil
         try? written.write(to: writer.manifestURL)
+        // The inputs, for the next build from the same books (without them it works them out: time, never correctness).
+        if let books = sources?.books {
+            let carrying = site.carriedInputs(books: books)
+            if carrying != carried { try? carrying.write(to: writer.inputsURL) }
+        }
         // The trail the next build compares with, renamed into place.
         if let stagedTrail {
             do {

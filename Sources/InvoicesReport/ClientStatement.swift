@@ -63,6 +63,15 @@ extension Report {
     ///   - invoices: the indexes in ``Books/invoices`` of the client's invoices and credit notes (any order).
     /// - Throws: ``ReportError`` when the opening balance or a sum does not fit in 64-bit minor units.
     public func statements(of totals: ClientTotals, invoices: [Int], in books: Books) throws(ReportError) -> [ClientStatement] {
+        try statements(of: totals, invoices: invoices, in: books) { index in Self.first(of: index, in: books.payments) { $0.invoiceIndex } }
+    }
+
+    /// The same statements, each invoice's first payment found by `firstPayment` (the first position in
+    /// ``Books/payments`` whose invoice index is the invoice's or more): ``ClientStatements`` hands a table of them,
+    /// made once per build, as a binary search over every payment misses the cache at each probe between the pages.
+    func statements(
+        of totals: ClientTotals, invoices: [Int], in books: Books, firstPayment: (Int) -> Int
+    ) throws(ReportError) -> [ClientStatement] {
         guard let (from, to) = statementPeriod else { return [] }
         var lines: [Int16: [ClientStatement.Line]] = [:]
         var opening: [Int16: Int64] = [:]
@@ -88,7 +97,7 @@ extension Report {
                         delta: isInvoice ? invoice.amount : 0 &- invoice.amount, source: -1),
                     currency: currency)
             }
-            var payment = Self.first(of: index, in: books.payments) { $0.invoiceIndex }
+            var payment = firstPayment(index)
             while payment < books.payments.count, books.payments[payment].invoiceIndex == Int32(index) {
                 let paid = books.payments[payment]
                 try add(

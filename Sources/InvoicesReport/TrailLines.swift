@@ -116,6 +116,10 @@ struct TrailLines {
     func forEach(in positions: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var line = Line()
         let invoices = books.invoices
+        // The tables the lines read, taken out of `self` once: a closure that read them through `self` made a copy of
+        // the whole value (the books, the report, the order) per line (docs/performance.md, "The L render's
+        // statements and trail lines"); the keys are written into the line in place, without a closure.
+        let paymentPlaces = order.paymentPlaces, writeOffPlaces = order.writeOffPlaces, taxLinePlaces = order.taxLinePlaces
         func money(_ minorUnits: Int64, _ invoice: InvoiceSnapshot) -> String {
             Money.decimalString(minorUnits, digits: books.currencies[Int(invoice.currencyIndex)].minorUnitDigits)
         }
@@ -129,7 +133,9 @@ struct TrailLines {
                 for index in order.invoices[rows] {
                     let invoice = invoices[Int(index)]
                     let corrects = invoice.corrects >= 0 && Int(invoice.corrects) < invoices.count ? invoices[Int(invoice.corrects)].identifier : ""
-                    line.start(.invoice, key: { $0.append(invoice.identifier) }, invoice.issued)
+                    line.start(.invoice)
+                    line.buffer.append(invoice.identifier)
+                    line.endKey(invoice.issued)
                     line.add(invoice.kind == .invoice ? "invoice" : "credit note")
                     line.add(books.clients[Int(invoice.clientIndex)].number)
                     line.add(invoice.status.name)
@@ -151,7 +157,9 @@ struct TrailLines {
                     let payment = payments[index]
                     let invoice = invoices[Int(payment.invoiceIndex)]
                     let details = payment.details >= 0 ? books.paymentDetails[Int(payment.details)] : PaymentDetails(method: "", reference: "")
-                    line.start(.payment, key: { Self.documentKey(invoice, " payment ", order.paymentPlaces[index], &$0) }, payment.date)
+                    line.start(.payment)
+                    Self.documentKey(invoice, " payment ", paymentPlaces[index], &line.buffer)
+                    line.endKey(payment.date)
                     line.add(payment.date.description)
                     line.add(money(payment.amount, invoice))
                     line.add(details.method)
@@ -163,7 +171,9 @@ struct TrailLines {
                 for index in order.writeOffs[rows].map(Int.init) {
                     let writeOff = writeOffs[index]
                     let invoice = invoices[Int(writeOff.invoiceIndex)]
-                    line.start(.writeOff, key: { Self.documentKey(invoice, " write-off ", order.writeOffPlaces[index], &$0) }, writeOff.date)
+                    line.start(.writeOff)
+                    Self.documentKey(invoice, " write-off ", writeOffPlaces[index], &line.buffer)
+                    line.endKey(writeOff.date)
                     line.add(writeOff.date.description)
                     line.add(money(writeOff.amount, invoice))
                     line.add(writeOff.reason)
@@ -175,7 +185,9 @@ struct TrailLines {
                     let taxLine = taxLines[index]
                     let invoice = invoices[Int(taxLine.invoiceIndex)]
                     let tax = books.taxes[Int(taxLine.taxIndex)]
-                    line.start(.taxLine, key: { Self.documentKey(invoice, " tax line ", order.taxLinePlaces[index], &$0) }, invoice.issued)
+                    line.start(.taxLine)
+                    Self.documentKey(invoice, " tax line ", taxLinePlaces[index], &line.buffer)
+                    line.endKey(invoice.issued)
                     line.add(tax.name)
                     line.add(tax.percent + "%")
                     line.add(money(taxLine.net, invoice))
@@ -187,7 +199,9 @@ struct TrailLines {
                 for entry in order.figures[rows] {
                     let currency = report.clients[Int(entry.client)].currencies[Int(entry.currency)]
                     let month = currency.months[Int(entry.month)]
-                    line.start(.figures, key: { Self.figuresKey(entry, books, report, &$0) }, report.months[Int(entry.month)].lastDay)
+                    line.start(.figures)
+                    Self.figuresKey(entry, books, report, &line.buffer)
+                    line.endKey(report.months[Int(entry.month)].lastDay)
                     let digits = currency.currency.minorUnitDigits
                     for value in [month.invoiced, month.net, month.tax, month.paid, month.credited, month.writtenOff, month.outstanding, month.overdue, month.credit] {
                         line.add(Money.decimalString(value, digits: digits))
@@ -200,7 +214,9 @@ struct TrailLines {
                 for entry in order.taxFigures[rows] {
                     let totals = report.taxes[Int(entry.tax)]
                     let month = totals.months[Int(entry.month)]
-                    line.start(.taxFigures, key: { Self.taxKey(entry, books, report, &$0) }, report.months[Int(entry.month)].lastDay)
+                    line.start(.taxFigures)
+                    Self.taxKey(entry, books, report, &line.buffer)
+                    line.endKey(report.months[Int(entry.month)].lastDay)
                     let digits = totals.currency.minorUnitDigits
                     for value in [month.accrualNet, month.accrualTax, month.cashNet, month.cashTax] { line.add(Money.decimalString(value, digits: digits)) }
                     try line.hand(to: body)
@@ -280,17 +296,23 @@ struct TrailLines {
         mutating func append(_ number: Int32) { append(String(number)) }
     }
 
-    /// One line of the trail, written cell by cell into a buffer that is reused for every line.
+    /// One line of the trail, written cell by cell into a buffer that is reused for every line: ``start(_:)``, the
+    /// key appended to ``buffer``, ``endKey(_:)``, then each value (``add(_:)``).
     struct Line {
-        private var buffer = Key()
+        /// The line so far: its key is appended here between ``start(_:)`` and ``endKey(_:)``.
+        var buffer = Key()
+        private var keyStart = 0
 
-        /// Starts a line: its kind, its key (escaped), its day.
-        mutating func start(_ kind: Trail.Kind, key write: (inout Key) -> Void, _ date: CalendarDate) {
+        /// Starts a line: its kind; its key is appended next.
+        mutating func start(_ kind: Trail.Kind) {
             buffer.bytes.removeAll(keepingCapacity: true)
             buffer.append(kind.rawValue)
             buffer.bytes.append(0x09)
-            let keyStart = buffer.bytes.count
-            write(&buffer)
+            keyStart = buffer.bytes.count
+        }
+
+        /// Ends the key appended since ``start(_:)`` (escaped), then the line's day.
+        mutating func endKey(_ date: CalendarDate) {
             if buffer.bytes[keyStart...].contains(where: Self.needsEscape) {
                 let raw = Array(buffer.bytes[keyStart...])
                 buffer.bytes.removeSubrange(keyStart...)

@@ -26,6 +26,9 @@ extension SiteBuilder {
         /// (``PeriodPage/prepared(with:)``) and let go when the last of them has taken them.
         let quarterSources = SharedValues<[TaxKey: [TaxSource]]>()
 
+        /// Whether they were carried from a previous build (``CarriedInputs``), not worked out by this one.
+        var carried = false
+
         init(base: UInt64, all: UInt64, clients: [UInt64], months: [UInt64]) {
             self.base = base
             self.all = all
@@ -46,6 +49,12 @@ extension SiteBuilder {
                 let value = make()
                 lock.withLock { values[key] = value }
                 return value
+            }
+
+            /// Every value worked out so far, by key (carried to the next build: ``CarriedInputs``).
+            var all: [String: UInt64] {
+                get { lock.withLock { values } }
+                set { lock.withLock { values = newValue } }
             }
         }
     }

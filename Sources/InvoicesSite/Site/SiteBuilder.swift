@@ -44,14 +44,27 @@ public struct SiteBuilder: Sendable {
     /// A builder for `report` with its `figures`, computed with the report (InvoicesApp's `BooksAndReport`); figures
     /// for another fiscal year start than `options`' are computed again here, and DATEV files for other `datev:`
     /// settings or rates.
-    public init(books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions) {
+    ///
+    /// With `carried` inputs of a previous build and `source`, the fingerprint of what `books` were read from (the
+    /// store's bytes and the build's settings), the inputs are taken from `carried` when it was carried under the
+    /// same key (``carryKey(books:)``) instead of worked out again (``CarriedInputs``).
+    public init(
+        books: Books, report: Report, figures: SiteFigures, templates: TemplateSet, options: SiteOptions, carried: CarriedInputs? = nil,
+        source: UInt64? = nil
+    ) {
         let figures =
             figures.fiscalYearStart == options.fiscalYearStart
             ? figures.withDATEV(options.datev, rates: options.conversion?.rates, books: books, report: report)
             : SiteFigures(
                 books: books, report: report, fiscalYearStart: options.fiscalYearStart, datev: options.datev, rates: options.conversion?.rates)
         self.view = SiteView(books: books, report: report, figures: figures, templates: templates, options: options)
-        self.inputs = makeInputs()
+        if let carried, let source, carried.key == carryKey(books: source), carried.clients.count == books.clients.count,
+            carried.months.count == report.months.count
+        {
+            self.inputs = carried.inputs
+        } else {
+            self.inputs = makeInputs()
+        }
     }
 
     /// A file of the site: its path relative to the site's root, and its bytes.

@@ -50,6 +50,12 @@ public struct SiteWriter: Sendable {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).pieces")
     }
 
+    /// The inputs of the site's units, carried to the next build, beside it (`.Output.inputs` for `Output`):
+    /// ``CarriedInputs``.
+    public var inputsURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).inputs")
+    }
+
     /// The trail of the books the site in ``output`` was built from, beside it (`.Output.trail` for `Output`): what
     /// the next build compares with to list what changed and to guard closed periods (``InvoicesReport/Trail``).
     public var trailURL: URL {
@@ -226,7 +232,7 @@ public struct SiteWriter: Sendable {
     func removeLeftovers(in parent: URL) {
         let prefixes = [
             ".\(output.lastPathComponent).building-", manifestURL.lastPathComponent + ".", trailURL.lastPathComponent + ".",
-            piecesURL.lastPathComponent + ".", trailPiecesURL.lastPathComponent + ".",
+            piecesURL.lastPathComponent + ".", trailPiecesURL.lastPathComponent + ".", inputsURL.lastPathComponent + ".",
         ]
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names {

@@ -26,13 +26,27 @@ public enum SourceFingerprint {
     public static func of(
         store: String, templates: UInt64, options: SiteOptions, settings: [String], trailFirstLine: String?
     ) -> UInt64? {
+        parts(store: store, templates: templates, options: options, settings: settings, trailFirstLine: trailFirstLine)?.source
+    }
+
+    /// The fingerprint, with the fingerprint of what the books are read from alone (`books`: the store's bytes and
+    /// `settings`), which the site's inputs are carried under (``CarriedInputs``); the store is read once for both.
+    public static func parts(
+        store: String, templates: UInt64, options: SiteOptions, settings: [String], trailFirstLine: String?
+    ) -> (source: UInt64, books: UInt64)? {
         var info = stat()
         if stat(store + "-journal", &info) == 0, info.st_size > 0 { return nil }
         var fingerprint = Fingerprint()
         fingerprint.add(SiteBuilder.executableIdentity)
         guard let storeBytes = bytesFingerprint(store) else { return nil }
         fingerprint.add(storeBytes)
-        fingerprint.add(stat(store + "-wal", &info) == 0 ? bytesFingerprint(store + "-wal") : nil) { $0.add($1) }
+        let walBytes = stat(store + "-wal", &info) == 0 ? bytesFingerprint(store + "-wal") : nil
+        fingerprint.add(walBytes) { $0.add($1) }
+        var books = Fingerprint()
+        books.add(storeBytes)
+        books.add(walBytes) { $0.add($1) }
+        books.add(settings.count)
+        for setting in settings { books.add(setting) }
         fingerprint.add(templates)
         SiteBuilder.addOptions(options, to: &fingerprint)
         // The client link key is a function; the token it gives for a name no client can have stands for the key.
@@ -40,7 +54,7 @@ public enum SourceFingerprint {
         fingerprint.add(settings.count)
         for setting in settings { fingerprint.add(setting) }
         fingerprint.add(trailFirstLine) { $0.add($1) }
-        return fingerprint.value
+        return (fingerprint.value, books.value)
     }
 
     /// The fingerprint of a regular file's bytes, read a megabyte at a time; nil when it is not one or cannot be
