@@ -74,15 +74,14 @@ struct BooksV2SiteTests {
             let html = try String(contentsOfFile: statements + "/" + file, encoding: .utf8)
             return html.split(separator: "\n").filter { $0.hasPrefix("<tr") }.map(String.init)
         }
-        func cell(_ text: String) -> String {
-            text.isEmpty ? "" : text.hasPrefix("-") ? "-EUR\u{A0}" + text.dropFirst() : "EUR\u{A0}" + text
-        }
+        // The statement's table is in one currency: its headings name it (`Charges (EUR)`), its amounts are bare.
+        func cell(_ text: String) -> String { text }
         // A line's kind is in its document cell (`Invoice INV-4`); the row carries no class.
         func row(_ date: String, _ document: String, _ detail: String, _ charge: String, _ credit: String, _ balance: String) -> String {
             "<tr><td>\(date)<th>\(document)<td>\(detail)"
                 + "<td>\(cell(charge))<td>\(cell(credit))<td>\(cell(balance))"
         }
-        let opening = "<tr class=\"opening\"><td>2025-01-01<th scope=\"row\" colspan=\"4\">Opening balance<td>EUR\u{A0}0.00"
+        let opening = "<tr class=\"opening\"><td>2025-01-01<th scope=\"row\" colspan=\"4\">Opening balance<td>0.00"
         func closing(_ charges: String, _ credits: String, _ balance: String) -> String {
             "<tr class=\"closing\"><td>2025-09-30<th scope=\"row\" colspan=\"2\">Closing balance<td>\(cell(charges))"
                 + "<td>\(cell(credits))<td>\(cell(balance))"

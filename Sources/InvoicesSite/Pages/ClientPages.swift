@@ -74,6 +74,8 @@ extension ClientPages {
         var agingColumns: [AgingColumn]
         var monthly: [Monthly]
         var invoices: Rows<InvoiceColumns>?
+        /// The one currency of all the client's invoices (``listCurrency(_:)``); absent when they are in several.
+        var listCurrency: String?
         /// When the invoices are more than a page: the links to their pages instead of `invoices`.
         var invoicePages: PageLinks?
         // Schema v2 stores: shown only when there is something to show.
@@ -149,6 +151,11 @@ extension ClientPages {
         var closing: String
         var charges: String
         var credits: String
+        /// The same four without the currency, for a table that names it in its headings (``SiteView/amountNumber(_:_:)``).
+        var openingNumber: String
+        var closingNumber: String
+        var chargesNumber: String
+        var creditsNumber: String
         var lines: Rows<StatementLineColumns>?
         var rowCount: Int?
         var pages: [PageLink]?
@@ -160,6 +167,7 @@ extension ClientPages {
         var name: String
         var number: String
         var clientHref: String
+        var listCurrency: String?
     }
 
     struct InvoiceRows: Codable, Sendable { var invoices: Rows<InvoiceColumns> }
@@ -174,6 +182,9 @@ extension ClientPages {
         var lines: Rows<StatementLineColumns>
         var broughtForward: String
         var carriedForward: String
+        /// The same two without the currency (``SiteView/amountNumber(_:_:)``).
+        var broughtForwardNumber: String
+        var carriedForwardNumber: String
     }
 
     /// A client's page and statement (with the statement's print view when its lines have pages of their own), and
@@ -219,7 +230,9 @@ extension ClientPages {
         return PagedList(
             folder: folder, count: sent.count,
             key: { books.invoices[sent[$0]].identifier }, template: "client-list", title: site.word("title.clientInvoices", ["name": client.name]),
-            fields: ClientListFields(name: client.name, number: client.number, clientHref: SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex))),
+            fields: ClientListFields(
+                name: client.name, number: client.number, clientHref: SitePaths.link(from: folder, to: site.paths.client(totals.clientIndex)),
+                listCurrency: listCurrency(sent)),
             rows: { range, _ in InvoiceRows(invoices: self.invoiceRows(sent, range, asOf: asOf)) })
     }
 
@@ -234,6 +247,7 @@ extension ClientPages {
             let currency = statement.currency
             let lines = statement.lines
             func balance(_ value: Int64?) -> String { value.map { site.money($0, currency) } ?? site.word("figure.tooLarge") }
+            func balanceNumber(_ value: Int64?) -> String { value.map { site.amountNumber($0, currency) } ?? site.word("figure.tooLarge") }
             let folder = site.paths.statementLines(totals.clientIndex, currency.code)
             return PagedList(
                 folder: folder, count: lines.count,
@@ -248,7 +262,11 @@ extension ClientPages {
                     StatementListRows(
                         lines: self.statementLines(statement, range),
                         broughtForward: range.lowerBound == 0 ? site.money(statement.opening, currency) : balance(lines[range.lowerBound - 1].balance),
-                        carriedForward: range.isEmpty ? site.money(statement.opening, currency) : balance(lines[range.upperBound - 1].balance))
+                        carriedForward: range.isEmpty ? site.money(statement.opening, currency) : balance(lines[range.upperBound - 1].balance),
+                        broughtForwardNumber: range.lowerBound == 0
+                            ? site.amountNumber(statement.opening, currency) : balanceNumber(lines[range.lowerBound - 1].balance),
+                        carriedForwardNumber: range.isEmpty
+                            ? site.amountNumber(statement.opening, currency) : balanceNumber(lines[range.upperBound - 1].balance))
                 })
         }
     }
@@ -261,8 +279,19 @@ extension ClientPages {
     }
 
     /// The rows of `range` of the client's sent invoices (`invoices`).
+    /// The code of the one currency all of `invoices` are in; nil when they are in several (or none). The default
+    /// invoice list then names it once, in its amount column's heading, and its rows give `listedAmount` without it.
+    func listCurrency(_ invoices: [Int]) -> String? {
+        guard let first = invoices.first else { return nil }
+        let currencyIndex = books.invoices[first].currencyIndex
+        guard invoices.allSatisfy({ books.invoices[$0].currencyIndex == currencyIndex }) else { return nil }
+        return books.currencies[Int(currencyIndex)].code
+    }
+
+    /// The rows of `range` of `invoices`, the client's whole list (its one currency, if any, is the list's).
     func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate) -> Rows<InvoiceColumns> {
-        enum Column: Sendable { case identifier, issued, due, paid, amount, status, statusText, notes, overdue, other }
+        enum Column: Sendable { case identifier, issued, due, paid, amount, listedAmount, status, statusText, notes, overdue, other }
+        let oneCurrency = listCurrency(invoices) != nil
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {
             switch $0 {
@@ -271,6 +300,7 @@ extension ClientPages {
             case "due": .due
             case "paid": .paid
             case "amount": .amount
+            case "listedAmount": .listedAmount
             case "status": .status
             case "statusText": .statusText
             case "notes": .notes
@@ -287,6 +317,9 @@ extension ClientPages {
             case .due: return site.date(invoice.due)
             case .paid: return invoice.paid.map(site.date) ?? ""
             case .amount: return site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)])
+            case .listedAmount:
+                let currency = books.currencies[Int(invoice.currencyIndex)]
+                return oneCurrency ? site.amountNumber(invoice.amount, currency) : site.money(invoice.amount, currency)
             case .status: return site.invoiceStatus(index, asOf: asOf)
             case .statusText: return site.word("status." + site.invoiceStatus(index, asOf: asOf))
             case .notes: return invoice.notes
@@ -407,6 +440,7 @@ extension ClientPages {
         } else {
             fields.invoices = invoiceRows(invoices, 0..<invoices.count, asOf: asOf)
         }
+        fields.listCurrency = listCurrency(invoices)
         if !client.email.isEmpty {
             fields.email = client.email
             // A link only for an address (RFC 5322 addr-spec, dot-atoms); anything else shows as text.
@@ -465,7 +499,9 @@ extension ClientPages {
             let currency = statement.currency
             var entry = StatementCurrency(
                 opening: site.money(statement.opening, currency), closing: site.money(statement.closing, currency),
-                charges: site.money(statement.charges, currency), credits: site.money(statement.credits, currency))
+                charges: site.money(statement.charges, currency), credits: site.money(statement.credits, currency),
+                openingNumber: site.amountNumber(statement.opening, currency), closingNumber: site.amountNumber(statement.closing, currency),
+                chargesNumber: site.amountNumber(statement.charges, currency), creditsNumber: site.amountNumber(statement.credits, currency))
             if pages.isEmpty {
                 entry.lines = statementLines(statement, 0..<statement.lines.count)
             } else {
@@ -517,6 +553,9 @@ extension ClientPages {
         case .charge: return line.delta >= 0 && line.kind != .payment ? site.money(line.delta, currency) : ""
         case .credit: return line.delta < 0 || line.kind == .payment ? site.money(0 &- line.delta, currency) : ""
         case .balance: return line.balance.map { site.money($0, currency) } ?? site.word("figure.tooLarge")
+        case .chargeNumber: return line.delta >= 0 && line.kind != .payment ? site.amountNumber(line.delta, currency) : ""
+        case .creditNumber: return line.delta < 0 || line.kind == .payment ? site.amountNumber(0 &- line.delta, currency) : ""
+        case .balanceNumber: return line.balance.map { site.amountNumber($0, currency) } ?? site.word("figure.tooLarge")
         }
     }
 

@@ -129,6 +129,9 @@ extension MonthPage {
             case "change":
                 let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
                 return change(figures.invoiced, from: previous.invoiced, entry.currency)
+            case "changeNumber":
+                let previous = offset > 0 ? entry.months[offset - 1] : entry.previousMonth
+                return change(figures.invoiced, from: previous.invoiced, entry.currency, number: true)
             default: return site.figuresCell(figures, entry.currency, columns[column])
             }
         }
@@ -152,10 +155,10 @@ extension MonthPage {
     }
 
     /// The change of an amount against the previous month: `+EUR 12.00`, `−EUR 3.00` or `no change`.
-    func change(_ current: Int64, from previous: Int64, _ currency: CurrencyCode) -> String {
+    func change(_ current: Int64, from previous: Int64, _ currency: CurrencyCode, number: Bool = false) -> String {
         let (difference, overflow) = current.subtractingReportingOverflow(previous)
         if overflow || difference == .min { return "" }
         if difference == 0 { return site.word("month.noChange") }
-        return (difference > 0 ? "+" : "\u{2212}") + site.money(abs(difference), currency)
+        return (difference > 0 ? "+" : "\u{2212}") + (number ? site.amountNumber(abs(difference), currency) : site.money(abs(difference), currency))
     }
 }

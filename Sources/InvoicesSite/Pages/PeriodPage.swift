@@ -266,6 +266,10 @@ extension PeriodPage {
             case .accrualTax: return site.money(source.figures.accrualTax, currency)
             case .cashNet: return site.money(source.figures.cashNet, currency)
             case .cashTax: return site.money(source.figures.cashTax, currency)
+            case .accrualNetNumber: return site.amountNumber(source.figures.accrualNet, currency)
+            case .accrualTaxNumber: return site.amountNumber(source.figures.accrualTax, currency)
+            case .cashNetNumber: return site.amountNumber(source.figures.cashNet, currency)
+            case .cashTaxNumber: return site.amountNumber(source.figures.cashTax, currency)
             }
         }
     }

@@ -29,6 +29,10 @@ extension SiteView {
         case "outstanding": money(figures.outstanding, currency)
         case "overdue": money(figures.overdue, currency)
         case "invoices": count(figures.invoices)
+        case "invoicedNumber": amountNumber(figures.invoiced, currency)
+        case "paidNumber": amountNumber(figures.paid, currency)
+        case "outstandingNumber": amountNumber(figures.outstanding, currency)
+        case "overdueNumber": amountNumber(figures.overdue, currency)
         default: ""
         }
     }

@@ -149,4 +149,10 @@ extension SiteView {
         formatter.string(for: Money(minorUnits: minorUnits, currency: currency))
     }
 
+    /// An amount without its currency, for a table of one currency that names it once in its headings (issue 46
+    /// item 5): the amount's digits in the locale's number form (`1,234.50`; `1.234,50` in German; `1,449,440` yen).
+    func amountNumber(_ minorUnits: Int64, _ currency: CurrencyCode) -> String {
+        formatter.number(minorUnits, fractionDigits: currency.minorUnitDigits)
+    }
+
 }

@@ -1,7 +1,7 @@
 extension TemplateSet {
-    static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"]
-    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes", "overdue"]
-    static let monthlyColumns = TemplateVariables.figures + ["label", "href"]
+    static let monthRowColumns = TemplateVariables.figures + ["name", "number", "href", "change"] + TemplateVariables.figureNumbers + ["changeNumber"]
+    static let invoiceColumns = ["identifier", "issued", "due", "paid", "amount", "status", "statusText", "notes", "overdue", "listedAmount"]
+    static let monthlyColumns = TemplateVariables.figures + ["label", "href"] + TemplateVariables.figureNumbers
 
     /// The marker of the placeholders rows are rendered into after cmark.
     static let rowMarker = "data-invoices-rows"

@@ -30,11 +30,15 @@ public enum TemplateVariables {
 
     /// The columns of a period page's `taxes.invoices`, in the order of ``taxInvoiceColumns``: a cell is found by
     /// position, never by comparing names per cell.
-    enum TaxInvoiceColumn: Int, CaseIterable { case identifier, issued, client, href, accrualNet, accrualTax, cashNet, cashTax }
+    enum TaxInvoiceColumn: Int, CaseIterable { case identifier, issued, client, href, accrualNet, accrualTax, cashNet, cashTax, accrualNetNumber, accrualTaxNumber, cashNetNumber,
+        cashTaxNumber }
     /// The columns of a statement's `lines`, in the order of ``statementLineColumns``.
-    enum StatementLineColumn: Int, CaseIterable { case date, kind, type, document, detail, charge, credit, balance }
+    enum StatementLineColumn: Int, CaseIterable { case date, kind, type, document, detail, charge, credit, balance, chargeNumber, creditNumber, balanceNumber }
     /// The figures of one currency over a period; every row of `totals`.
     public static let figures = ["currency", "invoiced", "paid", "outstanding", "overdue", "invoices"]
+    /// The amounts of ``figures`` without their currency, on the rows of a table of one currency that names it once
+    /// (a client's months, a month's clients).
+    public static let figureNumbers = ["invoicedNumber", "paidNumber", "outstandingNumber", "overdueNumber"]
     /// Names every Markdown page template has.
     public static let common = ["root", "siteTitle", "asOf", "baseURL"]
 
