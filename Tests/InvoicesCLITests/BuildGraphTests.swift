@@ -41,4 +41,21 @@ extension SystemPackagesTests {
         #expect(try modified() != past)
         #expect(try String(contentsOf: output, encoding: .utf8).contains("<h1>{{title}}!</h1>"))
     }
+
+    /// Hummingbird's default traits bring swift-configuration into every build (nothing here uses its `ConfigReader`
+    /// initializers), and two traits' `-D` flags are passed in a random order each time SwiftPM plans the build, which
+    /// recompiled Hummingbird's modules on every switch between `swift build` and `swift test`: one trait, named.
+    @Test func hummingbirdIsBuiltWithOneNamedTrait() throws {
+        let manifest = try Self.read("Package.swift")
+        let line = try #require(manifest.split(separator: "\n").first { $0.contains("hummingbird-project/hummingbird\"") })
+        let traits = try #require(line.firstMatch(of: /traits: \[([^\]]*)\]/)).output.1
+        #expect(traits.split(separator: ",").count <= 1, "\(line)")
+        #expect(!traits.contains("ConfigurationSupport"))
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent("Sources").path)
+            .filter { $0.hasSuffix(".swift") }
+        for path in sources {
+            let text = try Self.read("Sources/" + path)
+            #expect(!text.contains("import Configuration") && !text.contains("ConfigReader"), "\(path) needs the trait")
+        }
+    }
 }
