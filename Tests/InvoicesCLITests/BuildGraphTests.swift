@@ -58,4 +58,14 @@ extension SystemPackagesTests {
             #expect(!text.contains("import Configuration") && !text.contains("ConfigReader"), "\(path) needs the trait")
         }
     }
+
+    /// `make test` builds the package and its tests, then runs them: `swift test` without `--skip-build` planned the
+    /// build again (its parameters differ from `swift build`'s) and relinked and re-embedded on the way.
+    @Test func makeTestRunsTheTestsItBuilt() throws {
+        let lines = try Self.recipe("test").split(separator: "\n")
+        let build = try #require(lines.firstIndex { $0.contains("$(SWIFT) build --build-tests") })
+        let run = try #require(lines.firstIndex { $0.contains("$(SWIFT) test") && !$0.contains("--package-path") })
+        #expect(build < run)
+        #expect(lines[run].contains("--skip-build"), "\(lines[run])")
+    }
 }
