@@ -40,6 +40,8 @@ test-deps:
 
 # On a fresh machine the test tools install in the background while the package and its tests compile: apt and
 # pip wait on the network and the disk, the build on the CPU (docs/performance.md, "A fresh machine").
+# The suite runs what that build built (--skip-build): a `swift test` that builds plans the build again and relinks
+# and re-embeds on the way (docs/performance.md, "The build graph").
 test: setup
 	@[ -z "$(SUDO)" ] || [ -z "$$(scripts/test-deps.sh --missing)" ] || $(SUDO) -v
 	@mkdir -p .build; scripts/test-deps.sh >.build/test-deps.log 2>&1 & deps=$$!; \
@@ -48,7 +50,7 @@ test: setup
 	wait $$deps; installed=$$?; cat .build/test-deps.log; \
 	[ $$installed = 0 ] || { echo "scripts/test-deps.sh failed (above): make test-deps" >&2; exit 1; }; exit $$built
 	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts
-	TZ=$(TEST_TZ) $(SWIFT) test
+	TZ=$(TEST_TZ) $(SWIFT) test --skip-build
 	scripts/site-checks.sh
 
 # The object contexts' tests under the thread sanitizer (CI runs this too).

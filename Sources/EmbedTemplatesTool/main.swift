@@ -23,4 +23,10 @@ for name in names {
     source += "        \"\(name)\": \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes),\n"
 }
 source += "    ]\n}\n"
-try Data(source.utf8).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
+// SwiftPM reruns this command whenever the tool is relinked (a `swift test` after a `swift build` relinks it), so an
+// unchanged file is left alone: a new modification time would recompile InvoicesSite (docs/performance.md).
+let output = URL(fileURLWithPath: arguments[2])
+let data = Data(source.utf8)
+if (try? Data(contentsOf: output)) != data {
+    try data.write(to: output, options: .atomic)
+}
