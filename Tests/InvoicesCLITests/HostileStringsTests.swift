@@ -145,7 +145,7 @@ struct HostileStringsTests {
         // Nothing was written beside the output folder or its parent but the build manifest, trail and exports' and
         // trail's pieces (docs/cli.md).
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == [".site.manifest", ".site.pieces", ".site.trail", ".site.trail-pieces", "site"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == [".site.inputs", ".site.manifest", ".site.pieces", ".site.trail", ".site.trail-pieces", "site"])
         let root = URL(fileURLWithPath: output).resolvingSymlinksInPath().path
         var clientPages: [String] = []
         for entry in try walk(output) {

@@ -21,10 +21,10 @@ struct ReliabilityTests {
     }
 
     func leftovers(in folder: TemporaryFolder) throws -> [String] {
-        // The build manifest, the trail and the exports' and trail's pieces (docs/cli.md) are the files a build keeps
-        // beside its output.
+        // The build manifest, the trail, the exports' and trail's pieces and the carried inputs (docs/cli.md) are the
+        // files a build keeps beside its output.
         try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
-            $0.hasPrefix(".site.") && ![".site.manifest", ".site.trail", ".site.pieces", ".site.trail-pieces"].contains($0)
+            $0.hasPrefix(".site.") && ![".site.manifest", ".site.trail", ".site.pieces", ".site.trail-pieces", ".site.inputs"].contains($0)
         }
     }
 
@@ -99,7 +99,7 @@ struct ReliabilityTests {
         #expect(result.stderr.contains(mounted ? "No space left on device" : "File too large"), "\(result.stderr)")
         #expect(result.stderr.contains("the previous site is untouched"))
         #expect(try snapshot(output) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: disk).filter { $0.hasPrefix(".site.") && ![".site.manifest", ".site.trail", ".site.pieces", ".site.trail-pieces"].contains($0) } == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk).filter { $0.hasPrefix(".site.") && ![".site.manifest", ".site.trail", ".site.pieces", ".site.trail-pieces", ".site.inputs"].contains($0) } == [])
     }
 
     @Test(.temporaryFolder) func aLockedStoreIsReportedAndLeftAlone() throws {
