@@ -278,7 +278,6 @@ extension ClientPages {
         }
     }
 
-    /// The rows of `range` of the client's sent invoices (`invoices`).
     /// The code of the one currency all of `invoices` are in; nil when they are in several (or none). The default
     /// invoice list then names it once, in its amount column's heading, and its rows give `listedAmount` without it.
     func listCurrency(_ invoices: [Int]) -> String? {
@@ -291,7 +290,6 @@ extension ClientPages {
     /// The rows of `range` of `invoices`, the client's whole list (its one currency, if any, is the list's).
     func invoiceRows(_ invoices: [Int], _ range: Range<Int>, asOf: CalendarDate) -> Rows<InvoiceColumns> {
         enum Column: Sendable { case identifier, issued, due, paid, amount, listedAmount, status, statusText, notes, overdue, other }
-        let oneCurrency = listCurrency(invoices) != nil
         let columns = TemplateSet.invoiceColumns
         let kinds: [Column] = columns.map {
             switch $0 {
@@ -308,6 +306,8 @@ extension ClientPages {
             default: .other
             }
         }
+        // Worked out once per page, and only when a template asks for `listedAmount`: a pass over the whole list.
+        let oneCurrency = kinds.contains(.listedAmount) && listCurrency(invoices) != nil
         return Rows(count: range.count) { [self] row, column in
             let index = invoices[range.lowerBound + row]
             let invoice = books.invoices[index]
