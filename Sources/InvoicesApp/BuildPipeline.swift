@@ -201,6 +201,10 @@ public struct BuildPipeline: Sendable {
             observer?(.write, 1, 1, "\(summary.files) files as the previous build wrote them")
             return Result(summary: summary, timings: [.load: seconds(clock.now - runStart)], upToDate: true)
         }
+        // The site the previous build replaced was retired beside the output, not removed at its end: it is removed
+        // here on a thread of its own while the store is read (mostly waiting on the disk), and waited for before
+        // this build retires its own predecessor.
+        let retiredRemoval = writer.removeRetiredSites()
         let templates = try loadTemplates()
         let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
@@ -284,8 +288,9 @@ public struct BuildPipeline: Sendable {
         start = clock.now
         observer?(.write, 0, 1, nil)
         let summary: BuildSummary
+        retiredRemoval.wait()
         do {
-            summary = try staging.commit()
+            summary = try staging.commit(retiring: true)
         } catch {
             writer.discardTrail(stagedTrail?.path)
             throw BuildError(code: .cannotCreate, message: error.description)

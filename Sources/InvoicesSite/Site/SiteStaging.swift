@@ -199,15 +199,16 @@ public final class SiteStaging: @unchecked Sendable {
         return kept
     }
 
-    /// Swaps the staging folder into the place of the output folder.
+    /// Swaps the staging folder into the place of the output folder. The previous site is removed, or with
+    /// `retiring` put aside for the next build to remove while it reads the store (``SiteWriter/removeRetiredSites()``).
     /// - Throws: ``SiteWriteError`` when a write failed or the swap is impossible; the previous site is untouched.
-    public func commit() throws(SiteWriteError) -> BuildSummary {
+    public func commit(retiring: Bool = false) throws(SiteWriteError) -> BuildSummary {
         if let failure = lock.withLock({ self.failure }) {
             discard()
             throw failure
         }
         do {
-            try writer.swap(folder)
+            try writer.swap(folder, retiring: retiring)
         } catch {
             discard()
             throw error

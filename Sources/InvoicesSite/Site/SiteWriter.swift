@@ -198,8 +198,9 @@ public struct SiteWriter: Sendable {
         return SiteStaging(writer: self, folder: staging)
     }
 
-    /// Puts `staging` in the place of the output folder.
-    func swap(_ staging: URL) throws(SiteWriteError) {
+    /// Puts `staging` in the place of the output folder; the previous site is removed, or with `retiring` renamed
+    /// aside for the next build to remove (``retire(_:)``).
+    func swap(_ staging: URL, retiring: Bool = false) throws(SiteWriteError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: output.path, isDirectory: &isDirectory)
@@ -213,7 +214,8 @@ public struct SiteWriter: Sendable {
             return
         }
         if Self.exchange(staging.path, output.path) {
-            try? manager.removeItem(at: staging)  // now the previous site
+            // Now the previous site.
+            if retiring { retire(staging.path) } else { try? manager.removeItem(at: staging) }
             return
         }
         // No atomic exchange on this system: move the old site aside, then the new one in.
@@ -225,7 +227,7 @@ public struct SiteWriter: Sendable {
             _ = rename(aside, output.path)
             throw SiteWriteError(path: output.path, message: "cannot move the new site into place: \(String(cString: strerror(errno)))")
         }
-        try? manager.removeItem(atPath: aside)
+        if retiring { retire(aside) } else { try? manager.removeItem(atPath: aside) }
     }
 
     /// Removes the staging folders and temporary manifests that an interrupted build left beside the output.
