@@ -104,59 +104,86 @@ extension SiteBuilder {
         for currency in books.currencies { base.add(currency.code); base.add(currency.minorUnitDigits) }
         let baseValue = base.value
 
-        let settlements = settlementFingerprints()
-        var totalsByClient: [Int: Report.ClientTotals] = [:]
-        for totals in report.clients { totalsByClient[totals.clientIndex] = totals }
-        var clients: [UInt64] = []
-        clients.reserveCapacity(books.clients.count)
-        var all = Fingerprint(seed: baseValue)
-        for index in books.clients.indices {
-            var client = Fingerprint(seed: baseValue)
-            let snapshot = books.clients[index]
-            for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country, snapshot.language] {
-                client.add(text)
-            }
-            // A client's own language (schema 3), only when it has one: stores without keep their fingerprints.
-            if !snapshot.language.isEmpty { client.add("language " + snapshot.language) }
-            client.add(snapshot.id)
-            client.add(paths.slugs[index])
-            client.add(paths.clientLink(index)) { $0.add($1) }
-            client.add(view.invoicesByClient[index].count)
-            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
-            books.invoices.withUnsafeBufferPointer { invoices in
-                for invoiceIndex in view.invoicesByClient[index] {
-                    let invoice = invoices.baseAddress! + invoiceIndex
-                    client.add(invoice.pointee.id)
-                    client.add(invoice.pointee.identifier)
-                    client.add(invoice.pointee.clientIndex)
-                    client.add(Int(invoice.pointee.currencyIndex))
-                    client.add(invoice.pointee.amount)
-                    client.add(invoice.pointee.issued.dayNumber)
-                    client.add(invoice.pointee.due.dayNumber)
-                    client.add(invoice.pointee.paid) { $0.add($1.dayNumber) }
-                    client.add(invoice.pointee.notes)
-                    client.add(Int(invoice.pointee.status.rawValue))
-                    client.add(Int(invoice.pointee.kind.rawValue))
-                    client.add(invoice.pointee.net)
-                    client.add(invoice.pointee.corrects)
-                    client.add(invoice.pointee.applied) { $0.add($1.dayNumber) }
-                    client.add(settlements[invoiceIndex])
+        // The settlements and the months' inputs, then the clients' (each its own, folded in order below), on every
+        // core: they ran on one core while the other waited, before any page rendered (the same values either way).
+        let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        var months = [UInt64](repeating: 0, count: report.months.count)
+        nonisolated(unsafe) var settlementsMade: [UInt64] = []
+        months.withUnsafeMutableBufferPointer { monthsOut in
+            nonisolated(unsafe) let monthsOut = monthsOut
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    settlementsMade = settlementFingerprints()
+                } else {
+                    for (offset, value) in monthInputs(base: baseValue).enumerated() { monthsOut[offset] = value }
                 }
             }
-            client.add(totalsByClient[index]) { fingerprint, totals in
-                fingerprint.add(totals.clientIndex)
-                for entry in totals.currencies {
-                    Self.add(entry.currency, entry.months, entry.previousMonth, entry.period, entry.aging, to: &fingerprint)
-                }
-            }
-            clients.append(client.value)
-            all.add(client.value)
         }
+        let settlements = settlementsMade
+        var totalsFound: [Int: Report.ClientTotals] = [:]
+        for totals in report.clients { totalsFound[totals.clientIndex] = totals }
+        let totalsByClient = totalsFound
+        var clients = [UInt64](repeating: 0, count: books.clients.count)
+        clients.withUnsafeMutableBufferPointer { clientsOut in
+            nonisolated(unsafe) let clientsOut = clientsOut
+            let count = clientsOut.count
+            DispatchQueue.concurrentPerform(iterations: width) { part in
+                for index in stride(from: part, to: count, by: width) {
+                    clientsOut[index] = clientInput(index, base: baseValue, settlements: settlements, totals: totalsByClient[index])
+                }
+            }
+        }
+        var all = Fingerprint(seed: baseValue)
+        for client in clients { all.add(client) }
         for totals in report.currencies {
             Self.add(totals.currency, totals.months, totals.previousMonth, totals.period, totals.aging, to: &all)
         }
         addSettlements(to: &all)
-        return Inputs(base: baseValue, all: all.value, clients: clients, months: monthInputs(base: baseValue))
+        return Inputs(base: baseValue, all: all.value, clients: clients, months: months)
+    }
+
+    /// The fingerprint of what the client at `index` shows (``makeInputs()``): its fields, its invoices with their
+    /// `settlements`, and its `totals`.
+    private func clientInput(_ index: Int, base: UInt64, settlements: [UInt64], totals: Report.ClientTotals?) -> UInt64 {
+        var client = Fingerprint(seed: base)
+        let snapshot = books.clients[index]
+        for text in [snapshot.number, snapshot.name, snapshot.email, snapshot.street, snapshot.city, snapshot.zip, snapshot.country, snapshot.language] {
+            client.add(text)
+        }
+        // A client's own language (schema 3), only when it has one: stores without keep their fingerprints.
+        if !snapshot.language.isEmpty { client.add("language " + snapshot.language) }
+        client.add(snapshot.id)
+        client.add(paths.slugs[index])
+        client.add(paths.clientLink(index)) { $0.add($1) }
+        client.add(view.invoicesByClient[index].count)
+        // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+        books.invoices.withUnsafeBufferPointer { invoices in
+            for invoiceIndex in view.invoicesByClient[index] {
+                let invoice = invoices.baseAddress! + invoiceIndex
+                client.add(invoice.pointee.id)
+                client.add(invoice.pointee.identifier)
+                client.add(invoice.pointee.clientIndex)
+                client.add(Int(invoice.pointee.currencyIndex))
+                client.add(invoice.pointee.amount)
+                client.add(invoice.pointee.issued.dayNumber)
+                client.add(invoice.pointee.due.dayNumber)
+                client.add(invoice.pointee.paid) { $0.add($1.dayNumber) }
+                client.add(invoice.pointee.notes)
+                client.add(Int(invoice.pointee.status.rawValue))
+                client.add(Int(invoice.pointee.kind.rawValue))
+                client.add(invoice.pointee.net)
+                client.add(invoice.pointee.corrects)
+                client.add(invoice.pointee.applied) { $0.add($1.dayNumber) }
+                client.add(settlements[invoiceIndex])
+            }
+        }
+        client.add(totals) { fingerprint, totals in
+            fingerprint.add(totals.clientIndex)
+            for entry in totals.currencies {
+                Self.add(entry.currency, entry.months, entry.previousMonth, entry.period, entry.aging, to: &fingerprint)
+            }
+        }
+        return client.value
     }
 
     /// Per month: the currencies' totals of the month and the one before, and every client active in it with
