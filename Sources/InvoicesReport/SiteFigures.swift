@@ -55,12 +55,23 @@ public struct SiteFigures: Sendable, Equatable {
         self.fiscalYearStart = fiscalYearStart
         let periods = report.fiscalPeriods(startingIn: fiscalYearStart)
         self.periods = periods
-        taxSources = PeriodTaxSources(books: books, months: report.months, periods: periods)
-        collections = Collections(books: books, report: report)
-        let invoicesByClient = books.invoicesByClient()
-        self.invoicesByClient = invoicesByClient
-        statements = ClientStatements(books: books, report: report, invoicesByClient: invoicesByClient)
-        let journal = BooksJournal.Transactions(books: books, report: report)
+        // The journal's transactions (a walk of all the books, about half of these figures' time) are worked out on
+        // the other core meanwhile: each part is a function of the same books and report, so the figures are the
+        // same, still made once here (docs/performance.md, "Load and figures on both cores").
+        let parts = Parts()
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                parts.journal = BooksJournal.Transactions(books: books, report: report)
+            } else {
+                let invoicesByClient = books.invoicesByClient()
+                parts.rest = (
+                    PeriodTaxSources(books: books, months: report.months, periods: periods), Collections(books: books, report: report),
+                    invoicesByClient, ClientStatements(books: books, report: report, invoicesByClient: invoicesByClient)
+                )
+            }
+        }
+        guard let journal = parts.journal, let rest = parts.rest else { preconditionFailure("concurrentPerform ran every part") }
+        (taxSources, collections, invoicesByClient, statements) = rest
         self.journal = journal
         self.datev = datev.map {
             DATEVFiles(books: books, report: report, transactions: journal, settings: $0, fiscalYearStart: fiscalYearStart, rates: rates)
@@ -125,4 +136,11 @@ extension Books {
         }
         return groups
     }
+}
+
+/// What the two parts of ``SiteFigures/init(books:report:fiscalYearStart:datev:rates:)`` work out.
+private final class Parts: @unchecked Sendable {
+    // @unchecked Sendable: each field is written by one part only, and read after `concurrentPerform` returned.
+    var journal: BooksJournal.Transactions?
+    var rest: (PeriodTaxSources, Collections, [[Int]], ClientStatements)?
 }

@@ -96,6 +96,9 @@ struct BufferedRow: StoreRowColumns {
 
     func isNull(_ column: Int32) -> Bool { tag(column) == BufferedRows.Tag.null.rawValue }
 
+    /// A blob or a number reads as its text, so a text is its bytes.
+    var textIsItsBytes: Bool { true }
+
     func isInteger(_ column: Int32) -> Bool { tag(column) == BufferedRows.Tag.integer.rawValue }
 
     /// The column as SQLite reads it as an integer (0 for NULL; the integer kept beside a text in the first two

@@ -33,12 +33,42 @@ extension StoreFile {
     }
 }
 
-/// What the second connection read: each detail table's rows, or nil when it could not prove it read the loader's
-/// snapshot (a writer committed between the two starts) or could not read at all; the loader then reads them itself.
+/// What the second connection read: the invoices above a row id when the loader asked for them, and each detail
+/// table's rows, or nil when it could not prove it read the loader's snapshot (a writer committed between the two
+/// starts) or could not read at all; the loader then reads them itself.
+///
+/// The loader and the reading thread take turns: the thread proves the snapshot (`proved`), the loader hands it the
+/// tables its clients are in and the row id to read the invoices above, or nothing (``start(_:)``), the thread
+/// reads those invoices (`invoicesDone`), then the detail tables (`done`).
 final class DetailRead: @unchecked Sendable {
-    // @unchecked Sendable: written by the reading thread before it signals `done`, read only after waiting for it.
+    // @unchecked Sendable: each field is written by one side before it signals the semaphore the other side waits
+    // for, and read only after that wait.
     var tables: [String: BufferedRows]?
     let done = DispatchSemaphore(value: 0)
+    /// Whether the second connection proved it sees the loader's snapshot (set before `proved` is signalled).
+    var sameSnapshot = false
+    let proved = DispatchSemaphore(value: 0)
+    /// The invoice rows to read on the second connection: the row id they are above, and the tables to check them
+    /// against (the loader's after its clients, ``BooksTables/forMoreInvoices()``).
+    var invoiceRequest: (above: Int64, tables: BooksTables)?
+    private var started = false
+    private let go = DispatchSemaphore(value: 0)
+    /// What the second connection checked of ``invoiceRequest``: the tables (their problems and currencies) and the
+    /// invoices in parts, in row order; nil when it could not read them (set before `invoicesDone` is signalled).
+    var invoices: (tables: BooksTables, parts: [BooksTables.InvoicePart])?
+    let invoicesDone = DispatchSemaphore(value: 0)
+
+    /// Lets the thread go on once it proved the snapshot, with `request` (nil: only the detail tables). Only the
+    /// first call counts; the loader calls it on every path, so a proved thread never waits for ever.
+    func start(_ request: (above: Int64, tables: BooksTables)?) {
+        guard !started else { return }
+        started = true
+        invoiceRequest = request
+        go.signal()
+    }
+
+    /// Called by the thread after `proved`: waits for ``start(_:)``.
+    fileprivate func waitForStart() { go.wait() }
 }
 
 extension StoreLoader {
@@ -47,29 +77,47 @@ extension StoreLoader {
 
     /// Starts reading the detail tables of a version 2 or 3 store on a second read-only connection, on a thread of
     /// its own. Call it inside the loader's read transaction, after its first read (which started its snapshot),
-    /// with the ``StoreFile/commitState()`` taken before that transaction began.
+    /// with the ``StoreFile/commitState()`` taken before that transaction began; then ``loadBooks(_:version:details:)``
+    /// with it, which tells the thread what to read once it proved the snapshot.
     func startDetailRead(version: Int, stateBefore: [UInt8]?) -> DetailRead {
         let read = DetailRead()
         guard let stateBefore else {
+            read.proved.signal()
+            read.invoicesDone.signal()
             read.done.signal()
             return read
         }
         let thread = Thread { [self] in
             defer { read.done.signal() }
-            read.tables = try? readDetails(version: version, stateBefore: stateBefore)
+            readSecond(read, version: version, stateBefore: stateBefore)
         }
         thread.stackSize = 1 << 20
         thread.start()
         return read
     }
 
-    private func readDetails(version: Int, stateBefore: [UInt8]) throws -> [String: BufferedRows]? {
-        guard let queue = try? file.openReadOnly(label: "store-details") else { return nil }
+    private func readSecond(_ read: DetailRead, version: Int, stateBefore: [UInt8]) {
+        var proved = false
+        var invoicesTold = false
+        defer {
+            if !proved { read.proved.signal() }
+            if !invoicesTold { read.invoicesDone.signal() }
+        }
+        guard let queue = try? file.openReadOnly(label: "store-details") else { return }
         defer { try? queue.close() }
-        return try queue.read { db -> [String: BufferedRows]? in
+        try? queue.read { db in
             // Starts this connection's snapshot; then the proof that no commit came between the two starts.
             _ = try Int.fetchOne(db, sql: "PRAGMA user_version")
-            guard file.commitState() == stateBefore else { return nil }
+            guard file.commitState() == stateBefore else { return }
+            read.sameSnapshot = true
+            proved = true
+            read.proved.signal()
+            read.waitForStart()
+            if let request = read.invoiceRequest {
+                read.invoices = try? readInvoices(db, above: request.above, into: request.tables, version: version)
+            }
+            invoicesTold = true
+            read.invoicesDone.signal()
             var tables: [String: BufferedRows] = [:]
             for table in Self.detailTables {
                 let statement = try select(db, table, version: version)
@@ -77,13 +125,47 @@ extension StoreLoader {
                 try step(statement) { rows.append($0) }
                 tables[table] = rows
             }
-            return tables
+            read.tables = tables
         }
     }
 
+    /// The invoice rows above row id `above`, checked into `tables` and taken out in parts of ``invoicePartRows``.
+    private func readInvoices(
+        _ db: Database, above: Int64, into tables: BooksTables, version: Int
+    ) throws -> (tables: BooksTables, parts: [BooksTables.InvoicePart]) {
+        var tables = tables
+        var parts: [BooksTables.InvoicePart] = []
+        tables.reserveInvoices(invoicePartRows)
+        let statement = try select(db, "invoice", version: version, where: "id > \(above)")
+        try step(statement) { row in
+            tables.addInvoice(row)
+            if tables.invoiceCount == invoicePartRows { parts.append(tables.takeInvoices(reserving: invoicePartRows)) }
+        }
+        parts.append(tables.takeInvoices(reserving: 0))
+        return (tables, parts)
+    }
+
+    /// The row id to read the invoices above on the second connection, or nil when the table is not split: fewer
+    /// than `minimum` rows, identifiers the loader must check against each other (no UNIQUE index), or an `id`
+    /// that is not the table's row id (`INTEGER PRIMARY KEY` of a rowid table: never NULL, unique, and what
+    /// `ORDER BY id` walks), so the two parts are exactly the rows one scan reads, in its order.
+    func invoiceSplit(_ db: Database, count: Int, minimum: Int, checkIdentifiers: Bool) throws -> Int64? {
+        guard count >= max(minimum, 2), !checkIdentifiers else { return nil }
+        let keys = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('invoice') WHERE pk > 0")
+        guard keys.count == 1, (keys[0]["name"] as String?) == "id", (keys[0]["type"] as String?)?.uppercased() == "INTEGER" else { return nil }
+        let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'invoice'") ?? ""
+        guard !sql.uppercased().contains("WITHOUT ROWID") else { return nil }
+        guard let range = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM invoice"),
+            let low = range[0] as Int64?, let high = range[1] as Int64?, low < high
+        else { return nil }
+        // The middle of the ids (which a sample store and most apps write densely), without overflow.
+        return low + Int64(UInt64(bitPattern: high &- low) / 2)
+    }
+
     /// The statement that reads `table`'s columns as ``BooksTables`` takes them, in `orderBy` order.
-    func select(_ db: Database, _ table: String, version: Int, orderBy: String = "id") throws -> Statement {
+    func select(_ db: Database, _ table: String, version: Int, where condition: String? = nil, orderBy: String = "id") throws -> Statement {
         let columns = BooksTables.columns(of: table, version: version).map { $0 ?? "NULL" }.joined(separator: ", ")
-        return try db.makeStatement(sql: "SELECT \(columns) FROM \(table) ORDER BY \(orderBy)")
+        let filter = condition.map { " WHERE \($0)" } ?? ""
+        return try db.makeStatement(sql: "SELECT \(columns) FROM \(table)\(filter) ORDER BY \(orderBy)")
     }
 }

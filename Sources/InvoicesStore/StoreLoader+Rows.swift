@@ -10,6 +10,9 @@ struct Columns: StoreRowColumns {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
+    /// A blob or a number reads as its text, so a text is its bytes.
+    var textIsItsBytes: Bool { true }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
     func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_INTEGER }
@@ -64,15 +67,45 @@ extension StoreLoader {
     /// With `details` (``startDetailRead(version:stateBefore:)``), a schema 2 store's payments, write-offs and tax
     /// lines are read meanwhile on a second connection (the other core) when it could prove it sees this
     /// transaction's snapshot, and checked here after the invoices, in the same order and with the same messages;
-    /// otherwise this connection reads them.
+    /// otherwise this connection reads them. With it, and at least ``invoiceSplitMinimum`` invoices whose `id` is the
+    /// row id and whose identifiers have a UNIQUE index, the invoices above the middle id are checked there too, into
+    /// tables of their own joined after this connection's: the same books and messages as one scan.
     func loadBooks(_ db: Database, version: Int, details: DetailRead? = nil) throws -> Books {
+        // On every path (a throw included), a second connection that proved the snapshot is let go on.
+        defer { details?.start(nil) }
         var tables = BooksTables(path: path, version: version, issueLimit: issueLimit)
         // A UNIQUE index already guarantees distinct values; only a store without one needs the check here.
         tables.checkClientNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
         try step(try select(db, "client", version: version, orderBy: "number, id")) { tables.addClient($0) }
-        tables.reserveInvoices(try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0)
-        try step(try select(db, "invoice", version: version)) { tables.addInvoice($0) }
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0
+        tables.reserveInvoices(count)
+        // The invoices above the middle row id are checked on the second connection meanwhile, when it proved it
+        // sees this snapshot, and joined after this connection's (docs/performance.md, "Load and figures on both cores").
+        var split: Int64?
+        if let details {
+            details.proved.wait()
+            if details.sameSnapshot,
+                let above = try? invoiceSplit(db, count: count, minimum: invoiceSplitMinimum, checkIdentifiers: tables.checkInvoiceIdentifiers)
+            {
+                split = above
+                details.start((above, tables.forMoreInvoices()))
+            } else {
+                details.start(nil)
+            }
+        }
+        if let split, let details {
+            try step(try select(db, "invoice", version: version, where: "id <= \(split)")) { tables.addInvoice($0) }
+            details.invoicesDone.wait()
+            if var other = details.invoices {
+                details.invoices = nil
+                tables.join(&other.parts, checkedBy: other.tables)
+            } else {
+                try step(try select(db, "invoice", version: version, where: "id > \(split)")) { tables.addInvoice($0) }
+            }
+        } else {
+            try step(try select(db, "invoice", version: version)) { tables.addInvoice($0) }
+        }
         if version >= 2 {
             details?.done.wait()
             if let details, var rest = details.tables {

@@ -14,6 +14,11 @@ struct StoreLoader: Sendable {
     var issueLimit = 100
     /// Which attributes hold what, when the file is a Core Data store.
     var coreDataMapping = CoreDataMapping()
+    /// From how many invoice rows a native store's invoice table is read in two parts, one on each connection.
+    var invoiceSplitMinimum = 20_000
+    /// How many invoice rows the second connection checks into tables of its own at a time, handed to the loader in
+    /// parts so its rows are never held twice whole (docs/performance.md, "Load and figures on both cores").
+    var invoicePartRows = 65_536
 
     var path: String { file.path }
 
@@ -108,6 +113,12 @@ struct Problems {
     /// Adds each broken rule of a row.
     mutating func add(table: String, row: String, _ violations: [RuleViolation]) {
         for violation in violations { add(table: table, row: row, column: violation.attribute, violation.message) }
+    }
+
+    /// Adds the problems `other` collected after this one's: its kept errors while under the limit, all counted.
+    mutating func append(_ other: Problems) {
+        total += other.total
+        errors += other.errors.prefix(max(0, limit - errors.count))
     }
 
     var error: StoreIssues { StoreIssues(errors, total: total) }

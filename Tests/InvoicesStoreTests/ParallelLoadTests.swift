@@ -10,8 +10,15 @@ import Testing
 struct ParallelLoadTests {
     /// The books of `path` read twice in one read transaction: once with the detail tables from a second
     /// connection (which must have proved it sees this snapshot), once by this connection alone.
-    static func bothWays(_ path: String) throws -> (parallel: Result<Books, StoreIssues>, direct: Result<Books, StoreIssues>) {
-        let loader = StoreLoader(path: path)
+    /// With `split`, the invoice table is read in two parts (one per connection) from two invoices on, the second
+    /// part handed over in parts of `partRows`; `issueLimit` problems kept.
+    static func bothWays(
+        _ path: String, split: Bool = true, partRows: Int = 7, issueLimit: Int = 100, request: ((Int64?) -> Void)? = nil
+    ) throws -> (parallel: Result<Books, StoreIssues>, direct: Result<Books, StoreIssues>) {
+        var loader = StoreLoader(path: path)
+        loader.invoiceSplitMinimum = split ? 2 : .max
+        loader.invoicePartRows = partRows
+        loader.issueLimit = issueLimit
         let state = loader.file.commitState()
         #expect(state != nil)
         let queue = try loader.file.openReadOnly(label: "test")
@@ -21,6 +28,7 @@ struct ParallelLoadTests {
             let details = loader.startDetailRead(version: version, stateBefore: state)
             let parallel = Result { () throws(StoreIssues) in try Self.load(loader, db, version, details) }
             #expect(details.tables != nil, "the second connection did not read the detail tables")
+            request?(details.invoiceRequest?.above)
             let direct = Result { () throws(StoreIssues) in try Self.load(loader, db, version, nil) }
             return (parallel, direct)
         }
@@ -54,6 +62,57 @@ struct ParallelLoadTests {
         let a = try parallel.get(), b = try direct.get()
         #expect(a.payments.count > 1000 && a.taxLines.count > 500)
         Self.expectSame(a, b)
+    }
+
+    /// The invoice table read in two parts, the rows above the middle id on the second connection (issue 46 item 4):
+    /// the same books as one scan, with currencies first seen in the second part (CHF, USD), a credit note there
+    /// correcting an invoice of the first, and the second part handed over in parts of 7 rows.
+    @Test(.temporaryFolder) func theInvoicesReadInTwoPartsGiveTheSameBooks() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        var sql = "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme'), (2, 'C-2', 'Globex');\n"
+        for id in 1...40 {
+            let currency = id <= 20 ? "EUR" : ["USD", "EUR", "CHF"][id % 3]
+            let credit = id == 33 ? ", 'credit', 1, '2025-03-01'" : ", 'invoice', NULL, NULL"
+            sql += "INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn, notes, kind, correctsId, appliedOn) "
+                + "VALUES (\(id), 'INV-\(id)', \(id % 2 + 1), \(100 * id), \(100 * id), '\(id == 33 ? "CHF" : currency)', '2025-01-\(10 + id % 18)', "
+                + "'2025-02-10', 'a note long enough to be kept once: \(id % 4)'\(credit));\n"
+            sql += "INSERT INTO payment (id, invoiceId, paidOn, amount, method, reference) VALUES (\(id), \(id), '2025-02-01', 10, 'bank transfer (SEPA instant)', 'R-\(id)');\n"
+        }
+        // Invoice 1 is client 2's, in CHF, so the credit note 33 (client 2, CHF) corrects it across the two parts.
+        sql += "UPDATE invoice SET currency = 'CHF', clientId = 2 WHERE id IN (1, 33);\n"
+        try StoreFixture.make(at: path, sql: sql, version: 3)
+        var above: Int64?
+        let (parallel, direct) = try Self.bothWays(path) { above = $0 }
+        #expect(above == 20, "the invoices were not read in two parts")
+        let a = try parallel.get(), b = try direct.get()
+        #expect(a.invoices.count == 40 && a.currencies.map(\.code) == ["CHF", "EUR", "USD"])
+        #expect(a.invoices[32].corrects == 0)
+        Self.expectSame(a, b)
+    }
+
+    /// Problems in both parts, past the issue limit: the messages one scan gives, in its order, and all counted.
+    @Test(.temporaryFolder) func theInvoicesReadInTwoPartsGiveTheSameMessages() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        var sql = "PRAGMA ignore_check_constraints = ON;\nINSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');\n"
+        for id in 1...30 {
+            let currency = [4, 18, 22].contains(id) ? "EUX" : (id > 15 ? "CHF" : "EUR")
+            let amount = [9, 25, 29].contains(id) ? "-5" : "100"
+            sql += "INSERT INTO invoice (id, identifier, clientId, amount, currency, issuedOn, dueOn) "
+                + "VALUES (\(id), 'INV-\(id)', 1, \(amount), '\(currency)', '2025-01-10', '2025-02-10');\n"
+        }
+        try StoreFixture.make(at: path, sql: sql, version: 3)
+        for limit in [2, 3, 4, 100] {
+            var above: Int64?
+            let (parallel, direct) = try Self.bothWays(path, issueLimit: limit) { above = $0 }
+            #expect(above == 15)
+            guard case .failure(let a) = parallel, case .failure(let b) = direct else {
+                Issue.record("both reads should refuse the store")
+                return
+            }
+            #expect(a.issues.count == min(limit, 6) && a.total == 6)
+            #expect(a.issues.map(\.description) == b.issues.map(\.description))
+            #expect(a.total == b.total)
+        }
     }
 
     /// Cells of every storage class where a text, an integer or a date is expected: each message, in the same order,

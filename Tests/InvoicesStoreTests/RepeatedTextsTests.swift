@@ -61,4 +61,50 @@ struct RepeatedTextsTests {
         let early = String(decoding: Array(all[0].utf8), as: UTF8.self)
         #expect(Self.storage(texts.keep(early)) == Self.storage(all[0]))
     }
+
+    /// A text already kept is found by its bytes: no string is made for it (issue 46 item 4: the notes were made a
+    /// string, hashed and let go on every row).
+    @Test func aKeptTextIsFoundByItsBytesWithoutMakingAString() {
+        var texts = RepeatedTexts()
+        var made = 0
+        func keep(_ text: String) -> String? {
+            Array(text.utf8).withUnsafeBytes { bytes in
+                texts.keep(bytes) {
+                    made += 1
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+            }
+        }
+        let first = keep(Self.note)
+        #expect(made == 1 && first == Self.note)
+        let again = keep(Self.note)
+        #expect(made == 1, "a string was made for a kept text")
+        #expect(again.map(Self.storage) == first.map(Self.storage))
+        // Other bytes, even of a text Swift calls equal, are made and kept apart; short texts are always made.
+        #expect(keep("Prix du cafe\u{301}, selon le devis") != nil && keep("Prix du caf\u{E9}, selon le devis") != nil)
+        #expect(made == 3)
+        _ = keep("short")
+        _ = keep("short")
+        #expect(made == 5)
+    }
+
+    /// Invalid UTF-8 in a long note after an equal-looking valid one is still refused, with the row named.
+    @Test(.temporaryFolder) func aLongInvalidNoteIsStillRefused() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        let hex = Array(Self.note.utf8).map { String(format: "%02x", $0) }.joined()
+        try StoreFixture.make(
+            at: path,
+            sql: """
+                INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme');
+                INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn, notes) VALUES
+                  (1, 'INV-1', 1, 1000, 1000, 'EUR', '2025-01-10', '2025-02-10', '\(Self.note)'),
+                  (2, 'INV-2', 1, 1000, 1000, 'EUR', '2025-01-11', '2025-02-11', CAST(x'\(hex)ff' AS TEXT));
+                """,
+            version: 2)
+        #expect {
+            _ = try BooksStore(path: path)
+        } throws: { error in
+            "\(error)".contains("invoice 'INV-2' column notes: is not valid UTF-8 text")
+        }
+    }
 }
