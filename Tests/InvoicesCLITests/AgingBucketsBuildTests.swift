@@ -83,12 +83,12 @@ struct AgingBucketsBuildTests {
         var heads = ["Not yet due", "1–\(limits[0]) days"]
         for (low, high) in zip(limits, limits.dropFirst()) { heads.append("\(low + 1)–\(high) days") }
         heads.append("Over \(limits.last!) days")
-        let expectedHead = heads.map { "<th scope=\"col\">\($0)" }.joined()
+        let expectedHead = heads.map { "<th>\($0)" }.joined()
         let overview = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
-        #expect(overview.contains("<th scope=\"col\">Currency" + expectedHead))
+        #expect(overview.contains("<th>Currency" + expectedHead))
         let statements = try FileManager.default.contentsOfDirectory(atPath: site + "/statements").filter { $0.hasSuffix(".html") }
         let statement = try String(contentsOfFile: site + "/statements/" + statements.sorted()[0], encoding: .utf8)
-        #expect(statement.contains("<thead><tr>" + expectedHead + "</thead>"))
+        #expect(statement.contains("<thead><tr>" + expectedHead + "\n<tbody>"))
         #expect(!statement.contains("31–60 days") || limits.contains(60))
     }
 

@@ -325,8 +325,10 @@ for c in clients:
     for dl in find(page, 'dl'):
         terms = find(dl, 'dt')
         values = find(dl, 'dd')
+        # A description ends at the next term or at `</dl>` (the templates leave out `</dd>`): the line break
+        # before either is the markup's, not the value's.
         for term, value in zip(terms, values):
-            facts[term.text()] = value.text()
+            facts[term.text()] = re.sub(r'\n$', '', value.text())
     expect_equal('client %s number' % label, facts.get('Client number', ''), norm(c['number']))
     expect_equal('client %s email' % label, facts.get('Email', ''), norm(c['email']))
     mail = [n for n in find(page, 'a') if n.attrs.get('href', '').startswith('mailto:')]
