@@ -347,7 +347,11 @@ public struct BooksJournal: Sendable {
         // Each client's names, escaped once: a client has many transactions.
         var names = Names(
             receivables: Array(repeating: "", count: books.clients.count),
-            payees: Array(repeating: "", count: books.clients.count))
+            payees: Array(repeating: "", count: books.clients.count),
+            revenues: books.taxes.indices.map { "\(accounts.revenue):\(taxComponent($0))" },
+            taxes: books.taxes.indices.map { "\(accounts.tax):\(taxComponent($0))" },
+            untaxed: "\(accounts.revenue):\(untaxedComponent)",
+            banks: books.currencies.map { "\(accounts.bank):\($0.code)" })
         for totals in report.clients {
             let client = books.clients[totals.clientIndex]
             names.receivables[totals.clientIndex] = "\(accounts.receivables):\(component(client.number))"
@@ -376,9 +380,11 @@ public struct BooksJournal: Sendable {
         let runs = runs ?? entryRuns()
         precondition(runs.first?.lowerBound ?? 0 == 0 && runs.last?.upperBound ?? 0 == entries.count, "runs cover the entries")
         var piece = Output()
+        // Captured as a constant: a captured variable is boxed and handed to each transaction's write as a copy.
+        let made = names
         return ExportLayout(head: out.bytes, count: runs.count) { index, bytes in
             swap(&piece.bytes, &bytes)
-            for entry in entries[runs[index]] { write(entry, names: names, to: &piece) }
+            for entry in entries[runs[index]] { write(entry, names: made, to: &piece) }
             swap(&piece.bytes, &bytes)
         }
     }
@@ -445,19 +451,57 @@ public struct BooksJournal: Sendable {
 
     /// A transaction's first lines. hledger/Ledger: the day, the code in parentheses and the payee, then what
     /// happened as a comment line. beancount: the day, `*`, the payee and what happened as quoted strings, then the
-    /// code as `code:` metadata. `payee` is written already; `code` and `details` are the books' texts.
+    /// code as `code:` metadata. `payee` is written already; `code` and the details (a payment's method and reference,
+    /// a write-off's reason; empty ones left out) are the books' texts.
     private func header(
-        day: CalendarDate, code: String, payee: String, what: String, details: [String] = [], to out: inout Output
+        day: CalendarDate, code: String, payee: String, what: String, details first: String = "", _ second: String = "",
+        to out: inout Output
     ) {
-        let details = details.filter { !$0.isEmpty }
+        // Appended piece by piece into the bytes: no joined or interpolated line per transaction. The texts are
+        // escaped one by one as before (a beancount string's escape maps each scalar alone, so escaping the words
+        // one by one gives the bytes of escaping them joined).
+        out.append(day.description)
         switch syntax {
         case .ledger:
-            let code = code.isEmpty ? "" : " (\(JournalText.escape(code)))"
-            out.line("\(day)\(code)" + (payee.isEmpty ? "" : " " + payee))
-            out.line("    ; " + ([what] + details.map(JournalText.escape)).joined(separator: " "))
+            if !code.isEmpty {
+                out.append(" (")
+                out.append(JournalText.escape(code))
+                out.append(")")
+            }
+            if !payee.isEmpty {
+                out.append(" ")
+                out.append(payee)
+            }
+            out.append("\n    ; ")
+            out.append(what)
+            if !first.isEmpty {
+                out.append(" ")
+                out.append(JournalText.escape(first))
+            }
+            if !second.isEmpty {
+                out.append(" ")
+                out.append(JournalText.escape(second))
+            }
+            out.append("\n")
         case .beancount:
-            out.line("\(day) * \"\(payee)\" \"\(quoted(([what] + details).joined(separator: " ")))\"")
-            if !code.isEmpty { out.line("    code: \"\(quoted(code))\"") }
+            out.append(" * \"")
+            out.append(payee)
+            out.append("\" \"")
+            out.append(quoted(what))
+            if !first.isEmpty {
+                out.append(" ")
+                out.append(quoted(first))
+            }
+            if !second.isEmpty {
+                out.append(" ")
+                out.append(quoted(second))
+            }
+            out.append("\"\n")
+            if !code.isEmpty {
+                out.append("    code: \"")
+                out.append(quoted(code))
+                out.append("\"\n")
+            }
         }
     }
 
@@ -472,58 +516,66 @@ public struct BooksJournal: Sendable {
     /// The revenue account's component for the net no tax line covers.
     private var untaxedComponent: String { syntax == .ledger ? "untaxed" : "Untaxed" }
 
-    /// The escaped receivable account and payee of each client (``Report/clients`` order: those with invoices).
+    /// The escaped receivable account and payee of each client (``Report/clients`` order: those with invoices), and
+    /// the accounts every transaction names, made once per layout: each tax's revenue and tax payable account, the
+    /// untaxed revenue account and each currency's bank (per posting they cost an escape and an interpolation).
     private struct Names {
         var receivables: [String]
         var payees: [String]
+        var revenues: [String] = []
+        var taxes: [String] = []
+        var untaxed = ""
+        var banks: [String] = []
     }
 
     private func write(_ entry: Entry, names: Names, to out: inout Output) {
-        let invoice = books.invoices[Int(entry.invoice)]
-        let currency = books.currencies[Int(invoice.currencyIndex)]
-        let payee = names.payees[Int(invoice.clientIndex)]
+        // The invoice's fields read in place: a copy of the row retains and releases each of its texts.
+        let index = Int(entry.invoice)
+        let currencyIndex = Int(books.invoices[index].currencyIndex)
+        let clientIndex = Int(books.invoices[index].clientIndex)
+        let code = books.invoices[index].identifier
+        let currency = books.currencies[currencyIndex]
+        let payee = names.payees[clientIndex]
         out.line("")
-        let receivable = names.receivables[Int(invoice.clientIndex)]
+        let receivable = names.receivables[clientIndex]
         switch entry.kind {
         case .invoice, .creditNote:
             // An invoice credits revenue and tax payable per tax line; a credit note debits them. Revenue no tax line
             // covers (the net less the lines' nets) goes to `untaxed`.
             let reversed = entry.kind == .creditNote
             header(
-                day: entry.day, code: invoice.identifier, payee: payee, what: reversed ? "credit note" : "invoice",
+                day: entry.day, code: code, payee: payee, what: reversed ? "credit note" : "invoice",
                 to: &out)
-            out.posting(receivable, invoice.amount, currency, negated: reversed)
+            out.posting(receivable, books.invoices[index].amount, currency, negated: reversed)
             var untaxed = ExactSum()
-            untaxed.add(invoice.net)
+            untaxed.add(books.invoices[index].net)
             var line = Int(entry.item)
             while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
                 let tax = books.taxLines[line]
-                let component = taxComponent(Int(tax.taxIndex))
-                out.posting("\(accounts.revenue):\(component)", tax.net, currency, negated: !reversed)
-                out.posting("\(accounts.tax):\(component)", tax.amount, currency, negated: !reversed)
+                out.posting(names.revenues[Int(tax.taxIndex)], tax.net, currency, negated: !reversed)
+                out.posting(names.taxes[Int(tax.taxIndex)], tax.amount, currency, negated: !reversed)
                 untaxed.add(0 &- tax.net)
                 line += 1
             }
             for part in untaxed.parts where part != 0 {
-                out.posting("\(accounts.revenue):\(untaxedComponent)", part, currency, negated: !reversed)
+                out.posting(names.untaxed, part, currency, negated: !reversed)
             }
         case .payment:
             let row = books.payments[Int(entry.item)]
-            var details: [String] = []
+            var method = "", reference = ""
             if row.details >= 0 {
-                let texts = books.paymentDetails[Int(row.details)]
-                details = [texts.method, texts.reference]
+                method = books.paymentDetails[Int(row.details)].method
+                reference = books.paymentDetails[Int(row.details)].reference
             }
             header(
-                day: entry.day, code: invoice.identifier, payee: payee, what: row.amount < 0 ? "refund" : "payment",
-                details: details, to: &out)
-            out.posting("\(accounts.bank):\(currency.code)", row.amount, currency)
+                day: entry.day, code: code, payee: payee, what: row.amount < 0 ? "refund" : "payment",
+                details: method, reference, to: &out)
+            out.posting(names.banks[currencyIndex], row.amount, currency)
             out.posting(receivable, row.amount, currency, negated: true)
         case .writeOff:
             let row = books.writeOffs[Int(entry.item)]
             header(
-                day: entry.day, code: invoice.identifier, payee: payee, what: "write-off", details: [row.reason],
-                to: &out)
+                day: entry.day, code: code, payee: payee, what: "write-off", details: row.reason, to: &out)
             out.posting(accounts.writeOffs, row.amount, currency)
             out.posting(receivable, row.amount, currency, negated: true)
         }
@@ -560,12 +612,28 @@ public struct BooksJournal: Sendable {
             bytes.append(10)
         }
 
+        /// `text`'s bytes, no line end.
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
         /// A posting line: the account, two spaces, the amount (negated when asked) with the currency's decimals and
-        /// code.
+        /// code. The sign is written apart from the digits: negated, a positive amount gets a `-`, a negative one loses
+        /// its own, zero has none.
         mutating func posting(_ account: String, _ minorUnits: Int64, _ currency: CurrencyCode, negated: Bool = false) {
-            var amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
-            if negated, minorUnits != 0 { amount = minorUnits < 0 ? String(amount.dropFirst()) : "-" + amount }
-            line("    \(account)  \(amount) \(currency.code)")
+            bytes.append(contentsOf: "    ".utf8)
+            bytes.append(contentsOf: account.utf8)
+            bytes.append(contentsOf: "  ".utf8)
+            let amount = Money.decimalString(minorUnits, digits: currency.minorUnitDigits)
+            if !negated || minorUnits == 0 {
+                bytes.append(contentsOf: amount.utf8)
+            } else if minorUnits > 0 {
+                bytes.append(UInt8(ascii: "-"))
+                bytes.append(contentsOf: amount.utf8)
+            } else {
+                bytes.append(contentsOf: amount.utf8.dropFirst())
+            }
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: currency.code.utf8)
+            bytes.append(10)
         }
     }
 }

@@ -168,7 +168,9 @@ public struct Translation: Sendable {
 
     /// `text` with each `{name}` replaced by `values[name]`, the rest as it is.
     static func fill(_ text: String, _ values: [String: String]) -> String {
-        guard !values.isEmpty, text.contains("{") else { return text }
+        // The brace looked for among the bytes: `text.contains("{")` here is Foundation's string search (a statement
+        // line's due date fills one text per row). Without a `{` byte `pieces` gives the text back as it is.
+        guard !values.isEmpty, text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
         pieces(text, names: values.keys.contains) { piece, isName in result += isName ? values[piece] ?? "" : piece }
         return result
