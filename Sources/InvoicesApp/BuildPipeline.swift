@@ -123,7 +123,7 @@ public struct BuildPipeline: Sendable {
     /// Why the DATEV files of `books` cannot be written (`DATEV: ` and the refusal, naming the client or invoice), or
     /// nil when `datev:` is not set or they can: `build` stops on it with exit 65, `check` lists it (docs/exports.md).
     public static func datevRefusal(_ books: BooksAndReport) -> String? {
-        guard case .failure(let error) = books.figures.datev?.files else { return nil }
+        guard let error = books.figures.datev?.refusal else { return nil }
         return "DATEV: \(error.message)"
     }
 

@@ -108,135 +108,124 @@ public struct DATEVExport: Sendable {
         return accounts
     }
 
-    /// The files, by path under the site (`datev/EXTF_Buchungsstapel_2025.csv`), each Windows-1252.
+    /// The files, by path under the site (`datev/EXTF_Buchungsstapel_2025.csv`), each Windows-1252: ``check()``,
+    /// then every piece of ``layouts(runs:)`` made.
     /// - Throws: ``DATEVError``: a client without a debtor account or sharing one, a tax rate without a revenue
     ///   account, an invoice identifier over 36 characters, a text Windows-1252 cannot hold (naming the client).
     public func files() throws(DATEVError) -> [DATEVFile] {
+        try check()
+        return try layouts().map { file in
+            var data: [UInt8] = []
+            file.layout.write { data.append(contentsOf: $0) }
+            return DATEVFile(path: file.path, data: data)
+        }
+    }
+
+    /// Checks every row the files would hold without writing them: throws the refusal ``files()`` would, the
+    /// first in the transactions' order, or nothing when the files can be written.
+    public func check() throws(DATEVError) {
+        guard let start = transactions.start, let asOf = transactions.asOf, start <= asOf else { return }
+        let rows = DATEVRows(self, debtors: try debtorAccounts())
+        for entry in transactions.entries { _ = try rows.lines(entry, make: false) }
+    }
+
+    /// One Buchungsstapel file as a head and pieces (``ExportLayout``): its path, and per piece the index of the
+    /// run (of the `runs` given to ``layouts(runs:)``) whose transactions of the file's fiscal year it holds.
+    public struct FileLayout {
+        public let path: String
+        public let layout: ExportLayout
+        public let runs: [Int]
+    }
+
+    /// The files as heads and pieces, one per fiscal year the period touches (with or without rows). A head is the
+    /// EXTF header line and the column names: what depends on the whole (the as-of date as Erzeugt am, the
+    /// fiscal year's first day, the period's days within it, the settings), made on every build. The pieces are
+    /// `runs` (consecutive ranges of ``BooksJournal/Transactions/entries`` covering them all, in order; by default
+    /// ``BooksJournal/entryRuns(of:)``'s) cut at the fiscal years' ends: each piece is the rows of its run's
+    /// transactions in the file's year, so its bytes depend only on those transactions (their invoices, clients,
+    /// taxes, payments and write-offs, the clients' debtor accounts), the currencies, the rates and the settings.
+    /// Making a piece assumes ``check()`` passed (a row it refuses is left out).
+    /// - Throws: ``DATEVError`` for a client without a debtor account or sharing one.
+    public func layouts(runs: [Range<Int>]? = nil) throws(DATEVError) -> [FileLayout] {
         guard let start = transactions.start, let asOf = transactions.asOf, start <= asOf else { return [] }
-        let debtors = try debtorAccounts()
         let entries = transactions.entries
-        var rows: [Int: [String]] = [:]
-        // Every fiscal year the period touches has a file, with or without rows.
+        let runs = runs ?? stride(from: 0, to: entries.count, by: 4096).map { $0..<min($0 + 4096, entries.count) }
+        let rows = DATEVRows(self, debtors: try debtorAccounts())
+        var files: [FileLayout] = []
         var year = start.month.fiscal(startingIn: fiscalYearStart).year
         let lastYear = asOf.month.fiscal(startingIn: fiscalYearStart).year
+        // The entries come by day: each fiscal year's are consecutive.
+        var first = 0
+        var run = 0
         while year <= lastYear {
-            rows[year] = []
-            year += 1
-        }
-        for entry in entries {
-            let fiscalYear = entry.day.month.fiscal(startingIn: fiscalYearStart).year
-            rows[fiscalYear, default: []] += try lines(entry, debtors: debtors)
-        }
-        var files: [DATEVFile] = []
-        for (year, lines) in rows.sorted(by: { $0.key < $1.key }) {
-            let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
-            let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
-            let from = max(start, yearStart)
-            let to = min(asOf, yearEnd)
-            let header = [
-                "\"EXTF\"", "700", "21", "\"Buchungsstapel\"", "13",
-                // Erzeugt am: the as-of date, so a rebuild of the same books writes the same bytes.
-                Self.compact(asOf) + "000000000", "", "\"RE\"", "\"invoices\"", "", String(settings.adviser),
-                String(settings.client), Self.compact(yearStart), "4", Self.compact(from), Self.compact(to),
-                "\"Rechnungen \(year)\"", "", "1", "0", "0", "\"EUR\"", "", "", "", "",
-                "\"\(settings.chart == "SKR04" ? "04" : "03")\"", "", "", "", "",
-            ]
-            var text = header.joined(separator: ";") + "\r\n"
-            text += Self.columns.joined(separator: ";") + "\r\n"
-            for line in lines { text += line + "\r\n" }
-            // Every text was checked by `lines`: the header and column names are Windows-1252.
-            guard let data = text.data(using: .windowsCP1252) else {
-                throw DATEVError(message: "the DATEV file of \(year) cannot be written in Windows-1252")
+            var end = first
+            while end < entries.count, entries[end].day.month.fiscal(startingIn: fiscalYearStart).year <= year { end += 1 }
+            // The year's pieces: the runs that meet first..<end, cut to it.
+            var pieces: [Range<Int>] = []
+            var pieceRuns: [Int] = []
+            while run < runs.count, runs[run].lowerBound < end {
+                let cut = runs[run].clamped(to: first..<end)
+                if !cut.isEmpty {
+                    pieces.append(cut)
+                    pieceRuns.append(run)
+                }
+                if runs[run].upperBound > end { break }
+                run += 1
             }
-            files.append(DATEVFile(path: "\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", data: Array(data)))
+            let head = header(year: year, start: start, asOf: asOf) + Self.columns.joined(separator: ";") + "\r\n"
+            let layout = ExportLayout(head: Self.windows1252(head), count: pieces.count) { index, bytes in
+                var text = ""
+                for entry in entries[pieces[index]] {
+                    // check() refused the files before any is written when a row cannot be made.
+                    for line in (try? rows.lines(entry, make: true)) ?? [] {
+                        text += line
+                        text += "\r\n"
+                    }
+                }
+                bytes.append(contentsOf: Self.windows1252(text))
+            }
+            files.append(FileLayout(path: "\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", layout: layout, runs: pieceRuns))
+            first = end
+            year += 1
         }
         return files
     }
 
+    /// The EXTF header line of fiscal year `year`'s file, with its line end.
+    private func header(year: Int, start: CalendarDate, asOf: CalendarDate) -> String {
+        let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
+        let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
+        let from = max(start, yearStart)
+        let to = min(asOf, yearEnd)
+        let header = [
+            "\"EXTF\"", "700", "21", "\"Buchungsstapel\"", "13",
+            // Erzeugt am: the as-of date, so a rebuild of the same books writes the same bytes.
+            Self.compact(asOf) + "000000000", "", "\"RE\"", "\"invoices\"", "", String(settings.adviser),
+            String(settings.client), Self.compact(yearStart), "4", Self.compact(from), Self.compact(to),
+            "\"Rechnungen \(year)\"", "", "1", "0", "0", "\"EUR\"", "", "", "", "",
+            "\"\(settings.chart == "SKR04" ? "04" : "03")\"", "", "", "", "",
+        ]
+        return header.joined(separator: ";") + "\r\n"
+    }
+
+    /// A text's Windows-1252 bytes; every text written was checked to be Windows-1252 (``text(_:limit:client:)``).
+    static func windows1252(_ text: String) -> [UInt8] {
+        Array(text.data(using: .windowsCP1252, allowLossyConversion: true) ?? Data())
+    }
+
     /// `YYYYMMDD`.
     static func compact(_ day: CalendarDate) -> String { day.description.replacingOccurrences(of: "-", with: "") }
-
-    /// The rows of one transaction: an invoice or credit note one per tax line (gross to the rate's revenue account,
-    /// whose automatic tax DATEV splits off) and one for revenue no line covers; a payment, refund or write-off one.
-    private func lines(_ entry: BooksJournal.Entry, debtors: [Int: Int]) throws(DATEVError) -> [String] {
-        let invoice = books.invoices[Int(entry.invoice)]
-        let client = books.clients[Int(invoice.clientIndex)]
-        let currency = books.currencies[Int(invoice.currencyIndex)]
-        let debtor = debtors[Int(invoice.clientIndex)] ?? 0
-        guard invoice.identifier.count <= 36 else {
-            throw DATEVError(
-                message: "invoice \(invoice.identifier) of client \(client.number): its identifier is longer than the 36 characters of DATEV's Belegfeld 1")
-        }
-        // (signed amount: positive debits the debtor, counter account, what)
-        var bookings: [(Int64, Int, String)] = []
-        switch entry.kind {
-        case .invoice, .creditNote:
-            let sign: Int64 = entry.kind == .creditNote ? -1 : 1
-            var rest = invoice.amount
-            var line = Int(entry.item)
-            while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
-                let tax = books.taxLines[line]
-                let rate = books.taxes[Int(tax.taxIndex)]
-                let gross = try checked(tax.net.addingReportingOverflow(tax.amount), invoice.identifier)
-                rest = try checked(rest.subtractingReportingOverflow(gross), invoice.identifier)
-                bookings.append(
-                    (
-                        try checked(gross.multipliedReportingOverflow(by: sign), invoice.identifier),
-                        try revenueAccount(rate.percent, invoice: invoice.identifier), ""
-                    ))
-                line += 1
-            }
-            if rest != 0 {
-                bookings.append(
-                    (
-                        try checked(rest.multipliedReportingOverflow(by: sign), invoice.identifier),
-                        try revenueAccount("0", invoice: invoice.identifier), ""
-                    ))
-            }
-        case .payment:
-            let row = books.payments[Int(entry.item)]
-            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.bankAccount, ""))
-        case .writeOff:
-            let row = books.writeOffs[Int(entry.item)]
-            bookings.append((try checked(Int64(0).subtractingReportingOverflow(row.amount), invoice.identifier), settings.writeOffAccount, ""))
-        }
-        let what: String
-        switch entry.kind {
-        case .invoice: what = "Rechnung"
-        case .creditNote: what = "Gutschrift"
-        case .payment: what = books.payments[Int(entry.item)].amount < 0 ? "Erstattung" : "Zahlung"
-        case .writeOff: what = "Forderungsverlust"
-        }
-        let text = try Self.text(what + " " + client.name, limit: 60, client: client)
-        try Self.checkBelegfeld(invoice.identifier, client: client)
-        let identifier = try Self.text(invoice.identifier, limit: 36, client: client)
-        let (_, month, day) = entry.day.components
-        let date = (day < 10 ? "0" : "") + "\(day)" + (month < 10 ? "0" : "") + "\(month)"
-        var rows: [String] = []
-        for (amount, counter, _) in bookings where amount != 0 {
-            let magnitude = amount.magnitude > UInt64(Int64.max) ? Int64.max : Int64(amount.magnitude)
-            let umsatz = try Self.umsatz(magnitude, currency: currency, invoice: invoice.identifier)
-            var kurs = "", basis = "", basisCurrency = ""
-            if currency.code != "EUR" {
-                let converted = try foreign(magnitude, currency: currency, day: entry.day, invoice: invoice.identifier)
-                kurs = converted.kurs
-                basis = converted.basis
-                basisCurrency = "\"EUR\""
-            }
-            rows.append(
-                [
-                    umsatz, "\"\(amount < 0 ? "H" : "S")\"", "\"\(currency.code)\"", kurs, basis, basisCurrency,
-                    String(debtor), String(counter), "", date, identifier, "\"\"", "", text,
-                ].joined(separator: ";"))
-        }
-        return rows
-    }
 
     /// Umsatz and Basisumsatz are `^\d{1,10},\d{2}$` in the format description: exactly two decimals and at most ten
     /// digits before them. An amount of a currency with fewer decimals gets trailing zeros (JPY 1234 is `1234,00`);
     /// one with more (KWD, three) is written only when its extra digits are zeros, and refused otherwise: DATEV
     /// cannot hold it exactly, and nothing is rounded here.
     static func umsatz(_ magnitude: Int64, currency: CurrencyCode, invoice: String) throws(DATEVError) -> String {
+        Money.decimalString(try umsatzCents(magnitude, currency: currency, invoice: invoice), digits: 2).replacingOccurrences(of: ".", with: ",")
+    }
+
+    /// ``umsatz(_:currency:invoice:)``'s amount in hundredths, checked as it checks it.
+    static func umsatzCents(_ magnitude: Int64, currency: CurrencyCode, invoice: String) throws(DATEVError) -> Int64 {
         let digits = currency.minorUnitDigits
         var cents = magnitude
         if digits > 2 {
@@ -258,14 +247,14 @@ public struct DATEVExport: Sendable {
             throw DATEVError(
                 message: "invoice \(invoice): \(Money.decimalString(magnitude, digits: digits)) \(currency.code) is beyond DATEV's Umsatz of ten digits before the comma")
         }
-        return Money.decimalString(cents, digits: 2).replacingOccurrences(of: ".", with: ",")
+        return cents
     }
 
     /// Kurs and Basisumsatz of an amount in another currency than EUR, which the format requires together
     /// (fields 4 to 6): from the latest rate of `--rates` from the currency to EUR dated on or before the booking's
     /// day. Basisumsatz is the amount times that rate, rounded half to even to the cent (as the converted totals
     /// are); Kurs is the rate as DATEV quotes it, units of the currency per euro (1 / rate), to six decimals.
-    private func foreign(_ magnitude: Int64, currency: CurrencyCode, day: CalendarDate, invoice: String) throws(DATEVError) -> (kurs: String, basis: String) {
+    func foreign(_ magnitude: Int64, currency: CurrencyCode, day: CalendarDate, invoice: String) throws(DATEVError) -> (kurs: String, basis: String) {
         // EUR is in ISO 4217's table, so this cannot fail.
         guard let euro = try? CurrencyCode("EUR") else { throw DATEVError(message: "EUR is not in the currency table") }
         guard let rate = rates?.latest(from: currency, to: euro, onOrBefore: day) else {
@@ -310,14 +299,14 @@ public struct DATEVExport: Sendable {
     }
 
     /// An amount, or a refusal naming the invoice when it overflowed.
-    private func checked(_ result: (partialValue: Int64, overflow: Bool), _ invoice: String) throws(DATEVError) -> Int64 {
+    func checked(_ result: (partialValue: Int64, overflow: Bool), _ invoice: String) throws(DATEVError) -> Int64 {
         guard !result.overflow else {
             throw DATEVError(message: "invoice \(invoice): an amount of its DATEV rows is beyond 64-bit minor units")
         }
         return result.partialValue
     }
 
-    private func revenueAccount(_ percent: String, invoice: String) throws(DATEVError) -> Int {
+    func revenueAccount(_ percent: String, invoice: String) throws(DATEVError) -> Int {
         guard let account = settings.revenue[percent] else {
             throw DATEVError(
                 message: "invoice \(invoice) has revenue at \(percent)% but datev: revenue: in invoices.yaml names no account for '\(percent)'")
@@ -351,16 +340,18 @@ public struct DATEVFile: Sendable, Equatable {
     }
 }
 
-/// The DATEV files of a build (``SiteFigures/datev``): the settings and rates they were made with, and the files or
-/// why they cannot be written. The build stops on the error before it writes anything; the export page kind writes
-/// the files.
+/// The DATEV files of a build (``SiteFigures/datev``): the settings and rates they are made with, and why they
+/// cannot be written, if they cannot. The build stops on the refusal before it writes anything; the export page kind
+/// makes the files then, in pieces (``DATEVExport/layouts(runs:)``), taking a piece whose inputs did not change from
+/// the previous build's file.
 public struct DATEVFiles: Sendable, Equatable {
     public var settings: DATEVSettings
     public var rates: ExchangeRates?
-    public var files: Result<[DATEVFile], DATEVError>
+    /// ``DATEVExport/check()``'s refusal, or nil when the files can be written.
+    public var refusal: DATEVError?
 
-    /// Works out the files of `transactions` (over `books` and `report`) for fiscal years starting in month
-    /// `fiscalYearStart`.
+    /// Checks the files of `transactions` (over `books` and `report`) for fiscal years starting in month
+    /// `fiscalYearStart`, without making them.
     public init(
         books: Books, report: Report, transactions: BooksJournal.Transactions, settings: DATEVSettings, fiscalYearStart: Int,
         rates: ExchangeRates?
@@ -369,6 +360,16 @@ public struct DATEVFiles: Sendable, Equatable {
         self.rates = rates
         let export = DATEVExport(
             books: books, report: report, transactions: transactions, settings: settings, fiscalYearStart: fiscalYearStart, rates: rates)
-        files = Result { () throws(DATEVError) in try export.files() }
+        do {
+            try export.check()
+            refusal = nil
+        } catch {
+            refusal = error
+        }
+    }
+
+    /// The export of `transactions` (over `books` and `report`) with these settings and rates.
+    public func export(books: Books, report: Report, transactions: BooksJournal.Transactions, fiscalYearStart: Int) -> DATEVExport {
+        DATEVExport(books: books, report: report, transactions: transactions, settings: settings, fiscalYearStart: fiscalYearStart, rates: rates)
     }
 }

@@ -23,7 +23,7 @@ public struct ReportedFiscalPeriod: Sendable, Equatable {
 /// each quarter's tax sources, from the tax lines of the invoices issued or paid in it (``PeriodTaxSources``).
 /// Nothing here is a second rule: each figure comes from the one function that defines it
 /// (``Report/statements(of:invoices:in:)``, ``Report/taxSources(in:from:to:)``, ``Collections``,
-/// ``YearMonth/fiscal(startingIn:)``, ``BooksJournal/Transactions/init(books:report:)``, ``DATEVExport/files()``).
+/// ``YearMonth/fiscal(startingIn:)``, ``BooksJournal/Transactions/init(books:report:)``, ``DATEVExport/check()``).
 public struct SiteFigures: Sendable, Equatable {
     /// The month fiscal years start in (1–12) that ``periods`` follow.
     public var fiscalYearStart: Int
@@ -44,8 +44,8 @@ public struct SiteFigures: Sendable, Equatable {
     public var statements: ClientStatements
     /// The transactions of `books.journal`, `books.beancount` and the DATEV files (``BooksJournal/Transactions``).
     public var journal: BooksJournal.Transactions
-    /// The DATEV Buchungsstapel files, when `datev:` is set: worked out here so the build refuses them before it
-    /// writes anything, and the export page kind only writes their bytes (``DATEVFiles``).
+    /// The DATEV Buchungsstapel files, when `datev:` is set: checked here so the build refuses them before it
+    /// writes anything; the export page kind makes their bytes, in pieces (``DATEVFiles``).
     public var datev: DATEVFiles?
 
     /// Works out every figure of `report` (over `books`) that the site shows, for fiscal years starting in month

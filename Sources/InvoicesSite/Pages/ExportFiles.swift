@@ -35,14 +35,14 @@ extension ExportFiles {
         for journal in [journal, beancount] {
             files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
         }
-        for file in datev {
-            files.append(try staging.write(file.path, Data(file.data)))
+        for file in (try? datevExport?.layouts()) ?? [] {
+            files.append(try staging.write(file.path) { emit in file.layout.write(into: emit) })
         }
         return files
     }
 
     /// The exports, as ``write(to:)`` writes them, but `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
-    /// `books.journal` and `books.beancount` in pieces (``ExportPieces``): a piece whose key is in the previous
+    /// `books.journal`, `books.beancount` and the DATEV files in pieces (``ExportPieces``): a piece whose key is in the previous
     /// build's index, in a previous file still as its manifest recorded it, is taken from that file instead of made.
     /// The new index is written beside the output (it holds for the files of this build; see ``ExportPieces`` on why
     /// a build that fails later does no harm).
@@ -81,17 +81,21 @@ extension ExportFiles {
             written.files[path] = result.index
         }
         // The build checked the DATEV files before writing anything (BuildPipeline): they cannot fail here.
-        for file in datev {
-            files.append(try staging.write(file.path, Data(file.data)))
-        }
+        files += try writeDATEV(to: staging, journalRuns: journalRuns, index: index, previous: previous, written: &written)
         // Without an index the next build makes every piece: a failure here costs time, never correctness.
         try? written.write(to: url)
         return files
     }
 
-    /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md), as the figures hold them: the build
-    /// refused them before writing anything when they could not be written (BuildPipeline), so an error writes none.
-    private var datev: [DATEVFile] { (try? site.figures.datev?.files.get()) ?? [] }
+    /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md), of the figures' transactions: the build
+    /// refused them before writing anything when they could not be written (BuildPipeline), so a refusal writes none.
+    private var datev: [DATEVFile] {
+        ((try? datevExport?.layouts()) ?? []).map { file in
+            var data: [UInt8] = []
+            file.layout.write { data.append(contentsOf: $0) }
+            return DATEVFile(path: file.path, data: data)
+        }
+    }
 
     /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.
     private var journal: BooksJournal {
