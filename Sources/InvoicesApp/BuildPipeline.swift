@@ -196,7 +196,8 @@ public struct BuildPipeline: Sendable {
         // The previous build's manifest, parsed once: for the check below and, when the build renders, for the units
         // it reuses. --full and --debug-markdown render every page, so they read none.
         let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
-        if let previous, let source, let summary = writer.unchangedSite(source: source, manifest: previous) {
+        // The trail is the previous build's output too: without it the build renders, and writes it again.
+        if let previous, let source, previousFirstLine != nil, let summary = writer.unchangedSite(source: source, manifest: previous) {
             observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
             observer?(.write, 1, 1, "\(summary.files) files as the previous build wrote them")
             return Result(summary: summary, timings: [.load: seconds(clock.now - runStart)], upToDate: true)

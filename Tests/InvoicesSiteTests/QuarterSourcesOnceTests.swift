@@ -22,6 +22,27 @@ import Testing
         #expect(shared.made == 2)
     }
 
+    /// The scheduler runs a quarter's page, lists and print pack in one job, in that order, where the quarter's page
+    /// was; a year's page is a job of its own, and every unit is in exactly one job.
+    @Test func aQuartersPageListsAndPackAreOneJob() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try SampleGenerator(clients: 4, invoices: 120, seed: 5).write(to: folder.path("s.sqlite"))
+        let books = try BooksStore(path: folder.path("s.sqlite")).books
+        let site = SiteBuilder(books: books, report: try Report(books: books), templates: try TemplateSet(), options: SiteOptions())
+        let jobs = site.jobs().map { $0.map(\.key) }
+        let quarters = site.view.fiscalPeriods().filter { $0.quarter != 0 }
+        try #require(!quarters.isEmpty)
+        for quarter in quarters {
+            let path = SitePaths.period(quarter)
+            #expect(jobs.contains(["period:" + path, "lists:" + path, "pack:" + SitePaths.quarterPack(quarter)]), "\(path): \(jobs)")
+        }
+        let keys = jobs.joined()
+        #expect(Set(keys).count == keys.count)
+        #expect(keys.count == PageKinds.builtIn.kinds.flatMap { $0.jobs(in: site.view) }.joined().count)
+        for year in site.view.fiscalPeriods() where year.quarter == 0 { #expect(jobs.contains(["period:" + SitePaths.period(year)])) }
+    }
+
     @Test func aFullBuildMakesEachQuartersSourcesOnceAndHoldsNoneAfter() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -38,6 +59,9 @@ import Testing
         _ = try staging.commit()
         #expect(site.inputs.quarterSources.made == quarters.count, "one pass over a quarter's tax lines per build, not one per kind")
         #expect(site.inputs.quarterSources.count == 0, "every quarter's sources let go once its page, lists and pack took them")
+        // A quarter's three kinds run in one job, so no more quarters' sources are held at once than jobs run at once
+        // (all of them were, from the first quarter's page to the last one's pack: 76 MiB at L).
+        #expect(site.inputs.quarterSources.mostHeld <= ProcessInfo.processInfo.activeProcessorCount, "\(site.inputs.quarterSources.mostHeld) held at once")
         // What the three kinds wrote is what each makes from the figures on its own (the in-memory path).
         for quarter in quarters {
             let page = PeriodPage(site: site.view, period: quarter, periods: site.view.fiscalPeriods())

@@ -37,6 +37,12 @@ protocol PageKind: Sendable {
     /// ``prepared()`` for a build with `inputs`, whose values worked out once per build it may take; by default
     /// ``prepared()``. The scheduler (``IncrementalUnits``) calls this one.
     func prepared(with inputs: SiteBuilder.Inputs) -> Self
+    /// The job its unit runs in: units of the same group (of any kind) run in one job, one after the other in the
+    /// kinds' order, at the place of the group's first (``PageKinds/jobs(in:last:)``); nil (the default) for a job
+    /// of its own. A quarter's page, lists and print pack are one group: the quarter's tax sources they share
+    /// (``SiteBuilder/Inputs/quarterSources``) are then held while that job runs, not from the quarters' first
+    /// page to their last pack.
+    var jobGroup: String? { get }
 
     /// Its units in `site`, in jobs that render independently (each job's units one after the other).
     static func jobs(in site: SiteView) -> [[any PageKind]]
@@ -94,6 +100,7 @@ extension PageKind {
 
     func prepared() -> Self { self }
     func prepared(with inputs: SiteBuilder.Inputs) -> Self { prepared() }
+    var jobGroup: String? { nil }
 
     func pagedLists() -> [PagedList] { [] }
 

@@ -31,9 +31,26 @@ public struct PageKinds: Sendable {
     /// These kinds and `kind` after them.
     func adding(_ kind: any PageKind.Type) -> PageKinds { PageKinds(kinds + [kind]) }
 
-    /// The jobs of the whole site, in a stable order; without the kinds written last unless `last`.
+    /// The jobs of the whole site, in a stable order; without the kinds written last unless `last`. The units of a
+    /// group (``PageKind/jobGroup``) are one job, at the place of the group's first.
     func jobs(in site: SiteView, last: Bool = true) -> [[any PageKind]] {
-        kinds.filter { last || !$0.writtenLast }.flatMap { $0.jobs(in: site) }
+        var jobs: [[any PageKind]] = []
+        var groups: [String: Int] = [:]
+        for kind in kinds where last || !kind.writtenLast {
+            for job in kind.jobs(in: site) {
+                guard let group = job.first?.jobGroup else {
+                    jobs.append(job)
+                    continue
+                }
+                if let index = groups[group] {
+                    jobs[index] += job
+                } else {
+                    groups[group] = jobs.count
+                    jobs.append(job)
+                }
+            }
+        }
+        return jobs
     }
 
     /// The units written after all the others (``PageKind/writtenLast``).

@@ -15,6 +15,8 @@ struct PeriodPage: PageKind {
     /// and payment, which both its inputs and its files need).
     var sources: [TaxKey: [TaxSource]]? = nil
     var key: String { "period:\(SitePaths.period(period))" }
+    /// A quarter's page runs in one job with its lists and print pack, which take its sources (``prepared(with:)``).
+    var jobGroup: String? { period.quarter == 0 ? nil : SitePaths.period(period) }
 }
 
 extension PeriodPage {

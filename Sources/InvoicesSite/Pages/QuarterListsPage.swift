@@ -13,6 +13,8 @@ struct QuarterListsPage: PageKind {
     /// The quarter's page, whose rows these files show.
     var quarter: PeriodPage
     var key: String { "lists:\(SitePaths.period(quarter.period))" }
+    /// In one job with its quarter's page and print pack (``PeriodPage/jobGroup``).
+    var jobGroup: String? { SitePaths.period(quarter.period) }
 
     init(site: SiteView, period: FiscalPeriod, periods: [FiscalPeriod]) {
         self.site = site

@@ -21,6 +21,8 @@ struct QuarterPackPage: PageKind {
     /// The quarter's page, whose figures and invoices the pack shows.
     var quarter: PeriodPage
     var key: String { "pack:\(SitePaths.quarterPack(period))" }
+    /// In one job with its quarter's page and lists (``PeriodPage/jobGroup``).
+    var jobGroup: String? { SitePaths.period(period) }
 
     /// Ten pages' worth of rows at the default page size.
     static let defaultRowLimit = rowLimit(pageSize: Pagination.defaultPageSize)

@@ -10,6 +10,7 @@ extension SiteBuilder.Inputs {
         private let lock = NSLock()
         private var entries: [String: (value: Value, left: Int)] = [:]
         private var makes = 0
+        private var most = 0
 
         /// The value for `key`, taken by one of its `takers`: the one worked out before, or `make()`'s (outside the
         /// lock: two takers asking at once both work it out, and the first one kept is given to both).
@@ -19,7 +20,10 @@ extension SiteBuilder.Inputs {
             return lock.withLock {
                 makes += 1
                 if let known = takeKnown(key) { return known }
-                if takers > 1 { entries[key] = (value, takers - 1) }
+                if takers > 1 {
+                    entries[key] = (value, takers - 1)
+                    most = max(most, entries.count)
+                }
                 return value
             }
         }
@@ -33,6 +37,8 @@ extension SiteBuilder.Inputs {
 
         /// How many values are held.
         var count: Int { lock.withLock { entries.count } }
+        /// The most values held at once so far.
+        var mostHeld: Int { lock.withLock { most } }
         /// How many values were worked out (`make()` called) so far.
         var made: Int { lock.withLock { makes } }
     }
