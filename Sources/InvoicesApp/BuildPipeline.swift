@@ -308,6 +308,7 @@ public struct BuildPipeline: Sendable {
         }
         // The trail the next build compares with, renamed into place.
         if let stagedTrail {
+            writer.retireTrail()
             do {
                 try writer.commitTrail(stagedTrail)
             } catch {

@@ -19,12 +19,17 @@ struct RetiredSiteTests {
         let project = try TestProject.initialized()
         #expect(try retired(project) == [])
         let before = try project.files()
+        let trail = try Data(contentsOf: URL(fileURLWithPath: project.trail))
         try changeNewestInvoice(project)
         try project.buildSummary(project.site)
-        // The replaced site, whole, beside the new one.
+        // The replaced site, whole, beside the new one; with it the replaced trail, so that the new one's rename
+        // frees nothing.
         let first = try retired(project)
         try #require(first.count == 1, "\(first)")
-        #expect(try project.files(in: project.folder.path(first[0])) == before)
+        var retiredFiles = try project.files(in: project.folder.path(first[0]))
+        #expect(retiredFiles.removeValue(forKey: ".previous-trail") == trail)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: project.trail)) != trail)
+        #expect(retiredFiles == before)
         try Data("planted".utf8).write(to: URL(fileURLWithPath: project.folder.path(first[0] + "/sentinel")))
         // The next build removed it (the sentinel with it) and retired its own predecessor: one folder at a time.
         try changeNewestInvoice(project)

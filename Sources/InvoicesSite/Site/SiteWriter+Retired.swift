@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// The previous site, once a build has swapped the new one into place, is retired rather than removed: renamed to
 /// ``SiteWriter/retiredURL`` beside the output (`.Output.retired-PID` for `Output`), and removed by the next build on a
@@ -35,6 +35,15 @@ extension SiteWriter {
             }
         }
         return removal
+    }
+
+    /// Links the trail at ``trailURL`` into the site this build retired (``retiredURL``, when it is a folder), as
+    /// `.previous-trail`: the new trail's `rename` over it then frees nothing (600 MB at L, each extent discarded
+    /// before `rename` returns on a file system mounted with `discard`); its blocks go with the retired folder.
+    public func retireTrail() {
+        var info = stat()
+        guard lstat(retiredURL.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        _ = link(trailURL.path, retiredURL.path + "/.previous-trail")
     }
 
     /// Puts the previous site, at `path` after the swap, out of the way: renamed to ``retiredURL`` for the next build
