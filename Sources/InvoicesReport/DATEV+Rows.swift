@@ -11,6 +11,8 @@ final class DATEVRows {
     private var texts: [Int: Result<String, DATEVError>] = [:]
     /// Belegfeld 1 per invoice, or its refusal.
     private var identifiers: [Int32: Result<String, DATEVError>] = [:]
+    /// The revenue account per tax (index in ``Books/taxes``), once found: its rate is formatted once, not per line.
+    private var revenue: [Int: Int] = [:]
 
     init(_ export: DATEVExport, debtors: [Int: Int]) {
         self.export = export
@@ -34,13 +36,12 @@ final class DATEVRows {
         let books = export.books
         let settings = export.settings
         let invoice = books.invoices[Int(entry.invoice)]
-        let client = books.clients[Int(invoice.clientIndex)]
         let currency = books.currencies[Int(invoice.currencyIndex)]
         let debtor = debtors[Int(invoice.clientIndex)] ?? 0
         // At most 36 bytes are at most 36 characters: the count of characters only for a longer identifier.
         guard invoice.identifier.utf8.count <= 36 || invoice.identifier.count <= 36 else {
             throw DATEVError(
-                message: "invoice \(invoice.identifier) of client \(client.number): its identifier is longer than the 36 characters of DATEV's Belegfeld 1")
+                message: "invoice \(invoice.identifier) of client \(books.clients[Int(invoice.clientIndex)].number): its identifier is longer than the 36 characters of DATEV's Belegfeld 1")
         }
         // (signed amount: positive debits the debtor, counter account)
         var bookings: [(Int64, Int)] = []
@@ -51,14 +52,13 @@ final class DATEVRows {
             var line = Int(entry.item)
             while line < books.taxLines.count, books.taxLines[line].invoiceIndex == entry.invoice {
                 let tax = books.taxLines[line]
-                let rate = books.taxes[Int(tax.taxIndex)]
                 let gross = try export.checked(tax.net.addingReportingOverflow(tax.amount), invoice.identifier)
                 rest = try export.checked(rest.subtractingReportingOverflow(gross), invoice.identifier)
-                bookings.append(
-                    (
-                        try export.checked(gross.multipliedReportingOverflow(by: sign), invoice.identifier),
-                        try export.revenueAccount(rate.percent, invoice: invoice.identifier)
-                    ))
+                let signed = try export.checked(gross.multipliedReportingOverflow(by: sign), invoice.identifier)
+                let index = Int(tax.taxIndex)
+                let account: Int
+                if let known = revenue[index] { account = known } else { account = try self.account(index, invoice.identifier) }
+                bookings.append((signed, account))
                 line += 1
             }
             if rest != 0 {
@@ -78,12 +78,20 @@ final class DATEVRows {
         let (what, code) = what(entry, books)
         let textKey = Int(invoice.clientIndex) * 8 + code
         let text = try (texts[textKey] ?? cache(&texts, textKey) { () throws(DATEVError) in
-            try DATEVExport.text(what + " " + client.name, limit: 60, client: client)
+            let client = books.clients[Int(invoice.clientIndex)]
+            return try DATEVExport.text(what + " " + client.name, limit: 60, client: client)
         }).get()
-        let identifier = try (identifiers[entry.invoice] ?? cache(&identifiers, entry.invoice) { () throws(DATEVError) in
-            try DATEVExport.checkBelegfeld(invoice.identifier, client: client)
-            return try DATEVExport.text(invoice.identifier, limit: 36, client: client)
-        }).get()
+        let identifier: String
+        if Self.isPlain(invoice.identifier) {
+            // What checkBelegfeld and text let through as it is.
+            identifier = make ? "\"" + invoice.identifier + "\"" : ""
+        } else {
+            identifier = try (identifiers[entry.invoice] ?? cache(&identifiers, entry.invoice) { () throws(DATEVError) in
+                let client = books.clients[Int(invoice.clientIndex)]
+                try DATEVExport.checkBelegfeld(invoice.identifier, client: client)
+                return try DATEVExport.text(invoice.identifier, limit: 36, client: client)
+            }).get()
+        }
         var date = ""
         if make {
             let (_, month, day) = entry.day.components
@@ -109,6 +117,28 @@ final class DATEVRows {
                 ].joined(separator: ";"))
         }
         return rows
+    }
+
+    /// Whether `identifier` is at most 36 ASCII letters, digits and `_ $ % - /`: Belegfeld 1 takes it as it is
+    /// (``DATEVExport/checkBelegfeld(_:client:)`` allows it, and ``DATEVExport/text(_:limit:client:)`` neither cuts nor
+    /// changes it), so it is quoted without those checks, which were most of a rebuild's check of the rows.
+    static func isPlain(_ identifier: String) -> Bool {
+        identifier.utf8.count <= 36
+            && identifier.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "-"), UInt8(ascii: "/"):
+                    true
+                default: false
+                }
+            }
+    }
+
+    /// The revenue account of tax `index`'s rate, kept; the refusal names `invoice`.
+    private func account(_ index: Int, _ invoice: String) throws(DATEVError) -> Int {
+        let account = try export.revenueAccount(export.books.taxes[index].percent, invoice: invoice)
+        revenue[index] = account
+        return account
     }
 
     /// `make()`'s result, kept under `key`.
