@@ -58,19 +58,15 @@ public struct SiteFigures: Sendable, Equatable {
         // The journal's transactions (a walk of all the books, about half of these figures' time) are worked out on
         // the other core meanwhile: each part is a function of the same books and report, so the figures are the
         // same, still made once here (docs/performance.md, "Load and figures on both cores").
-        let parts = Parts()
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
-                parts.journal = BooksJournal.Transactions(books: books, report: report)
-            } else {
+        let (journal, rest) = sideBySide(
+            { BooksJournal.Transactions(books: books, report: report) },
+            {
                 let invoicesByClient = books.invoicesByClient()
-                parts.rest = (
+                return (
                     PeriodTaxSources(books: books, months: report.months, periods: periods), Collections(books: books, report: report),
                     invoicesByClient, ClientStatements(books: books, report: report, invoicesByClient: invoicesByClient)
                 )
-            }
-        }
-        guard let journal = parts.journal, let rest = parts.rest else { preconditionFailure("concurrentPerform ran every part") }
+            })
         (taxSources, collections, invoicesByClient, statements) = rest
         self.journal = journal
         self.datev = datev.map {
@@ -136,11 +132,4 @@ extension Books {
         }
         return groups
     }
-}
-
-/// What the two parts of ``SiteFigures/init(books:report:fiscalYearStart:datev:rates:)`` work out.
-private final class Parts: @unchecked Sendable {
-    // @unchecked Sendable: each field is written by one part only, and read after `concurrentPerform` returned.
-    var journal: BooksJournal.Transactions?
-    var rest: (PeriodTaxSources, Collections, [[Int]], ClientStatements)?
 }

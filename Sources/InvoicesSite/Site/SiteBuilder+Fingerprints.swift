@@ -107,19 +107,7 @@ extension SiteBuilder {
         // The settlements and the months' inputs, then the clients' (each its own, folded in order below), on every
         // core: they ran on one core while the other waited, before any page rendered (the same values either way).
         let width = max(ProcessInfo.processInfo.activeProcessorCount, 1)
-        var months = [UInt64](repeating: 0, count: report.months.count)
-        nonisolated(unsafe) var settlementsMade: [UInt64] = []
-        months.withUnsafeMutableBufferPointer { monthsOut in
-            nonisolated(unsafe) let monthsOut = monthsOut
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                if part == 0 {
-                    settlementsMade = settlementFingerprints()
-                } else {
-                    for (offset, value) in monthInputs(base: baseValue).enumerated() { monthsOut[offset] = value }
-                }
-            }
-        }
-        let settlements = settlementsMade
+        let (settlements, months) = sideBySide({ settlementFingerprints() }, { monthInputs(base: baseValue) })
         var totalsFound: [Int: Report.ClientTotals] = [:]
         for totals in report.clients { totalsFound[totals.clientIndex] = totals }
         let totalsByClient = totalsFound
