@@ -59,12 +59,8 @@ public struct SiteFigures: Sendable, Equatable {
         // the other core meanwhile: each part is a function of the same books and report, so the figures are the
         // same, still made once here (docs/performance.md, "Load and figures on both cores").
         let (journal, rest) = sideBySide(
+            { BooksJournal.Transactions(books: books, report: report) },
             {
-                defer { LoadTrace.mark("figures: journal") }
-                return BooksJournal.Transactions(books: books, report: report)
-            },
-            {
-                defer { LoadTrace.mark("figures: the rest") }
                 let invoicesByClient = books.invoicesByClient()
                 return (
                     PeriodTaxSources(books: books, months: report.months, periods: periods), Collections(books: books, report: report),

@@ -106,24 +106,19 @@ extension StoreLoader {
             if !proved { read.proved.signal() }
             if !invoicesTold { read.invoicesDone.signal() }
         }
-        LoadTrace.mark("second: thread started")
         guard let queue = try? file.openReadOnly(label: "store-details") else { return }
         defer { try? queue.close() }
-        LoadTrace.mark("second: opened")
         try? queue.read { db in
             // Starts this connection's snapshot; then the proof that no commit came between the two starts.
             _ = try Int.fetchOne(db, sql: "PRAGMA user_version")
             guard file.commitState() == stateBefore else { return }
             read.sameSnapshot = true
             proved = true
-            LoadTrace.mark("second: proved")
             read.proved.signal()
             read.waitForStart()
-            LoadTrace.mark("second: started")
             if let request = read.invoiceRequest {
                 read.invoices = try? readInvoices(db, above: request.above, into: request.tables, version: version)
             }
-            LoadTrace.mark("second: invoices checked")
             invoicesTold = true
             read.invoicesDone.signal()
             var tables: [String: BufferedRows] = [:]
@@ -135,7 +130,6 @@ extension StoreLoader {
                 var rows = BufferedRows(columnCount: Int(sqlite3_column_count(statement.sqliteStatement)))
                 try step(statement) { rows.append($0) }
                 tables[table] = rows
-                LoadTrace.mark("second: \(table) read")
             }
             read.tables = tables
         }

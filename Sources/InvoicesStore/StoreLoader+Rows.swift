@@ -69,7 +69,8 @@ extension StoreLoader {
     /// transaction's snapshot, and checked here after the invoices, in the same order and with the same messages;
     /// otherwise this connection reads them. With it, and at least ``invoiceSplitMinimum`` invoices whose `id` is the
     /// row id and whose identifiers have a UNIQUE index, the invoices above the middle id are checked there too, into
-    /// tables of their own joined after this connection's: the same books and messages as one scan.
+    /// tables of their own joined after this connection's: the same books and messages as one scan. Then that
+    /// connection reads only the payments and write-offs, and this one checks the tax lines meanwhile.
     func loadBooks(_ db: Database, version: Int, details: DetailRead? = nil) throws -> Books {
         // On every path (a throw included), a second connection that proved the snapshot is let go on.
         defer { details?.start(nil) }
@@ -77,9 +78,7 @@ extension StoreLoader {
         // A UNIQUE index already guarantees distinct values; only a store without one needs the check here.
         tables.checkClientNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
-        LoadTrace.mark("loader: start")
         try step(try select(db, "client", version: version, orderBy: "number, id")) { tables.addClient($0) }
-        LoadTrace.mark("loader: clients")
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0
         tables.reserveInvoices(count)
         // The invoices above the middle row id are checked on the second connection meanwhile, when it proved it
@@ -87,7 +86,6 @@ extension StoreLoader {
         var split: Int64?
         if let details {
             details.proved.wait()
-            LoadTrace.mark("loader: proof waited")
             if details.sameSnapshot,
                 let above = try? invoiceSplit(db, count: count, minimum: invoiceSplitMinimum, checkIdentifiers: tables.checkInvoiceIdentifiers)
             {
@@ -99,13 +97,10 @@ extension StoreLoader {
         }
         if let split, let details {
             try step(try select(db, "invoice", version: version, where: "id <= \(split)")) { tables.addInvoice($0) }
-            LoadTrace.mark("loader: own invoices")
             details.invoicesDone.wait()
-            LoadTrace.mark("loader: second's invoices waited")
             if var other = details.invoices {
                 details.invoices = nil
                 tables.join(&other.parts, checkedBy: other.tables)
-                LoadTrace.mark("loader: joined")
             } else {
                 try step(try select(db, "invoice", version: version, where: "id > \(split)")) { tables.addInvoice($0) }
             }
@@ -122,21 +117,17 @@ extension StoreLoader {
                 taxLineProblems = try tables.checkingApart { tables in
                     try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
                 }
-                LoadTrace.mark("loader: tax lines checked")
             }
             defer { if let taxLineProblems { tables.problems.append(taxLineProblems) } }
             details?.done.wait()
-            LoadTrace.mark("loader: details waited")
             if let details, var rest = details.tables {
                 tables.reserveDetails(payments: rest["payment"]?.count ?? 0, taxLines: rest["taxLine"]?.count ?? 0)
                 // Each table's rows are let go once taken, so the three are not all held with the books they make
                 // (docs/performance.md, "The peak at L under 1 GB"); what was read stays told apart from nothing.
                 details.tables = [:]
                 rest.removeValue(forKey: "payment")?.forEach { tables.addPayment($0) }
-                LoadTrace.mark("loader: payments replayed")
                 rest.removeValue(forKey: "writeOff")?.forEach { tables.addWriteOff($0) }
                 rest.removeValue(forKey: "taxLine")?.forEach { tables.addTaxLine($0) }
-                LoadTrace.mark("loader: write-offs and tax lines replayed")
             } else {
                 try step(try select(db, "payment", version: version)) { tables.addPayment($0) }
                 try step(try select(db, "writeOff", version: version)) { tables.addWriteOff($0) }
@@ -145,7 +136,6 @@ extension StoreLoader {
                 }
             }
         }
-        defer { LoadTrace.mark("loader: books made (checkTaxes, settle)") }
         return try tables.books()
     }
 }

@@ -37,7 +37,6 @@ struct StoreLoader: Sendable {
     /// Reads the whole store, native or Core Data (a file with the tables `Z_METADATA` and `Z_PRIMARYKEY`).
     /// - Throws: ``StoreIssues`` naming every error found (missing file, not SQLite, wrong schema, bad rows).
     func fetch() throws(StoreIssues) -> Fetched {
-        LoadTrace.mark("fetch: start")
         let database = try file.openReadOnly(label: "store")
         defer { try? database.close() }
         // Before this connection's snapshot starts: what a second connection must still find after its own started.
