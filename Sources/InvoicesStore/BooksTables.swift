@@ -513,6 +513,20 @@ extension BooksTables {
     /// How many invoices are kept so far.
     var invoiceCount: Int { invoices.count }
 
+    /// Checks the detail rows `body` adds (after every invoice row) with problems of their own, returned instead of
+    /// added: ``Problems/append(_:)`` puts them where one scan would have reported them, after the tables read
+    /// before them (the loader checks the tax lines while the second connection still reads the payments: docs/
+    /// performance.md, "Why the two-part load did not shorten the wall"). The invoices' own problems (a credit note's
+    /// `correctsId`) are added first, as the first detail row of one scan adds them.
+    mutating func checkingApart(_ body: (inout BooksTables) throws -> Void) rethrows -> Problems {
+        _ = finishInvoices()
+        let kept = problems
+        problems = Problems(path: kept.path, limit: kept.limit)
+        defer { problems = kept }
+        try body(&self)
+        return problems
+    }
+
     /// The invoices kept so far, taken out (these tables keep the room for `reserving` more).
     mutating func takeInvoices(reserving: Int) -> InvoicePart {
         let part = InvoicePart(invoices: invoices, correctsIDs: correctsIDs)

@@ -57,6 +57,9 @@ final class DetailRead: @unchecked Sendable {
     /// invoices in parts, in row order; nil when it could not read them (set before `invoicesDone` is signalled).
     var invoices: (tables: BooksTables, parts: [BooksTables.InvoicePart])?
     let invoicesDone = DispatchSemaphore(value: 0)
+    /// The detail tables the second connection read, in order (set before `done` is signalled): without the tax
+    /// lines when it read invoices too, which the loader then checks itself meanwhile.
+    var tablesRead: [String] = []
 
     /// Lets the thread go on once it proved the snapshot, with `request` (nil: only the detail tables). Only the
     /// first call counts; the loader calls it on every path, so a proved thread never waits for ever.
@@ -119,7 +122,10 @@ extension StoreLoader {
             invoicesTold = true
             read.invoicesDone.signal()
             var tables: [String: BufferedRows] = [:]
-            for table in Self.detailTables {
+            // With the invoices split, the loader checks the tax lines itself meanwhile (after the join), so this
+            // connection reads the payments and write-offs only.
+            for table in Self.detailTables where read.invoiceRequest == nil || table != "taxLine" {
+                read.tablesRead.append(table)
                 let statement = try select(db, table, version: version)
                 var rows = BufferedRows(columnCount: Int(sqlite3_column_count(statement.sqliteStatement)))
                 try step(statement) { rows.append($0) }

@@ -69,7 +69,8 @@ extension StoreLoader {
     /// transaction's snapshot, and checked here after the invoices, in the same order and with the same messages;
     /// otherwise this connection reads them. With it, and at least ``invoiceSplitMinimum`` invoices whose `id` is the
     /// row id and whose identifiers have a UNIQUE index, the invoices above the middle id are checked there too, into
-    /// tables of their own joined after this connection's: the same books and messages as one scan.
+    /// tables of their own joined after this connection's: the same books and messages as one scan. Then that
+    /// connection reads only the payments and write-offs, and this one checks the tax lines meanwhile.
     func loadBooks(_ db: Database, version: Int, details: DetailRead? = nil) throws -> Books {
         // On every path (a throw included), a second connection that proved the snapshot is let go on.
         defer { details?.start(nil) }
@@ -107,6 +108,17 @@ extension StoreLoader {
             try step(try select(db, "invoice", version: version)) { tables.addInvoice($0) }
         }
         if version >= 2 {
+            // With the invoices split, the second connection reads the payments and write-offs after its invoices;
+            // the loader checks the tax lines on its own connection meanwhile instead of waiting for their copy,
+            // their problems kept apart and added after the write-offs', where one scan reports them
+            // (docs/performance.md, "Why the two-part load did not shorten the wall").
+            var taxLineProblems: Problems?
+            if split != nil {
+                taxLineProblems = try tables.checkingApart { tables in
+                    try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
+                }
+            }
+            defer { if let taxLineProblems { tables.problems.append(taxLineProblems) } }
             details?.done.wait()
             if let details, var rest = details.tables {
                 tables.reserveDetails(payments: rest["payment"]?.count ?? 0, taxLines: rest["taxLine"]?.count ?? 0)
@@ -119,7 +131,9 @@ extension StoreLoader {
             } else {
                 try step(try select(db, "payment", version: version)) { tables.addPayment($0) }
                 try step(try select(db, "writeOff", version: version)) { tables.addWriteOff($0) }
-                try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
+                if taxLineProblems == nil {
+                    try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
+                }
             }
         }
         return try tables.books()
