@@ -58,3 +58,36 @@ struct ExportUnitsTests {
         }
     }
 }
+
+/// The exports' index is merged from the units that wrote (``SiteBuilder/Inputs/ExportValues``): nothing when no unit
+/// wrote (the previous index still holds), else the files written, and the previous entries of the new manifest's
+/// other files (their units reused whole), never a file the new site does not have; the same in any order.
+struct ExportIndexMergeTests {
+    static func file(_ hash: UInt64) -> ExportPieces.FileIndex { .init(hash: hash, pieces: [.init(key: hash, offset: 1, length: 2)]) }
+
+    @Test(.temporaryFolder) func theIndexIsTheWrittenFilesAndTheReusedOnes() throws {
+        let url = URL(fileURLWithPath: try TemporaryFolder.current.path("pieces"))
+        try ExportPieces(files: ["a.csv": Self.file(1), "b.csv": Self.file(2), "gone.csv": Self.file(3)]).write(to: url)
+        let manifest = SiteManifest(units: [
+            "exports:a": .init(inputs: 0, files: [.init(path: "a.csv", size: 10, hash: 1)]),
+            "exports:b": .init(inputs: 0, files: [.init(path: "b.csv", size: 10, hash: 20)]),
+            "exports:c": .init(inputs: 0, files: [.init(path: "c.csv", size: 10, hash: 30)]),
+        ])
+        let values = SiteBuilder.Inputs.ExportValues()
+        #expect(values.previousIndex(url)?.files.count == 3)
+        #expect(values.index(for: manifest) == nil, "no unit wrote")
+        values.add("c.csv", Self.file(30))
+        values.add("b.csv", Self.file(20))
+        let index = try #require(values.index(for: manifest))
+        #expect(index == ExportPieces(files: ["a.csv": Self.file(1), "b.csv": Self.file(20), "c.csv": Self.file(30)]))
+        let other = SiteBuilder.Inputs.ExportValues()
+        _ = other.previousIndex(url)
+        other.add("b.csv", Self.file(20))
+        other.add("c.csv", Self.file(30))
+        #expect(other.index(for: manifest)?.text == index.text)
+        // Without a previous index (a full build), only what was written.
+        let full = SiteBuilder.Inputs.ExportValues()
+        full.add("b.csv", Self.file(20))
+        #expect(full.index(for: manifest) == ExportPieces(files: ["b.csv": Self.file(20)]))
+    }
+}
