@@ -3,12 +3,53 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// The machine-readable exports beside the pages: `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
-/// `taxes.csv`, `books.journal`, `books.beancount` (docs/exports.md). They show the whole books, and are written piece by piece: at 2,000,000 invoices
-/// they are 670 MB together.
+/// `taxes.csv`, `books.journal`, `books.beancount` and the DATEV files (docs/exports.md). They show the whole books,
+/// and are written piece by piece: at 2,000,000 invoices they are 670 MB together.
+///
+/// A build writes them as several units (``Part``), each a job of its own, so the scheduler spreads them over the
+/// cores beside the pages instead of one core writing them all; the values they share are worked out once per build
+/// (``SiteBuilder/Inputs/ExportValues``). `ExportFiles(site:)` is every part at once (``files()``, for tests).
 struct ExportFiles: SiteWidePageKind, PiecedPageKind {
     let site: SiteView
-    var key: String { "exports" }
+    /// The exports this unit writes, in their order.
+    var parts: [Part] = Part.allCases
+
+    init(site: SiteView) { self.site = site }
+
+    init(site: SiteView, part: Part) {
+        self.site = site
+        parts = [part]
+    }
+
+    /// A unit of the exports, of files of similar cost: the journals each apart (most of the exports' bytes),
+    /// DATEV apart.
+    enum Part: String, CaseIterable, Sendable {
+        case json, tables, payments, journal, beancount, datev
+
+        /// The order their jobs start in: the longest first (the journals are most of the exports' bytes), so the
+        /// cores end together.
+        static let longestFirst: [Part] = [.journal, .beancount, .datev, .json, .payments, .tables]
+
+        /// Its files of ``InvoicesReport/ReportExports``.
+        var reportFiles: [ReportExports.File] {
+            switch self {
+            case .json: [.json]
+            case .tables: [.totals, .aging]
+            case .payments: [.payments, .taxes]
+            case .journal, .beancount, .datev: []
+            }
+        }
+    }
+
+    /// The unit's key in the manifest: `exports` for all of them, `exports:<part>` for one.
+    var key: String { parts.count == 1 ? "exports:\(parts[0].rawValue)" : "exports" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: []) }
+
+    /// One job per part; without DATEV's when `datev:` is not set or the build refused it.
+    static func jobs(in site: SiteView) -> [[any PageKind]] {
+        let datev = site.figures.datev.map { $0.refusal == nil } ?? false
+        return Part.longestFirst.filter { datev || $0 != .datev }.map { [ExportFiles(site: site, part: $0)] }
+    }
 }
 
 extension ExportFiles {
@@ -16,27 +57,44 @@ extension ExportFiles {
 }
 
 extension ExportFiles {
-    /// The machine-readable exports written beside the pages: `report.json`, `totals.csv`, `aging.csv`,
-    /// `payments.csv`, `taxes.csv` (docs/exports.md).
+    /// The machine-readable exports written beside the pages, in memory.
     func files() -> [File] {
         let exports = self.exports
-        return ReportExports.File.allCases.map { File(path: $0.rawValue, data: exports.data($0)) }
-            + [journal, beancount].map { File(path: $0.fileName, data: Data($0.data())) }
-            + datev.map { File(path: $0.path, data: Data($0.data)) }
+        var files: [File] = []
+        for part in parts {
+            files += part.reportFiles.map { File(path: $0.rawValue, data: exports.data($0)) }
+            switch part {
+            case .journal: files.append(File(path: journal.fileName, data: Data(journal.data())))
+            case .beancount: files.append(File(path: beancount.fileName, data: Data(beancount.data())))
+            // The build checked the DATEV files before writing anything (BuildPipeline): a refusal writes none.
+            case .datev: files += ((try? datevLayouts()) ?? []).map { file in
+                    var data: [UInt8] = []
+                    file.layout.write { data.append(contentsOf: $0) }
+                    return File(path: file.path, data: Data(data))
+                }
+            case .json, .tables, .payments: break
+            }
+        }
+        return files
     }
 
     /// The exports, each written into `staging` piece by piece: at 2,000,000 invoices they are 670 MB together.
     func write(to staging: SiteStaging) throws(SiteWriteError) -> [SiteManifest.File] {
         let exports = self.exports
         var files: [SiteManifest.File] = []
-        for file in ReportExports.File.allCases {
-            files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
-        }
-        for journal in [journal, beancount] {
-            files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
-        }
-        for file in (try? datevExport?.layouts()) ?? [] {
-            files.append(try staging.write(file.path) { emit in file.layout.write(into: emit) })
+        for part in parts {
+            for file in part.reportFiles {
+                files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
+            }
+            switch part {
+            case .journal: files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
+            case .beancount: files.append(try staging.write(beancount.fileName) { emit in beancount.write(into: emit) })
+            case .datev:
+                for file in try datevLayouts(staging) {
+                    files.append(try staging.write(file.path) { emit in file.layout.write(into: emit) })
+                }
+            case .json, .tables, .payments: break
+            }
         }
         return files
     }
@@ -44,57 +102,51 @@ extension ExportFiles {
     /// The exports, as ``write(to:)`` writes them, but `report.json`, `totals.csv`, `aging.csv`, `payments.csv`,
     /// `books.journal`, `books.beancount` and the DATEV files in pieces (``ExportPieces``): a piece whose key is in the previous
     /// build's index, in a previous file still as its manifest recorded it, is taken from that file instead of made.
-    /// The new index is written beside the output (it holds for the files of this build; see ``ExportPieces`` on why
-    /// a build that fails later does no harm).
+    /// Each file's new index goes to the build's inputs (``SiteBuilder/Inputs/ExportValues``), which the build
+    /// writes beside the output once every unit is written (see ``ExportPieces`` on why a build that fails later
+    /// does no harm).
     func write(to staging: SiteStaging, inputs: SiteBuilder.Inputs, previous: SiteManifest?) throws(SiteWriteError) -> [SiteManifest.File] {
-        let exports = self.exports
-        let url = staging.writer.piecesURL
-        let index = previous == nil ? nil : ExportPieces.read(url)
-        var written = ExportPieces()
-        let clientKeys = report.clients.map { inputs.clients[$0.clientIndex] }
-        let payments = inputs.paymentRuns(books)
+        let shared = inputs.exportValues
+        let index = previous == nil ? nil : shared.previousIndex(staging.writer.piecesURL)
+        let root = staging.writer.output.path
         var files: [SiteManifest.File] = []
-        for file in ReportExports.File.allCases {
-            let path = file.rawValue
-            let keys: [UInt64]
-            switch file {
-            case .json, .totals, .aging: keys = clientKeys.map { SiteBuilder.Inputs.pieceKey(path, $0) }
-            case .payments: keys = payments.keys.map { SiteBuilder.Inputs.pieceKey(path, $0) }
-            // A few rows per tax and month, from every invoice: made every time.
-            case .taxes: keys = [SiteBuilder.Inputs.pieceKey(path, inputs.all)]
+        func write(_ path: String, _ layout: ExportLayout, keys: [UInt64]) throws(SiteWriteError) {
+            let source = ExportPieces.Source(path, index: index?.files[path], manifest: previous, root: root)
+            let result = try staging.write(path, layout: layout, keys: keys, previous: source)
+            files.append(result.file)
+            shared.add(path, result.index)
+        }
+        for part in parts {
+            switch part {
+            case .json, .tables, .payments:
+                let exports = self.exports
+                let clientKeys = report.clients.map { inputs.clients[$0.clientIndex] }
+                for file in part.reportFiles {
+                    let path = file.rawValue
+                    switch file {
+                    case .json, .totals, .aging:
+                        try write(path, exports.layout(file), keys: clientKeys.map { SiteBuilder.Inputs.pieceKey(path, $0) })
+                    case .payments:
+                        let payments = inputs.paymentRuns(books)
+                        try write(
+                            path, exports.layout(file, paymentRuns: payments.runs), keys: payments.keys.map { SiteBuilder.Inputs.pieceKey(path, $0) })
+                    // A few rows per tax and month, from every invoice: made every time.
+                    case .taxes: try write(path, exports.layout(file), keys: [SiteBuilder.Inputs.pieceKey(path, inputs.all)])
+                    }
+                }
+            // The journals: a head made every time (declarations, opening balances), then runs of transactions.
+            case .journal, .beancount:
+                let journal = part == .journal ? self.journal : beancount
+                let runs = shared.journalRuns { inputs.journalRuns(books, site.figures.journal) }
+                try write(journal.fileName, journal.layout(runs: runs.runs), keys: runs.keys.map { SiteBuilder.Inputs.pieceKey(journal.fileName, $0) })
+            case .datev:
+                let runs = shared.journalRuns { inputs.journalRuns(books, site.figures.journal) }
+                for file in try datevLayouts(staging, runs: runs) {
+                    try write(file.layout.path, file.layout.layout, keys: file.keys)
+                }
             }
-            let source = ExportPieces.Source(path, index: index?.files[path], manifest: previous, root: staging.writer.output.path)
-            let result = try staging.write(
-                path, layout: exports.layout(file, paymentRuns: payments.runs), keys: keys, previous: source)
-            files.append(result.file)
-            written.files[path] = result.index
         }
-        // The journals: a head made every time (declarations, opening balances), then runs of transactions.
-        let journalRuns = inputs.journalRuns(books, site.figures.journal)
-        for journal in [journal, beancount] {
-            let path = journal.fileName
-            let source = ExportPieces.Source(path, index: index?.files[path], manifest: previous, root: staging.writer.output.path)
-            let result = try staging.write(
-                path, layout: journal.layout(runs: journalRuns.runs), keys: journalRuns.keys.map { SiteBuilder.Inputs.pieceKey(path, $0) },
-                previous: source)
-            files.append(result.file)
-            written.files[path] = result.index
-        }
-        // The build checked the DATEV files before writing anything (BuildPipeline): they cannot fail here.
-        files += try writeDATEV(to: staging, journalRuns: journalRuns, index: index, previous: previous, written: &written)
-        // Without an index the next build makes every piece: a failure here costs time, never correctness.
-        try? written.write(to: url)
         return files
-    }
-
-    /// The DATEV Buchungsstapel files when `datev:` is set (docs/exports.md), of the figures' transactions: the build
-    /// refused them before writing anything when they could not be written (BuildPipeline), so a refusal writes none.
-    private var datev: [DATEVFile] {
-        ((try? datevExport?.layouts()) ?? []).map { file in
-            var data: [UInt8] = []
-            file.layout.write { data.append(contentsOf: $0) }
-            return DATEVFile(path: file.path, data: data)
-        }
     }
 
     /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.

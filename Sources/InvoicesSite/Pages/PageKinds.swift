@@ -11,7 +11,7 @@ public struct PageKinds: Sendable {
     init(_ kinds: [any PageKind.Type]) { self.kinds = kinds }
 
     /// The kinds of the site, in the order they are scheduled and listed in the sitemap. The exports are first:
-    /// the longest job, started while the other cores render pages.
+    /// the longest jobs (one per ``ExportFiles/Part``, the journals first), spread over the cores before the pages.
     public static let builtIn = PageKinds([
         ExportFiles.self,
         AssetFiles.self,

@@ -28,24 +28,37 @@ extension ExportFiles {
         return datev.export(books: books, report: report, transactions: site.figures.journal, fiscalYearStart: site.figures.fiscalYearStart)
     }
 
-    /// Writes the DATEV files into `staging` in pieces (``InvoicesReport/DATEVExport/layouts(runs:)``), each cut
-    /// from a run of the journals' (`journalRuns`) and taken from the previous file when its key is in `index`.
-    func writeDATEV(
-        to staging: SiteStaging, journalRuns: (runs: [Range<Int>], keys: [UInt64]), index: ExportPieces?, previous: SiteManifest?,
-        written: inout ExportPieces
-    ) throws(SiteWriteError) -> [SiteManifest.File] {
-        guard let export = datevExport, let debtors = try? export.debtorAccounts(),
-            let layouts = try? export.layouts(runs: journalRuns.runs)
-        else { return [] }
-        let runKeys = SiteBuilder.Inputs.datevRunKeys(books, export.transactions, runs: journalRuns.runs, keys: journalRuns.keys, debtors: debtors)
-        var files: [SiteManifest.File] = []
-        for file in layouts {
-            let source = ExportPieces.Source(file.path, index: index?.files[file.path], manifest: previous, root: staging.writer.output.path)
-            let result = try staging.write(
-                file.path, layout: file.layout, keys: file.runs.map { SiteBuilder.Inputs.pieceKey(file.path, runKeys[$0]) }, previous: source)
-            files.append(result.file)
-            written.files[file.path] = result.index
-        }
-        return files
+    /// The DATEV files as heads and pieces (``InvoicesReport/DATEVExport/layouts(runs:)``), none when `datev:` is not
+    /// set or the build refused it.
+    /// - Throws: the ``InvoicesReport/DATEVError`` of the layouts: the build checked the files before writing
+    ///   anything (BuildPipeline), so only figures the check did not see reach it.
+    func datevLayouts() throws(DATEVError) -> [DATEVExport.FileLayout] {
+        try datevExport?.layouts() ?? []
+    }
+
+    /// ``datevLayouts()`` for a build writing into `staging`: a refusal is the build's error, never a site
+    /// silently without its DATEV files.
+    func datevLayouts(_ staging: SiteStaging) throws(SiteWriteError) -> [DATEVExport.FileLayout] {
+        do { return try datevLayouts() } catch { throw Self.datevError(error, staging) }
+    }
+
+    /// Each DATEV file as heads and pieces, cut from the journals' runs (`runs`), with each piece's key.
+    func datevLayouts(
+        _ staging: SiteStaging, runs: (runs: [Range<Int>], keys: [UInt64])
+    ) throws(SiteWriteError) -> [(layout: DATEVExport.FileLayout, keys: [UInt64])] {
+        guard let export = datevExport else { return [] }
+        let debtors: [Int: Int]
+        let layouts: [DATEVExport.FileLayout]
+        do {
+            debtors = try export.debtorAccounts()
+            layouts = try export.layouts(runs: runs.runs)
+        } catch { throw Self.datevError(error, staging) }
+        let runKeys = SiteBuilder.Inputs.datevRunKeys(books, export.transactions, runs: runs.runs, keys: runs.keys, debtors: debtors)
+        return layouts.map { file in (file, file.runs.map { SiteBuilder.Inputs.pieceKey(file.path, runKeys[$0]) }) }
+    }
+
+    private static func datevError(_ error: DATEVError, _ staging: SiteStaging) -> SiteWriteError {
+        SiteWriteError(
+            path: staging.writer.output.appendingPathComponent(DATEVExport.folder).path, message: "cannot write the DATEV files: \(error.message)")
     }
 }

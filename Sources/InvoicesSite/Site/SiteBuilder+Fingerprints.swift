@@ -25,6 +25,8 @@ extension SiteBuilder {
         /// A quarter's tax sources, made once per build for its page, its lists and its print pack
         /// (``PeriodPage/prepared(with:)``) and let go when the last of them has taken them.
         let quarterSources = SharedValues<[TaxKey: [TaxSource]]>()
+        /// What the exports' units share in a build (``ExportValues``).
+        let exportValues = ExportValues()
 
         /// Whether they were carried from a previous build (``CarriedInputs``), not worked out by this one.
         var carried = false

@@ -152,6 +152,9 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw SiteWriteError(path: staging.writer.output.path, message: "cannot write the site: \(error)")
         }
+        // The exports' pieces, of every export unit (``ExportFiles/Part``). Without an index the next build makes
+        // every piece: a failure here costs time, never correctness.
+        if let index = inputs.exportValues.index(for: manifest) { try? index.write(to: staging.writer.piecesURL) }
         return manifest
     }
 
