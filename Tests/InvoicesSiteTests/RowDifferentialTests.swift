@@ -105,7 +105,7 @@ struct RowDifferentialTests {
 
     @Test func theDefaultTemplatesStayOnTheCompiledPath() throws {
         let site = try Self.smallSite()
-        #expect(site.templates.rowTemplates.count == 15, "one per list of the kinds' fast lists (invoice-list, a partial, once for client and client-list; the quarter pack's invoices, and its linked invoices)")
+        #expect(site.templates.rowTemplates.count == 17, "one per list of the kinds' fast lists (invoice-list, a partial, once for client and client-list; the quarter pack's invoices, and its linked invoices; the client page's balances and set-aside invoices)")
         let invoices = site.view.invoicesByClient
         var overdueRows = 0, plainRows = 0
         for totals in site.report.clients {

@@ -80,12 +80,12 @@ extension ClientPages {
         var invoicePages: PageLinks?
         // Schema v2 stores: shown only when there is something to show.
         var hasBalances: Bool
-        var balances: [Balance]
+        var balances: Rows<BalanceColumns>
         var hasToPay: Bool
         /// With a payee (config `payee:`): each invoice still owed, with how to pay it.
         var toPay: [ToPay]
         var hasSetAside: Bool
-        var setAside: [SetAside]
+        var setAside: Rows<SetAsideColumns>
         var hasCredits: Bool
         var credits: [CreditsRow]
         var email: String?
@@ -98,15 +98,6 @@ extension ClientPages {
         var months: Rows<MonthlyColumns>
     }
 
-    /// An invoice whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
-    struct Balance: Codable, Sendable {
-        var identifier, amount, balance, status, statusText: String
-    }
-
-    /// A draft or void invoice.
-    struct SetAside: Codable, Sendable {
-        var identifier, issued, amount, status, statusText: String
-    }
 
     struct ToPay: Codable, Sendable {
         var identifier: String
@@ -273,8 +264,10 @@ extension ClientPages {
 
     /// The rows of `range` of a statement's lines.
     func statementLines(_ statement: ClientStatement, _ range: Range<Int>) -> Rows<StatementLineColumns> {
-        Rows(count: range.count) { [self] row, column in
-            statementCell(statement.lines[range.lowerBound + row], statement.currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date)
+        let words = StatementWords(site)
+        return Rows(count: range.count) { [self] row, column in
+            statementCell(
+                statement.lines[range.lowerBound + row], statement.currency, TemplateVariables.StatementLineColumn(rawValue: column) ?? .date, words: words)
         }
     }
 
@@ -308,6 +301,8 @@ extension ClientPages {
         }
         // Worked out once per page, and only when a template asks for `listedAmount`: a pass over the whole list.
         let oneCurrency = kinds.contains(.listedAmount) && listCurrency(invoices) != nil
+        // Each status's word looked up once per list (``SiteView/invoiceStatus(_:asOf:)`` gives one of these).
+        let statusWords = ["draft", "void", "credit-note", "credit", "paid", "partial", "overdue", "open"].map { ($0, site.word("status." + $0)) }
         return Rows(count: range.count) { [self] row, column in
             let index = invoices[range.lowerBound + row]
             let invoice = books.invoices[index]
@@ -321,7 +316,9 @@ extension ClientPages {
                 let currency = books.currencies[Int(invoice.currencyIndex)]
                 return oneCurrency ? site.amountNumber(invoice.amount, currency) : site.money(invoice.amount, currency)
             case .status: return site.invoiceStatus(index, asOf: asOf)
-            case .statusText: return site.word("status." + site.invoiceStatus(index, asOf: asOf))
+            case .statusText:
+                let status = site.invoiceStatus(index, asOf: asOf)
+                return statusWords.first { $0.0 == status }?.1 ?? site.word("status." + status)
             case .notes: return invoice.notes
             // `overdue` or empty: the default row carries a class only where the stylesheet colours it.
             case .overdue: return site.invoiceStatus(index, asOf: asOf) == "overdue" ? "overdue" : ""
@@ -392,13 +389,7 @@ extension ClientPages {
         let client = books.clients[totals.clientIndex]
         // Drafts and void invoices are listed apart.
         let invoices = sentInvoices()
-        let setAside = all.filter { books.invoices[$0].status != .sent }.map { index in
-            let invoice = books.invoices[index]
-            return SetAside(
-                identifier: invoice.identifier, issued: site.date(invoice.issued),
-                amount: site.money(invoice.amount, books.currencies[Int(invoice.currencyIndex)]), status: invoice.status.name,
-                statusText: site.word("status." + invoice.status.name))
-        }
+        let setAside = setAsideRows(all.filter { books.invoices[$0].status != .sent })
         // A client with totals means the report has invoices, and so a period and an as-of date.
         let asOf = report.asOf ?? CalendarDate(dayNumber: .max)
         let links = SitePaths.Links(from: site.paths.client(totals.clientIndex))
@@ -417,15 +408,7 @@ extension ClientPages {
             return Monthly(currency: entry.currency.code, months: months)
         }
         // Invoices whose balance is not simply all or nothing: partly paid, credited, written off, overpaid.
-        let balances: [Balance] = invoices.compactMap { index in
-            guard let balance = report.balances[index] else { return nil }
-            let invoice = books.invoices[index]
-            let currency = books.currencies[Int(invoice.currencyIndex)]
-            return Balance(
-                identifier: invoice.identifier, amount: site.money(invoice.amount, currency),
-                balance: site.money(balance, currency), status: site.invoiceStatus(index, asOf: asOf),
-                statusText: site.word("status." + site.invoiceStatus(index, asOf: asOf)))
-        }
+        let balances = balanceRows(invoices.filter { report.balances[$0] != nil }, asOf: asOf)
         let list = invoiceList(invoices)
         let toPay = toPayContext(totals.clientIndex, invoices: invoices)
         let credits = site.creditRows(totals.currencies.map { ($0.currency, $0.period) })
@@ -433,8 +416,8 @@ extension ClientPages {
             statementHref: links(site.paths.statement(totals.clientIndex)),
             totals: totals.currencies.map { site.figuresFields($0.period, $0.currency) },
             aging: totals.currencies.map { site.agingFields($0.aging, $0.currency) }, agingColumns: site.agingHeads,
-            monthly: monthly, hasBalances: !balances.isEmpty, balances: balances, hasToPay: !toPay.isEmpty, toPay: toPay,
-            hasSetAside: !setAside.isEmpty, setAside: setAside, hasCredits: !credits.isEmpty, credits: credits)
+            monthly: monthly, hasBalances: balances.count > 0, balances: balances, hasToPay: !toPay.isEmpty, toPay: toPay,
+            hasSetAside: setAside.count > 0, setAside: setAside, hasCredits: !credits.isEmpty, credits: credits)
         if paged, site.isPaged([list]) {
             fields.invoicePages = site.pagesLinks(of: list, from: site.paths.client(totals.clientIndex))
         } else {
@@ -516,7 +499,9 @@ extension ClientPages {
     }
 
     /// One cell of a statement line.
-    func statementCell(_ line: ClientStatement.Line, _ currency: CurrencyCode, _ column: TemplateVariables.StatementLineColumn) -> String {
+    func statementCell(
+        _ line: ClientStatement.Line, _ currency: CurrencyCode, _ column: TemplateVariables.StatementLineColumn, words: StatementWords
+    ) -> String {
         // Fields read in place: a copy of the invoice per cell costs a retain and release of each of its strings.
         switch column {
         case .date: return site.date(line.day)
@@ -528,21 +513,14 @@ extension ClientPages {
             case .refund: return "refund"
             case .writeOff: return "write-off"
             }
-        case .type:
-            switch line.kind {
-            case .invoice: return site.word("document.invoice")
-            case .creditNote: return site.word("document.creditNote")
-            case .payment: return site.word("document.payment")
-            case .refund: return site.word("document.refund")
-            case .writeOff: return site.word("document.writeOff")
-            }
+        case .type: return words.document(line.kind)
         case .document: return books.invoices[line.invoiceIndex].identifier
         case .detail:
             switch line.kind {
-            case .invoice: return site.word("statement.due", ["date": site.date(books.invoices[line.invoiceIndex].due)])
+            case .invoice: return words.due(site.date(books.invoices[line.invoiceIndex].due))
             case .creditNote:
                 let target = Int(books.invoices[line.invoiceIndex].corrects)
-                return target >= 0 && target < books.invoices.count ? site.word("statement.for", ["document": books.invoices[target].identifier]) : ""
+                return target >= 0 && target < books.invoices.count ? words.for(books.invoices[target].identifier) : ""
             case .payment, .refund:
                 let details = books.payments[line.source].details
                 guard details >= 0, Int(details) < books.paymentDetails.count else { return "" }
@@ -552,10 +530,10 @@ extension ClientPages {
             }
         case .charge: return line.delta >= 0 && line.kind != .payment ? site.money(line.delta, currency) : ""
         case .credit: return line.delta < 0 || line.kind == .payment ? site.money(0 &- line.delta, currency) : ""
-        case .balance: return line.balance.map { site.money($0, currency) } ?? site.word("figure.tooLarge")
+        case .balance: return line.balance.map { site.money($0, currency) } ?? words.tooLarge
         case .chargeNumber: return line.delta >= 0 && line.kind != .payment ? site.amountNumber(line.delta, currency) : ""
         case .creditNumber: return line.delta < 0 || line.kind == .payment ? site.amountNumber(0 &- line.delta, currency) : ""
-        case .balanceNumber: return line.balance.map { site.amountNumber($0, currency) } ?? site.word("figure.tooLarge")
+        case .balanceNumber: return line.balance.map { site.amountNumber($0, currency) } ?? words.tooLarge
         }
     }
 

@@ -166,6 +166,37 @@ public struct Translation: Sendable {
         Self.fill(self[key], values)
     }
 
+    /// The text of `key` ready to have its `{name}` filled many times (a statement line's "due {date}", one per
+    /// row): split into pieces once; each fill gives what ``text(_:_:)`` gives with `[name: value]`.
+    func filler(_ key: String, name: String) -> Filler {
+        var pieces: [Filler.Piece] = []
+        Self.pieces(self[key], names: { $0 == name }) { piece, isName in pieces.append(isName ? .value : .text(piece)) }
+        return Filler(pieces: pieces)
+    }
+
+    /// A text whose one placeholder name is filled per use (``filler(_:name:)``).
+    struct Filler: Sendable {
+        enum Piece: Sendable {
+            case text(String)
+            case value
+        }
+
+        let pieces: [Piece]
+
+        /// The text with each of its placeholders replaced by `value`.
+        func callAsFunction(_ value: String) -> String {
+            if pieces.count == 1, case .text(let text) = pieces[0] { return text }
+            var result = ""
+            for piece in pieces {
+                switch piece {
+                case .text(let text): result += text
+                case .value: result += value
+                }
+            }
+            return result
+        }
+    }
+
     /// `text` with each `{name}` replaced by `values[name]`, the rest as it is.
     static func fill(_ text: String, _ values: [String: String]) -> String {
         // The brace looked for among the bytes: `text.contains("{")` here is Foundation's string search (a statement
