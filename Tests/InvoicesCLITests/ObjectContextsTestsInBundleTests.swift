@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `make test` runs the object contexts' tests in this package's test bundle, so Packages/ObjectContexts is compiled
-/// once (docs/performance.md, "make test on a fresh machine: its suites' CPU, and the object contexts built once").
+/// once (docs/performance.md, "make test on a fresh machine: the object contexts built once").
 extension SystemPackagesTests {
     @Test func makeTestBuildsTheObjectContextsOnce() throws {
         let recipe = try Self.recipe("test")
