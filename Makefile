@@ -49,7 +49,6 @@ test: setup
 	$(SWIFT) build --build-tests; built=$$?; \
 	wait $$deps; installed=$$?; cat .build/test-deps.log; \
 	[ $$installed = 0 ] || { echo "scripts/test-deps.sh failed (above): make test-deps" >&2; exit 1; }; exit $$built
-	TZ=$(TEST_TZ) $(SWIFT) test --package-path Packages/ObjectContexts
 	TZ=$(TEST_TZ) $(SWIFT) test --skip-build
 	scripts/site-checks.sh
 

@@ -179,6 +179,13 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "InvoicesPublishTests", dependencies: ["InvoicesPublish", "InvoicesTesting"], swiftSettings: upcoming),
+        // The object contexts' own tests, in this package's test bundle too: `make test` runs them with the rest
+        // instead of building Packages/ObjectContexts a second time in its own .build (docs/performance.md, "make test
+        // on a fresh machine"). `make test-tsan` still runs them from their package, under the thread sanitizer.
+        .testTarget(
+            name: "ObjectContextsTests", dependencies: [.product(name: "ObjectContexts", package: "ObjectContexts")],
+            path: "Packages/ObjectContexts/Tests/ObjectContextsTests", swiftSettings: upcoming
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
