@@ -241,13 +241,17 @@ public struct BuildPipeline: Sendable {
         // Unless the books are the previous build's, the new trail is written to a temporary file and compared with
         // the previous one in one pass, neither held in memory, while the pages render (only the changes page needs what changed); it takes the
         // previous one's place once the site has.
+        // The render starts the exports' jobs once the trail's order is made (pages' jobs before: `exportsGate`),
+        // so the order's sort keys and the exports' first allocations are not held at once (the L peak).
+        let exportsGate = sameBooks ? nil : SiteBuilder.Gate()
         let trailTask: Task<TrailOutcome, Never>? =
             sameBooks
             ? nil
             : Task.detached { [configuration, storeName] in
-                Self.stageTrail(
+                defer { exportsGate?.open() }
+                return Self.stageTrail(
                     books: books, fingerprint: fingerprint, writer: writer, hasPrevious: previousFirstLine != nil,
-                    configuration: configuration, storeName: storeName)
+                    configuration: configuration, storeName: storeName, orderMade: { exportsGate?.open() })
             }
         // Pages are written into the staging folder as they are rendered (both cores); the write phase is the
         // swap of the complete folder into place.
@@ -255,7 +259,7 @@ public struct BuildPipeline: Sendable {
         var renderError: SiteWriteError?
         do {
             observer?(.render, 0, 0, nil)
-            manifest = try await site.write(to: staging, previous: previous, changes: false) { done, total in observer?(.render, done, total, nil) }
+            manifest = try await site.write(to: staging, previous: previous, changes: false, exportsAfter: exportsGate) { done, total in observer?(.render, done, total, nil) }
         } catch {
             renderError = error
         }
@@ -335,7 +339,8 @@ public struct BuildPipeline: Sendable {
     /// is `--full`, the runs of records that did not change are taken from the previous trail) and compares it with
     /// the previous one in the same pass; run while the pages render.
     static func stageTrail(
-        books: BooksAndReport, fingerprint: UInt64, writer: SiteWriter, hasPrevious: Bool, configuration: Configuration, storeName: String
+        books: BooksAndReport, fingerprint: UInt64, writer: SiteWriter, hasPrevious: Bool, configuration: Configuration, storeName: String,
+        orderMade: () -> Void = {}
     ) -> TrailOutcome {
         let full: Report
         do {
@@ -348,7 +353,7 @@ public struct BuildPipeline: Sendable {
         do {
             let staged = try writer.stageTrail(
                 books: books.books, report: full, fingerprint: fingerprint, comparingWith: previous,
-                closedThrough: configuration.closedThrough, reusing: !configuration.full)
+                closedThrough: configuration.closedThrough, reusing: !configuration.full, orderMade: orderMade)
             return TrailOutcome(staged: staged, changes: staged.changes)
         } catch let error as RegularFile.Failure {
             return TrailOutcome(failure: BuildError(code: .dataError, message: trailRefusal(error)))

@@ -55,10 +55,11 @@ extension Trail {
         /// The order of the trail of `books` with the figures of `report`.
         public init(books: Books, report: Report) {
             let all = books.invoices
-            invoices = TrailLines.order(all.count) { $1.append(all[$0].identifier) }
+            invoices = TrailLines.order(all.count, bytes: TrailLines.invoiceKeyBytes(all)) { $1.append(all[$0].identifier) }
             func placed(_ invoiceIndices: [Int32], _ label: String) -> (order: [Int32], places: [Int32]) {
                 let places = TrailLines.places(invoiceIndices)
-                let order = TrailLines.order(invoiceIndices.count) { index, key in
+                let bytes = TrailLines.documentKeyBytes(all, invoiceIndices, label, places)
+                let order = TrailLines.order(invoiceIndices.count, bytes: bytes) { index, key in
                     key.append(all[Int(invoiceIndices[index])].identifier)
                     key.append(label)
                     key.append(places[index])
@@ -263,14 +264,10 @@ struct TrailLines {
     }
 
     /// The indices `0..<count` ordered by their keys' bytes (unsigned, a key before any longer key it begins); equal
-    /// keys keep their order. The keys are written once into one run of bytes, compared with `memcmp`.
-    static func order(_ count: Int, key: (Int, inout Key) -> Void) -> [Int32] {
-        var keys = Key()
-        var ends = [Int](repeating: 0, count: count)
-        for index in 0..<count {
-            key(index, &keys)
-            ends[index] = keys.bytes.count
-        }
+    /// keys keep their order. The keys are written once into one run of bytes (``keys(_:bytes:key:)``), compared
+    /// with `memcmp`.
+    static func order(_ count: Int, bytes: Int? = nil, key: (Int, inout Key) -> Void) -> [Int32] {
+        let (keys, ends) = Self.keys(count, bytes: bytes, key: key)
         var order = (0..<Int32(count)).map { $0 }
         keys.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -286,6 +283,56 @@ struct TrailLines {
         }
         return order
     }
+
+    /// The keys of the indices `0..<count` written one after the other into one run of bytes, and where each ends.
+    /// With `bytes` (what the keys add up to: the documents', millions at L) the run is reserved once at its final
+    /// size: grown by doubling, each growth held the old run beside the new one while it was copied, at the L peak
+    /// (docs/performance.md, "The trail's order in one reserved run, the exports after it"). Without it (the
+    /// figures', made after the documents' runs are let go) the run grows as the keys are written.
+    static func keys(_ count: Int, bytes: Int?, key: (Int, inout Key) -> Void) -> (keys: Key, ends: [Int]) {
+        var keys = Key()
+        if let bytes { keys.bytes.reserveCapacity(bytes) }
+        var ends = [Int](repeating: 0, count: count)
+        for index in 0..<count {
+            key(index, &keys)
+            ends[index] = keys.bytes.count
+        }
+        return (keys, ends)
+    }
+
+    /// What the invoices' keys (their identifiers) add up to, in bytes.
+    static func invoiceKeyBytes(_ invoices: [InvoiceSnapshot]) -> Int {
+        invoices.withUnsafeBufferPointer { invoices in
+            var total = 0
+            for index in invoices.indices { total += invoices[index].identifier.utf8.count }
+            return total
+        }
+    }
+
+    /// What the keys of the rows whose invoices are `invoiceIndices` and places `places` add up to, in bytes
+    /// (``documentKey(_:_:_:_:)``: the invoice's identifier, `label`, the place in decimal).
+    static func documentKeyBytes(_ invoices: [InvoiceSnapshot], _ invoiceIndices: [Int32], _ label: String, _ places: [Int32]) -> Int {
+        let labelBytes = label.utf8.count
+        var total = 0
+        invoices.withUnsafeBufferPointer { invoices in
+            for (invoice, place) in zip(invoiceIndices, places) {
+                total += invoices[Int(invoice)].identifier.utf8.count + labelBytes + decimalDigits(place)
+            }
+        }
+        return total
+    }
+
+    /// How many characters `number` has in decimal (`String(number).utf8.count`), without making the text.
+    static func decimalDigits(_ number: Int32) -> Int {
+        var digits = number < 0 ? 2 : 1
+        var rest = number.magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
+    }
+
     /// Bytes a key or a line is written into.
     struct Key {
         var bytes: [UInt8] = []

@@ -117,3 +117,60 @@ struct TrailTests {
         }
     }
 }
+
+/// The trail's order writes its sort keys into one run of bytes reserved once at its final size (the L peak: grown
+/// by doubling, each growth held the old run beside the new one while it was copied).
+struct TrailOrderKeysTests {
+    /// Identifiers of one to many bytes a character, and invoices with up to 12 rows (places of two digits).
+    static func invoices() -> (invoices: [InvoiceSnapshot], rows: [Int32]) {
+        let day = CalendarDate(iso: "2025-03-01")!
+        let names = ["INV-1", "Ä-2", "€uro-3", "😀-4", "", "A\tB\\C", String(repeating: "x", count: 300)]
+        var invoices: [InvoiceSnapshot] = []
+        for index in 0..<700 {
+            invoices.append(InvoiceSnapshot(
+                id: Int64(index + 1), identifier: names[index % names.count] + String(index), clientIndex: 0, currencyIndex: 0,
+                amount: 100, issued: day, due: day, paid: nil, notes: ""))
+        }
+        // Rows sorted by invoice, as the books keep them: invoice i has i % 13 rows.
+        let rows = invoices.indices.flatMap { index in [Int32](repeating: Int32(index), count: index % 13) }
+        return (invoices, rows)
+    }
+
+    @Test func theKeysSizesAreWhatTheKeysAddUpTo() {
+        let (invoices, rows) = Self.invoices()
+        let places = TrailLines.places(rows)
+        #expect(places.max() == 12)
+        var written = TrailLines.Key()
+        for (row, place) in zip(rows, places) { TrailLines.documentKey(invoices[Int(row)], " tax line ", place, &written) }
+        #expect(TrailLines.documentKeyBytes(invoices, rows, " tax line ", places) == written.bytes.count)
+        #expect(TrailLines.invoiceKeyBytes(invoices) == invoices.reduce(0) { $0 + $1.identifier.utf8.count })
+        for number: Int32 in [0, 1, 9, 10, 99, 100, 12_345, .max, -1, -10, .min] {
+            #expect(TrailLines.decimalDigits(number) == String(number).utf8.count, "\(number)")
+        }
+    }
+
+    /// With the keys' size given, the run's capacity is the one reserved at that size: it never grew. Grown by
+    /// appending (as the order wrote every kind's keys before, and the figures' still), its capacity is a doubling's.
+    @Test func theKeysAreWrittenIntoOneRunReservedAtItsSize() {
+        let (invoices, rows) = Self.invoices()
+        let places = TrailLines.places(rows)
+        let size = TrailLines.documentKeyBytes(invoices, rows, " payment ", places)
+        var reserved = [UInt8]()
+        reserved.reserveCapacity(size)
+        func key(_ index: Int, _ key: inout TrailLines.Key) { TrailLines.documentKey(invoices[Int(rows[index])], " payment ", places[index], &key) }
+        let (keys, ends) = TrailLines.keys(rows.count, bytes: size, key: key)
+        #expect(keys.bytes.count == size && ends.last == size && ends.count == rows.count)
+        #expect(keys.bytes.capacity == reserved.capacity, "reserved once")
+        let (grown, _) = TrailLines.keys(rows.count, bytes: nil, key: key)
+        #expect(grown.bytes == keys.bytes)
+        #expect(grown.bytes.capacity != reserved.capacity, "appending alone grows past the size")
+        // The order is the keys' bytes' order, as before.
+        let order = TrailLines.order(rows.count, bytes: size, key: key)
+        let texts = order.map { index -> [UInt8] in
+            var one = TrailLines.Key()
+            key(Int(index), &one)
+            return one.bytes
+        }
+        #expect(zip(texts, texts.dropFirst()).allSatisfy { !$1.lexicographicallyPrecedes($0) })
+    }
+}

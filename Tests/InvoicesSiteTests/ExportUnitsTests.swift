@@ -28,6 +28,44 @@ struct ExportUnitsTests {
         #expect(Set(apart).count == apart.count)
     }
 
+    /// While the gate is shut (the trail's order being made), the scheduler starts the pages' jobs in their order
+    /// and none of the exports'; once it opens, the exports' first, in their order; with only the exports' left
+    /// and the gate never opened, the exports' all the same. Without a gate, the list's order.
+    @Test func theExportsStartOnceTheGateIsOpen() throws {
+        let (books, report, options) = try SiteFiguresTests.inputs(fiscalYearStart: 1)
+        let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(), options: options)
+        let jobs = site.jobs()
+        let exports = jobs.prefix { $0.first is ExportFiles }.count
+        #expect(exports > 0 && jobs.count > exports + 2)
+        var started = [Bool](repeating: false, count: jobs.count)
+        #expect(SiteBuilder.nextJob(jobs, started: started, from: 0, gate: nil) == 0)
+        let gate = SiteBuilder.Gate()
+        for expected in [exports, exports + 1] {
+            let next = try #require(SiteBuilder.nextJob(jobs, started: started, from: 0, gate: gate))
+            #expect(next == expected)
+            started[next] = true
+        }
+        gate.open()
+        #expect(SiteBuilder.nextJob(jobs, started: started, from: 0, gate: gate) == 0)
+        let shut = SiteBuilder.Gate()
+        var pagesDone = [Bool](repeating: true, count: jobs.count)
+        pagesDone[1] = false
+        #expect(SiteBuilder.nextJob(jobs, started: pagesDone, from: 0, gate: shut) == 1, "only an export left")
+        #expect(SiteBuilder.nextJob(jobs, started: [Bool](repeating: true, count: jobs.count), from: 0, gate: shut) == nil)
+    }
+
+    /// A site written with a gate never opened is every unit, the exports' too (the gate orders, never holds back).
+    @Test(.temporaryFolder) func aGateNeverOpenedStillWritesTheExports() async throws {
+        let (books, report, options) = try SiteFiguresTests.inputs(fiscalYearStart: 1)
+        let site = SiteBuilder(books: books, report: report, templates: try TemplateSet(), options: options)
+        let staging = try SiteWriter(output: try TemporaryFolder.current.path("site")).begin()
+        defer { staging.discard() }
+        let manifest = try await site.write(to: staging, changes: false, exportsAfter: SiteBuilder.Gate())
+        let keys = site.jobs(changes: false).joined().map(\.key)
+        #expect(Set(manifest.units.keys) == Set(keys))
+        #expect(keys.filter { $0.hasPrefix("exports:") }.count == 5)
+    }
+
     /// A DATEV refusal the figures did not hold (here the check's result taken out of them: two clients share a
     /// debtor account) stops the write of the DATEV unit with an error naming the DATEV folder and the refusal,
     /// in the plain write and in the write in pieces. Before, `try?` on the layouts wrote no DATEV file and no error.

@@ -113,12 +113,13 @@ public struct SiteBuilder: Sendable {
     /// - Parameters:
     ///   - changes: Whether to write the changes page; without it, ``writeChanges(to:previous:into:)`` writes it
     ///     once ``changeLog`` is known (the build compares the books with the previous trail meanwhile).
+    ///   - gate: While it is shut, the pages' jobs are started before the exports' (``Gate``).
     ///   - progress: Called with (jobs done, jobs in all) as jobs finish.
     /// - Returns: The manifest of the new site.
     /// - Throws: ``SiteWriteError`` when a file cannot be written.
     @discardableResult
     public func write(
-        to staging: SiteStaging, previous: SiteManifest? = nil, changes: Bool = true,
+        to staging: SiteStaging, previous: SiteManifest? = nil, changes: Bool = true, exportsAfter gate: Gate? = nil,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) async throws(SiteWriteError) -> SiteManifest {
         let units = IncrementalUnits(inputs: inputs, previous: previous)
@@ -128,11 +129,13 @@ public struct SiteBuilder: Sendable {
         do {
             try await withThrowingTaskGroup(of: [(String, SiteManifest.Unit)].self) { group in
                 var next = 0
+                var started = [Bool](repeating: false, count: jobs.count)
                 var done = 0
                 func start() {
-                    guard next < jobs.count else { return }
-                    let job = jobs[next]
-                    next += 1
+                    guard next < jobs.count, let index = Self.nextJob(jobs, started: started, from: next, gate: gate) else { return }
+                    started[index] = true
+                    while next < jobs.count, started[next] { next += 1 }
+                    let job = jobs[index]
                     group.addTask {
                         var written: [(String, SiteManifest.Unit)] = []
                         for kind in job { written.append((kind.key, try units.unit(of: kind, into: staging))) }

@@ -30,11 +30,14 @@ extension SiteWriter {
     /// beside ``trailURL`` as ``stageTrail(_:books:comparingWith:closedThrough:)`` does, the same bytes and changes,
     /// but in pieces: with `reusing`, each run of records whose key is in the previous build's index (and whose file
     /// is still the one the index describes) is taken from the previous trail instead of made and compared.
+    /// `orderMade` is called once the records' order is made, before any line is.
     /// - Throws: As ``stageTrail(_:books:comparingWith:closedThrough:)``.
     public func stageTrail(
-        books: Books, report: Report, fingerprint: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?, reusing: Bool
+        books: Books, report: Report, fingerprint: UInt64, comparingWith previous: URL?, closedThrough: CalendarDate?, reusing: Bool,
+        orderMade: () -> Void = {}
     ) throws -> StagedTrail {
         let order = Trail.Order(books: books, report: report)
+        orderMade()
         let trail = Trail(books: books, report: report, order: order)
         let (runs, keys) = SiteBuilder.Inputs.trailRuns(books, report, order)
         let name = trailURL.lastPathComponent
