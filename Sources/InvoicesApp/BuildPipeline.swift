@@ -191,11 +191,15 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw BuildError(code: .dataError, message: Self.trailRefusal(error))
         }
-        let sources = sourceFingerprints(trailFirstLine: previousFirstLine)
-        let source = sources?.source
         // The previous build's manifest, parsed once: for the check below and, when the build renders, for the units
-        // it reuses. --full and --debug-markdown render every page, so they read none.
-        let previous = configuration.full || configuration.site.debugMarkdownFolder != nil ? nil : SiteManifest.read(writer.manifestURL)
+        // it reuses. --full and --debug-markdown render every page, so they read none. It is read and parsed beside
+        // the fingerprints (the store's every byte hashed): each ran alone on one core while the other waited, and
+        // neither reads what the other makes; the check below has both.
+        let readsPrevious = !configuration.full && configuration.site.debugMarkdownFolder == nil
+        let (sources, previous) = sideBySide(
+            { sourceFingerprints(trailFirstLine: previousFirstLine) },
+            { readsPrevious ? SiteManifest.read(writer.manifestURL) : nil })
+        let source = sources?.source
         // The trail is the previous build's output too: without it the build renders, and writes it again.
         if let previous, let source, previousFirstLine != nil, let summary = writer.unchangedSite(source: source, manifest: previous) {
             observer?(.load, 1, 1, "the store, templates and options are as the previous build read them")
@@ -206,6 +210,11 @@ public struct BuildPipeline: Sendable {
         // here on a thread of its own while the store is read (mostly waiting on the disk), and waited for before
         // this build retires its own predecessor.
         let retiredRemoval = writer.removeRetiredSites()
+        // The inputs the previous build carried (``InvoicesSite/CarriedInputs``), read and checked beside the load:
+        // they depend on no figure (whether they apply is decided with the books below).
+        let inputsURL = writer.inputsURL
+        let carriedRead: Task<CarriedInputs?, Never>? =
+            previous == nil ? nil : Task.detached { CarriedInputs.read(inputsURL) }
         let templates = try loadTemplates()
         let prepared = try await prepare(templates: templates, observer: observer)
         var timings = prepared.timings
@@ -220,7 +229,7 @@ public struct BuildPipeline: Sendable {
         // When the books are read from the bytes and settings the previous build read them from, and the options are
         // its own, every unit's inputs are the ones it carried: a change of the templates alone does not fingerprint
         // the books again (--full and --debug-markdown work them out).
-        let carried = previous == nil ? nil : CarriedInputs.read(writer.inputsURL)
+        let carried = await carriedRead?.value
         var site = SiteBuilder(
             books: books.books, report: books.report, figures: books.figures, templates: prepared.templates, options: configuration.site,
             carried: carried, source: sources?.books)

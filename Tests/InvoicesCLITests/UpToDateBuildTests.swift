@@ -100,4 +100,33 @@ struct UpToDateBuildTests {
         #expect(try project.buildSummary(project.site).hasPrefix("Wrote "))
         #expect(try project.files() == reference)
     }
+
+    /// The store's bytes are fingerprinted beside the previous manifest's read (docs/performance.md, thirteenth
+    /// session): a store that cannot be read is still refused as a build without a previous site refuses it (the same
+    /// exit code and message), and the previous site is left as it was.
+    @Test(.temporaryFolder) func aStoreErrorBesideThePreviousManifestIsReportedAsBefore() throws {
+        let project = try TestProject.initialized()
+        try settle(project)
+        let before = try project.stamps()
+        let saved = try Data(contentsOf: URL(fileURLWithPath: project.store))
+        for damage in ["missing", "not a database", "a rollback journal left behind"] {
+            switch damage {
+            case "missing": try FileManager.default.removeItem(atPath: project.store)
+            case "not a database": try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: project.store))
+            default:
+                try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: project.store))
+                try Data(repeating: 0x42, count: 512).write(to: URL(fileURLWithPath: project.store + "-journal"))
+            }
+            let rebuild = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
+            let fresh = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.path("fresh")])
+            #expect(rebuild.status != 0, "\(damage): \(rebuild.stdout)")
+            #expect(rebuild.status == fresh.status, "\(damage)")
+            #expect(rebuild.stderr == fresh.stderr, "\(damage)")
+            #expect(!FileManager.default.fileExists(atPath: project.path("fresh")), "\(damage)")
+            #expect(try project.stamps() == before, "\(damage)")
+            try? FileManager.default.removeItem(atPath: project.store + "-journal")
+            try saved.write(to: URL(fileURLWithPath: project.store))
+        }
+        #expect(try project.buildSummary(project.site).hasPrefix("Up to date: "))
+    }
 }
