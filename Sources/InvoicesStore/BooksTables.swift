@@ -440,6 +440,7 @@ public struct BooksTables {
     /// - Throws: ``StoreIssues`` naming every row problem found.
     public mutating func books() throws(StoreIssues) -> Books {
         if version >= 2 { checkTaxes() }
+        LoadTrace.mark("books: checkTaxes")
         if problems.total > 0 { throw problems.error }
         // Currencies in code order, so every table built from them is ordered the same way on every run.
         let sorted = currencies.sorted()
@@ -453,7 +454,9 @@ public struct BooksTables {
                 clients: clients, invoices: invoices, currencies: sorted, payments: payments, paymentDetails: details,
                 writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: version)
         (clients, invoices, payments, details, writeOffs, taxLines) = ([], [], [], [], [], [])
+        LoadTrace.mark("books: made")
         if version >= 2 { books.settle() }
+        LoadTrace.mark("books: settled")
         return books
     }
 
@@ -508,6 +511,27 @@ extension BooksTables {
         tables.invoices = []
         tables.correctsIDs = []
         return tables
+    }
+
+    /// Tables to check the payments and write-offs against on another thread, once every invoice is read (and
+    /// joined): the invoices resolved here first (a credit note's `correctsId` problems added to these tables, where
+    /// one scan adds them), then shared, never written, with no problems of their own yet. ``take(paymentsAndWriteOffs:)``
+    /// takes back what they checked.
+    mutating func forDetails() -> BooksTables {
+        _ = finishInvoices()
+        var tables = self
+        tables.problems = Problems(path: problems.path, limit: problems.limit)
+        return tables
+    }
+
+    /// Takes the payments, their details and the write-offs `other` (``forDetails()``'s, with no tax lines) checked,
+    /// and appends its problems after these tables' own: these tables have none of those rows yet. `other` is
+    /// consumed, so the invoices it shared are these tables' alone again before ``books()`` changes them.
+    mutating func take(paymentsAndWriteOffs other: consuming BooksTables) {
+        problems.append(other.problems)
+        payments = other.payments
+        details = other.details
+        writeOffs = other.writeOffs
     }
 
     /// How many invoices are kept so far.

@@ -39,7 +39,9 @@ extension StoreFile {
 ///
 /// The loader and the reading thread take turns: the thread proves the snapshot (`proved`), the loader hands it the
 /// tables its clients are in and the row id to read the invoices above, or nothing (``start(_:)``), the thread
-/// reads those invoices (`invoicesDone`), then the detail tables (`done`).
+/// reads those invoices (`invoicesDone`), then the detail tables (`done`). With the invoices split, the loader hands
+/// it every invoice once joined (``handOver(_:)``), and the thread checks the payments and write-offs against them
+/// itself (``checked``) instead of copying their rows for the loader to check.
 final class DetailRead: @unchecked Sendable {
     // @unchecked Sendable: each field is written by one side before it signals the semaphore the other side waits
     // for, and read only after that wait.
@@ -60,6 +62,16 @@ final class DetailRead: @unchecked Sendable {
     /// The detail tables the second connection read, in order (set before `done` is signalled): without the tax
     /// lines when it read invoices too, which the loader then checks itself meanwhile.
     var tablesRead: [String] = []
+    /// The payments and write-offs the second connection checked against the tables handed over, their problems
+    /// apart (set before `done` is signalled; nil when it copied them into ``tables`` or read nothing).
+    var checked: BooksTables?
+    /// Whether the second connection checked the payments and write-offs itself (set before `done` is signalled).
+    var checkedThere = false
+    /// How often the thread looks for the hand-over while it copies payment rows (``StoreLoader/paymentRowsBeforeHandOver``).
+    static let handOverLookRows = 1024
+    private var handed: BooksTables?
+    private var handedOver = false
+    private let handedSignal = DispatchSemaphore(value: 0)
 
     /// Lets the thread go on once it proved the snapshot, with `request` (nil: only the detail tables). Only the
     /// first call counts; the loader calls it on every path, so a proved thread never waits for ever.
@@ -72,6 +84,28 @@ final class DetailRead: @unchecked Sendable {
 
     /// Called by the thread after `proved`: waits for ``start(_:)``.
     fileprivate func waitForStart() { go.wait() }
+
+    /// Gives the thread the loader's tables with every invoice joined and resolved (``BooksTables/forDetails()``)
+    /// to check the payments and write-offs against, or nil (it then copies them for the loader). Only the first
+    /// call counts; the loader calls it on every path, so the thread never waits for ever.
+    func handOver(_ tables: BooksTables?) {
+        guard !handedOver else { return }
+        handedOver = true
+        handed = tables
+        handedSignal.signal()
+    }
+
+    /// Called by the thread: nil while the loader has not handed its tables over (waiting for them with `wait`),
+    /// else what it handed (the tables, or nil), taken once.
+    fileprivate func takeHandOver(wait: Bool) -> BooksTables?? {
+        if wait { handedSignal.wait() } else if handedSignal.wait(timeout: .now()) != .success { return nil }
+        defer { handed = nil }
+        return .some(handed)
+    }
+
+    /// Called by the loader once the thread is done: lets go of tables it never took (they share the invoices,
+    /// which the books then change).
+    func dropHandOver() { handed = nil }
 }
 
 extension StoreLoader {
@@ -100,6 +134,7 @@ extension StoreLoader {
     }
 
     private func readSecond(_ read: DetailRead, version: Int, stateBefore: [UInt8]) {
+        LoadTrace.mark("second: thread started")
         var proved = false
         var invoicesTold = false
         defer {
@@ -115,23 +150,76 @@ extension StoreLoader {
             read.sameSnapshot = true
             proved = true
             read.proved.signal()
+            LoadTrace.mark("second: proved")
             read.waitForStart()
+            LoadTrace.mark("second: started")
             if let request = read.invoiceRequest {
                 read.invoices = try? readInvoices(db, above: request.above, into: request.tables, version: version)
             }
+            LoadTrace.mark("second: invoices checked")
             invoicesTold = true
             read.invoicesDone.signal()
+            // With the invoices split, the loader checks the tax lines itself meanwhile (after the join), and this
+            // connection checks the payments and write-offs against the invoices it hands over.
+            if read.invoiceRequest != nil {
+                try checkPaymentsAndWriteOffs(db, read, version: version)
+                return
+            }
             var tables: [String: BufferedRows] = [:]
-            // With the invoices split, the loader checks the tax lines itself meanwhile (after the join), so this
-            // connection reads the payments and write-offs only.
-            for table in Self.detailTables where read.invoiceRequest == nil || table != "taxLine" {
+            for table in Self.detailTables {
                 read.tablesRead.append(table)
                 let statement = try select(db, table, version: version)
                 var rows = BufferedRows(columnCount: Int(sqlite3_column_count(statement.sqliteStatement)))
                 try step(statement) { rows.append($0) }
                 tables[table] = rows
+                LoadTrace.mark("second: \(table) read")
             }
             read.tables = tables
+        }
+    }
+
+    /// With the invoices split: the payments, then the write-offs, checked on this connection against the loader's
+    /// tables with every invoice (``DetailRead/handOver(_:)``, right after the join), so the loader does not replay
+    /// them (docs/performance.md, "The payments checked on the second connection"). The payment rows stepped before
+    /// the hand-over are copied meanwhile (``BufferedRows``) and checked first once it comes: the rows in the order
+    /// one scan checks them. When the loader hands nothing over, both tables are copied for it, as unsplit.
+    private func checkPaymentsAndWriteOffs(_ db: Database, _ read: DetailRead, version: Int) throws {
+        let payments = try select(db, "payment", version: version)
+        var pending = BufferedRows(columnCount: Int(sqlite3_column_count(payments.sqliteStatement)))
+        var tables: BooksTables?
+        var handed = false
+        func receive(_ received: BooksTables?) {
+            handed = true
+            guard var received else { return }
+            pending.forEach { received.addPayment($0) }
+            pending = BufferedRows(columnCount: pending.columnCount)
+            tables = received
+        }
+        let before = paymentRowsBeforeHandOver
+        var rows = 0
+        read.tablesRead.append("payment")
+        try step(payments) { row in
+            if !handed {
+                if let before {
+                    if rows == before, let received = read.takeHandOver(wait: true) { receive(received) }
+                } else if rows % DetailRead.handOverLookRows == 0, let received = read.takeHandOver(wait: false) {
+                    receive(received)
+                }
+                rows += 1
+            }
+            if tables != nil { tables!.addPayment(row) } else { pending.append(row) }
+        }
+        if !handed, let received = read.takeHandOver(wait: true) { receive(received) }
+        read.tablesRead.append("writeOff")
+        let writeOffs = try select(db, "writeOff", version: version)
+        if tables != nil {
+            try step(writeOffs) { tables!.addWriteOff($0) }
+            read.checkedThere = true
+            read.checked = tables
+        } else {
+            var copied = BufferedRows(columnCount: Int(sqlite3_column_count(writeOffs.sqliteStatement)))
+            try step(writeOffs) { copied.append($0) }
+            read.tables = ["payment": pending, "writeOff": copied]
         }
     }
 

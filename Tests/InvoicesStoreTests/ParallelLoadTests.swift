@@ -13,13 +13,14 @@ struct ParallelLoadTests {
     /// With `split`, the invoice table is read in two parts (one per connection) from two invoices on, the second
     /// part handed over in parts of `partRows`; `issueLimit` problems kept.
     static func bothWays(
-        _ path: String, split: Bool = true, partRows: Int = 7, issueLimit: Int = 100, request: ((Int64?) -> Void)? = nil,
-        tablesRead: (([String]) -> Void)? = nil
+        _ path: String, split: Bool = true, partRows: Int = 7, issueLimit: Int = 100, paymentRowsBeforeHandOver: Int? = nil,
+        request: ((Int64?) -> Void)? = nil, tablesRead: (([String]) -> Void)? = nil, checkedThere: ((Bool) -> Void)? = nil
     ) throws -> (parallel: Result<Books, StoreIssues>, direct: Result<Books, StoreIssues>) {
         var loader = StoreLoader(path: path)
         loader.invoiceSplitMinimum = split ? 2 : .max
         loader.invoicePartRows = partRows
         loader.issueLimit = issueLimit
+        loader.paymentRowsBeforeHandOver = paymentRowsBeforeHandOver
         let state = loader.file.commitState()
         #expect(state != nil)
         let queue = try loader.file.openReadOnly(label: "test")
@@ -28,9 +29,10 @@ struct ParallelLoadTests {
             let version = try loader.checkSchema(db)
             let details = loader.startDetailRead(version: version, stateBefore: state)
             let parallel = Result { () throws(StoreIssues) in try Self.load(loader, db, version, details) }
-            #expect(details.tables != nil, "the second connection did not read the detail tables")
+            #expect(details.tables != nil || details.checkedThere, "the second connection did not read the detail tables")
             request?(details.invoiceRequest?.above)
             tablesRead?(details.tablesRead)
+            checkedThere?(details.checkedThere)
             let direct = Result { () throws(StoreIssues) in try Self.load(loader, db, version, nil) }
             return (parallel, direct)
         }
@@ -156,6 +158,59 @@ struct ParallelLoadTests {
         Self.expectSame(try parallel.get(), try direct.get())
         _ = try Self.bothWays(valid, split: false, tablesRead: { read = $0 })
         #expect(read == StoreLoader.detailTables)
+    }
+
+    /// With the invoices split, the second connection checks the payments and write-offs itself against every
+    /// invoice the loader hands over after the join (docs/performance.md, "The payments checked on the second
+    /// connection"), the rows it stepped before the hand-over copied and checked first: payments of invoices in both
+    /// parts, with methods (their details' indexes), a credit note's `correctsId`, problems in payments, write-offs
+    /// and tax lines. Whether the hand-over comes before the first payment row (0), after a few (3, 17) or after the
+    /// last (`.max`), or whenever it comes (nil): one scan's books, and its messages in its order at every limit.
+    @Test(.temporaryFolder) func theSecondConnectionChecksThePaymentsAgainstTheJoinedInvoices() throws {
+        let path = try TemporaryFolder.current.path("books.sqlite")
+        let valid = try TemporaryFolder.current.path("valid.sqlite")
+        var sql = "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;\n"
+            + "INSERT INTO client (id, number, name) VALUES (1, 'C-1', 'Acme'), (2, 'C-2', 'Globex');\n"
+        for id in 1...40 {
+            let credit = id == 27 ? "'credit', 998" : "'invoice', NULL"
+            sql += "INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn, kind, correctsId) "
+                + "VALUES (\(id), 'INV-\(id)', \(id % 2 + 1), 1100, 1000, '\(id > 30 ? "CHF" : "EUR")', '2025-01-10', '2025-02-10', \(credit));\n"
+            sql += "INSERT INTO taxLine (id, invoiceId, name, rate, net, amount) VALUES (\(id), \(id), 'VAT', '\(id % 13 == 0 ? "ten" : "10")', 1000, 100);\n"
+        }
+        // Payments in row order jump between the two parts: invoice 7 p mod 40 + 1 for payment p.
+        for payment in 1...60 {
+            let invoice = payment == 44 ? 999 : (7 * payment) % 40 + 1
+            let day = payment % 11 == 0 ? "2025-02-30" : "2025-01-\(10 + payment % 18)"
+            let currency = payment == 23 ? "'USD'" : "NULL"
+            sql += "INSERT INTO payment (id, invoiceId, paidOn, amount, currency, method, reference) "
+                + "VALUES (\(payment), \(invoice), '\(day)', \(payment), \(currency), '\(["", "card", "bank transfer (SEPA instant)"][payment % 3])', 'R-\(payment)');\n"
+        }
+        for writeOff in 1...6 {
+            sql += "INSERT INTO writeOff (id, invoiceId, writtenOffOn, amount, reason) VALUES (\(writeOff), \(41 - 6 * writeOff), '2025-03-01', \(writeOff == 4 ? 0 : 5), 'r');\n"
+        }
+        try StoreFixture.make(at: path, sql: sql, version: 3)
+        try SampleGenerator(clients: 7, invoices: 400, seed: 5).write(to: valid)
+        for before in [0, 3, 17, .max, nil] as [Int?] {
+            for limit in [1, 2, 3, 6, 8, 100] {
+                var there = false
+                let (parallel, direct) = try Self.bothWays(path, issueLimit: limit, paymentRowsBeforeHandOver: before, checkedThere: { there = $0 })
+                #expect(there, "the second connection did not check the payments")
+                guard case .failure(let a) = parallel, case .failure(let b) = direct else {
+                    Issue.record("both reads should refuse the store")
+                    return
+                }
+                // 1 correctsId, 6 payments (11, 22, 23, 33, 44, 55), 1 write-off, 3 tax lines (13, 26, 39), then sums.
+                #expect(a.total == b.total && a.total >= 11)
+                #expect(a.issues.count == min(limit, a.total))
+                #expect(a.issues.map(\.description) == b.issues.map(\.description), "before \(String(describing: before)), limit \(limit)")
+            }
+            var there = false
+            let (parallel, direct) = try Self.bothWays(valid, partRows: 50, paymentRowsBeforeHandOver: before, checkedThere: { there = $0 })
+            #expect(there)
+            let a = try parallel.get(), b = try direct.get()
+            #expect(a.payments.count > 200 && !a.paymentDetails.isEmpty)
+            Self.expectSame(a, b)
+        }
     }
 
     /// Cells of every storage class where a text, an integer or a date is expected: each message, in the same order,
