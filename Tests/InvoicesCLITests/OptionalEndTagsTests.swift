@@ -25,27 +25,3 @@ extension LeanTablesTests {
         #expect(rows > 1_000, "the site has its tables")
     }
 }
-
-extension LeanTablesTests {
-    /// The default templates write their fixed one-word attribute values without quotes (the page shell's, a note's
-    /// class, an overdue row's class) and the layout leaves out `</html>`: bytes on every page and every overdue row,
-    /// the same tree in the browser (docs/templates.md). `</body>` stays, for `invoices serve`'s reload script.
-    @Test(.temporaryFolder) func theDefaultPagesWriteTheirFixedOneWordValuesWithoutQuotes() throws {
-        let folder = try TemporaryFolder.current
-        let site = try Self.site(folder, "site")
-        var notes = 0, overdue = 0
-        for page in try Self.pages(site) {
-            let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
-            guard html.hasPrefix("<!DOCTYPE html>") else { continue }
-            for quoted in ["charset=\"utf-8\"", "name=\"viewport\"", "name=\"referrer\"", "class=\"site\"", "class=\"home\"",
-                           "class=\"note\"", "class=\"overdue\"", "</html>"] {
-                #expect(!html.contains(quoted), "\(page): \(quoted)")
-            }
-            #expect(html.contains("\n<meta charset=utf-8>\n<meta name=viewport content=\"width=device-width, initial-scale=1\">\n"), "\(page)")
-            #expect(html.contains("\n<header class=site>\n") && html.hasSuffix("</footer>\n</body>\n"), "\(page)")
-            notes += html.ranges(of: "<p class=note>").count
-            overdue += html.ranges(of: "<tr class=overdue>").count
-        }
-        #expect(notes > 10 && overdue > 0, "\(notes) notes, \(overdue) overdue rows")
-    }
-}
