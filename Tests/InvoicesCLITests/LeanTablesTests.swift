@@ -67,7 +67,7 @@ struct LeanTablesTests {
                 let cells = row.components(separatedBy: "<td>")
                 #expect(cells.count == 7, "\(page): \(row)")
                 let isOverdue = cells.count > 5 && cells[5] == "overdue"
-                #expect(row.hasPrefix(isOverdue ? "<tr class=\"overdue\"><th>" : "<tr><th>"), "\(page): \(row)")
+                #expect(row.hasPrefix(isOverdue ? "<tr class=overdue><th>" : "<tr><th>"), "\(page): \(row)")
                 if isOverdue { overdue += 1 } else { others += 1 }
             }
         }

@@ -226,7 +226,7 @@ struct PaginatedListsTests {
     /// A statement's lines: its rows without a class (the opening and closing balances have one).
     static let lineRow = ""
     /// An invoice row: a class only when it is overdue.
-    static let invoiceRow = "(?: class=\"overdue\")?"
+    static let invoiceRow = "(?: class=overdue)?"
 
     /// A client's invoices and each currency of its statement, built with pages of 10 rows and with one page: the
     /// pages hold every row of the whole list once, in order; the client page and statement link every page and
