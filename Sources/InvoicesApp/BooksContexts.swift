@@ -38,12 +38,8 @@ public struct BooksAndReport: Sendable {
         let main = MainContext(store: store, readOnly: true, name: "books")
         let child = PrivateContext(parent: main, readOnly: true, name: "totals")
         let (books, report, figures) = try await child.perform { context in
-            LoadTrace.mark("totals: child context")
             let books = try context.books()
-            LoadTrace.mark("totals: books handed out")
             let report = try Report(books: books, period: period)
-            LoadTrace.mark("totals: Report.init")
-            defer { LoadTrace.mark("totals: SiteFigures") }
             return (books, report, SiteFigures(books: books, report: report, fiscalYearStart: fiscalYearStart, datev: datev, rates: rates))
         }
         return BooksAndReport(

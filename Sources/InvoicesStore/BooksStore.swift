@@ -45,8 +45,6 @@ public final class BooksStore: PersistentStore {
         loader.coreDataMapping = coreDataMapping
         loader.issueLimit = issueLimit
         let fetched = try loader.fetch()
-        LoadTrace.mark("fetch: closed")
-        defer { LoadTrace.mark("store: rows indexed") }
         self.init(books: fetched.books, warnings: fetched.warnings, totalWarnings: fetched.totalWarnings, format: fetched.format)
     }
 

@@ -440,7 +440,6 @@ public struct BooksTables {
     /// - Throws: ``StoreIssues`` naming every row problem found.
     public mutating func books() throws(StoreIssues) -> Books {
         if version >= 2 { checkTaxes() }
-        LoadTrace.mark("books: checkTaxes")
         if problems.total > 0 { throw problems.error }
         // Currencies in code order, so every table built from them is ordered the same way on every run.
         let sorted = currencies.sorted()
@@ -454,9 +453,7 @@ public struct BooksTables {
                 clients: clients, invoices: invoices, currencies: sorted, payments: payments, paymentDetails: details,
                 writeOffs: writeOffs, taxLines: taxLines, taxes: taxes, schemaVersion: version)
         (clients, invoices, payments, details, writeOffs, taxLines) = ([], [], [], [], [], [])
-        LoadTrace.mark("books: made")
         if version >= 2 { books.settle() }
-        LoadTrace.mark("books: settled")
         return books
     }
 

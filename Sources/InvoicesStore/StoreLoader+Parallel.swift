@@ -134,7 +134,6 @@ extension StoreLoader {
     }
 
     private func readSecond(_ read: DetailRead, version: Int, stateBefore: [UInt8]) {
-        LoadTrace.mark("second: thread started")
         var proved = false
         var invoicesTold = false
         defer {
@@ -150,13 +149,10 @@ extension StoreLoader {
             read.sameSnapshot = true
             proved = true
             read.proved.signal()
-            LoadTrace.mark("second: proved")
             read.waitForStart()
-            LoadTrace.mark("second: started")
             if let request = read.invoiceRequest {
                 read.invoices = try? readInvoices(db, above: request.above, into: request.tables, version: version)
             }
-            LoadTrace.mark("second: invoices checked")
             invoicesTold = true
             read.invoicesDone.signal()
             // With the invoices split, the loader checks the tax lines itself meanwhile (after the join), and this
@@ -172,7 +168,6 @@ extension StoreLoader {
                 var rows = BufferedRows(columnCount: Int(sqlite3_column_count(statement.sqliteStatement)))
                 try step(statement) { rows.append($0) }
                 tables[table] = rows
-                LoadTrace.mark("second: \(table) read")
             }
             read.tables = tables
         }

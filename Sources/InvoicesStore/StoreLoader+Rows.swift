@@ -77,13 +77,11 @@ extension StoreLoader {
             details?.start(nil)
             details?.handOver(nil)
         }
-        LoadTrace.mark("loader: start")
         var tables = BooksTables(path: path, version: version, issueLimit: issueLimit)
         // A UNIQUE index already guarantees distinct values; only a store without one needs the check here.
         tables.checkClientNumbers = try !hasUniqueIndex(db, table: "client", column: "number")
         tables.checkInvoiceIdentifiers = try !hasUniqueIndex(db, table: "invoice", column: "identifier")
         try step(try select(db, "client", version: version, orderBy: "number, id")) { tables.addClient($0) }
-        LoadTrace.mark("loader: clients")
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM invoice") ?? 0
         tables.reserveInvoices(count)
         // The invoices above the middle row id are checked on the second connection meanwhile, when it proved it
@@ -91,7 +89,6 @@ extension StoreLoader {
         var split: Int64?
         if let details {
             details.proved.wait()
-            LoadTrace.mark("loader: proof waited")
             if details.sameSnapshot,
                 let above = try? invoiceSplit(db, count: count, minimum: invoiceSplitMinimum, checkIdentifiers: tables.checkInvoiceIdentifiers)
             {
@@ -103,13 +100,10 @@ extension StoreLoader {
         }
         if let split, let details {
             try step(try select(db, "invoice", version: version, where: "id <= \(split)")) { tables.addInvoice($0) }
-            LoadTrace.mark("loader: own invoices")
             details.invoicesDone.wait()
-            LoadTrace.mark("loader: second's invoices waited")
             if var other = details.invoices {
                 details.invoices = nil
                 tables.join(&other.parts, checkedBy: other.tables)
-                LoadTrace.mark("loader: joined")
             } else {
                 try step(try select(db, "invoice", version: version, where: "id > \(split)")) { tables.addInvoice($0) }
             }
@@ -125,30 +119,24 @@ extension StoreLoader {
             if split != nil {
                 // The second connection checks the payments and write-offs against every invoice, now joined.
                 details?.handOver(tables.forDetails())
-                LoadTrace.mark("loader: handed over")
                 taxLineProblems = try tables.checkingApart { tables in
                     try step(try select(db, "taxLine", version: version)) { tables.addTaxLine($0) }
                 }
-                LoadTrace.mark("loader: tax lines checked")
             }
             defer { if let taxLineProblems { tables.problems.append(taxLineProblems) } }
             details?.done.wait()
             details?.dropHandOver()
-            LoadTrace.mark("loader: details waited")
             if let details, let checked = details.checked {
                 details.checked = nil
                 tables.take(paymentsAndWriteOffs: checked)
-                LoadTrace.mark("loader: payments and write-offs taken")
             } else if let details, var rest = details.tables {
                 tables.reserveDetails(payments: rest["payment"]?.count ?? 0, taxLines: rest["taxLine"]?.count ?? 0)
                 // Each table's rows are let go once taken, so the three are not all held with the books they make
                 // (docs/performance.md, "The peak at L under 1 GB"); what was read stays told apart from nothing.
                 details.tables = [:]
                 rest.removeValue(forKey: "payment")?.forEach { tables.addPayment($0) }
-                LoadTrace.mark("loader: payments replayed")
                 rest.removeValue(forKey: "writeOff")?.forEach { tables.addWriteOff($0) }
                 rest.removeValue(forKey: "taxLine")?.forEach { tables.addTaxLine($0) }
-                LoadTrace.mark("loader: write-offs and tax lines replayed")
             } else {
                 try step(try select(db, "payment", version: version)) { tables.addPayment($0) }
                 try step(try select(db, "writeOff", version: version)) { tables.addWriteOff($0) }
@@ -157,7 +145,6 @@ extension StoreLoader {
                 }
             }
         }
-        defer { LoadTrace.mark("loader: books made (checkTaxes, settle)") }
         return try tables.books()
     }
 }
