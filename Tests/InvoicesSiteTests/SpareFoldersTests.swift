@@ -93,4 +93,35 @@ import Testing
         // The staging folder (the emptied retired site) went with the failed site.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).sorted() == ["site", "victim"])
     }
+
+    /// In a folder with the set-group-ID bit (a shared web root), `mkdir` gives each new folder that bit: the taken
+    /// folders keep it, as a site written afresh there has it.
+    @Test(.temporaryFolder) func takenFoldersInASetGroupIDFolderKeepTheBitAFreshSiteHas() throws {
+        let folder = try TemporaryFolder.current
+        let shared = folder.path("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared, 0o2775) == 0)
+        let output = shared + "/site"
+        let writer = SiteWriter(output: output)
+        let files = ["a/b/one.html": "1", "a/c/two.html": "2", "index.html": "i"]
+        for _ in 0..<2 {
+            let staging = try writer.begin()
+            try write(files, into: staging)
+            _ = try staging.commit(retiring: true)
+        }
+        let retired = try #require(try FileManager.default.contentsOfDirectory(atPath: shared).first { $0.hasPrefix(".site.retired-") })
+        let takenInode = inode(shared + "/" + retired + "/a/b")
+        let removal = writer.removeRetiredSites()
+        removal.wait()
+        let staging = try writer.begin(reusing: removal)
+        try write(files, into: staging)
+        _ = try staging.commit(retiring: true)
+        #expect(inode(output + "/a/b") == takenInode, "the retired site's folders were taken")
+        let fresh = shared + "/fresh"
+        let freshStaging = try SiteWriter(output: fresh).begin()
+        try write(files, into: freshStaging)
+        _ = try freshStaging.commit()
+        #expect(tree(fresh)["a/b"] == "folder 2755", "mkdir under a set-group-ID folder gives the bit")
+        #expect(tree(output) == tree(fresh))
+    }
 }

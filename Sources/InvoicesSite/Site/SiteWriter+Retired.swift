@@ -44,7 +44,7 @@ extension SiteWriter {
                 // rename fails, and it goes on to the next.
                 let mine = tree == nil ? spare : spare + "-" + name
                 guard rename(path, mine) == 0 else { continue }
-                if tree == nil, let modes = SpareTree.Modes.current {
+                if tree == nil, let modes = SpareTree.Modes.current(under: parent) {
                     tree = SpareTree.emptying(mine, modes: modes)
                     if tree != nil { continue }
                 }
@@ -132,19 +132,23 @@ struct SpareTree: Sendable {
     let folders: [String]
 
     /// The modes a build's folders are made with: the staging folder's (`FileManager`, 0o777) and the others'
-    /// (``SiteStaging``, 0o755), less the process's umask.
+    /// (``SiteStaging``, 0o755), less the process's umask, with the set-group-ID bit they inherit.
     struct Modes: Sendable {
         let root: mode_t
         let folder: mode_t
 
         /// From the umask in `/proc/self/status` (setting the umask to read it would race with the build's
-        /// threads); nil where it cannot be read, and then nothing is reused.
-        static var current: Modes? {
+        /// threads) and the folder the site is made in, `parent`: where it has the set-group-ID bit, `mkdir` gives
+        /// every folder made under it that bit too. Nil where either cannot be read, and then nothing is reused.
+        static func current(under parent: String) -> Modes? {
+            var info = stat()
             guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-                let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+                let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8),
+                stat(parent, &info) == 0
             else { return nil }
-            return Modes(root: 0o777 & ~mask, folder: 0o755 & ~mask)
+            let inherited = info.st_mode & S_ISGID
+            return Modes(root: 0o777 & ~mask | inherited, folder: 0o755 & ~mask | inherited)
         }
     }
 
