@@ -243,7 +243,7 @@ public struct BuildPipeline: Sendable {
         // files are still as it wrote them) are hard-linked instead of rendered; --full and --debug-markdown render all.
         let staging: SiteStaging
         do {
-            staging = try writer.begin()
+            staging = try writer.begin(reusing: retiredRemoval)
         } catch {
             throw BuildError(code: .cannotCreate, message: error.description)
         }

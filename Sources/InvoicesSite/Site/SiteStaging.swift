@@ -11,6 +11,10 @@ public final class SiteStaging: @unchecked Sendable {
     let folder: URL
     private let lock = NSLock()
     private var madeFolders: Set<String> = []
+    /// The folders of an emptied retired site taken as the staging folder (``SiteWriter/begin(reusing:)``), as
+    /// paths; those the new site uses are in ``madeFolders`` too, the others are removed before the swap.
+    private var takenFolders: Set<String> = []
+    private let tookFolders: Bool
     private var files = 0
     private var pages = 0
     private var changed = 0
@@ -30,12 +34,14 @@ public final class SiteStaging: @unchecked Sendable {
     private let folderPath: String
     private let outputPath: String
 
-    init(writer: SiteWriter, folder: URL) {
+    init(writer: SiteWriter, folder: URL, taken: [String] = []) {
         self.writer = writer
         self.folder = folder
         folderPath = folder.path
         outputPath = writer.output.path
         madeFolders.insert(folder.path)
+        takenFolders = Set(taken.lazy.map { folder.path + "/" + $0 })
+        tookFolders = !taken.isEmpty
         var info = stat()
         started = lstat(folder.path, &info) == 0 ? SiteManifest.Stamp.nanoseconds(info.st_mtim) : nil
     }
@@ -107,6 +113,7 @@ public final class SiteStaging: @unchecked Sendable {
         let target = folder.appendingPathComponent(path)
         do {
             try makeFolder(target.deletingLastPathComponent().path)
+            if tookFolders { clearTakenFolder(target.path) }
             var file = FileStream(target: target.path, previous: PreviousFile(path, under: writer.output.path), started: started)
             defer { file.close() }
             let sameFile = source.map { file.isPrevious($0) } ?? false
@@ -153,6 +160,7 @@ public final class SiteStaging: @unchecked Sendable {
             // URL's joins cost more than the link itself on a rebuild that reuses thousands of files.
             let target = folderPath + "/" + file.path
             let parent = String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])
+            if tookFolders { clearTakenFolder(target) }
             // A stamp the manifest may trust: the file is linked from its folder (opened once for the unit) without
             // being opened, and the linked file is the one trusted only if its own stamp is the recorded one; else the
             // link is undone and the file opened and read below. Two calls a file instead of a dozen.
@@ -207,6 +215,7 @@ public final class SiteStaging: @unchecked Sendable {
             discard()
             throw failure
         }
+        if tookFolders { removeUnusedFolders() }
         do {
             try writer.swap(folder, retiring: retiring)
         } catch {
@@ -221,8 +230,35 @@ public final class SiteStaging: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Removes the taken folders the new site did not use, those inside first, so that the site holds the folders a
+    /// full build makes and no other. `rmdir` removes only empty folders: one that holds a file is kept, whatever it
+    /// holds.
+    private func removeUnusedFolders() {
+        let unused = lock.withLock { takenFolders.subtracting(madeFolders) }
+        // Descending order puts `a/b` before `a`.
+        for path in unused.sorted(by: >) { rmdir(path) }
+    }
+
+    /// Removes the taken folder at `path`, and the taken folders inside it, when the new site has a file there (a
+    /// folder of the retired site that became a file). They hold no file: only ``removeUnusedFolders()``'s `rmdir`.
+    private func clearTakenFolder(_ path: String) {
+        let inside = lock.withLock { () -> [String] in
+            guard takenFolders.contains(path), !madeFolders.contains(path) else { return [] }
+            let prefix = path + "/"
+            let found = takenFolders.filter { $0 == path || $0.hasPrefix(prefix) }
+            takenFolders.subtract(found)
+            return Array(found)
+        }
+        for folder in inside.sorted(by: >) { rmdir(folder) }
+    }
+
     private func makeFolder(_ path: String) throws(POSIXFailure) {
-        let known = lock.withLock { madeFolders.contains(path) }
+        let known = lock.withLock {
+            if madeFolders.contains(path) { return true }
+            guard takenFolders.contains(path) else { return false }
+            madeFolders.insert(path)
+            return true
+        }
         guard !known else { return }
         if mkdir(path, 0o755) != 0, errno != EEXIST {
             if errno == ENOENT {

@@ -180,22 +180,37 @@ public struct SiteWriter: Sendable {
     }
 
     /// Starts a new site: a staging folder beside the output that files are written into.
+    ///
+    /// With `removal`, when it has ended and emptied a retired site (``removeRetiredSites()``), that tree is taken as
+    /// the staging folder: its folders are used as they are (no `mkdir`), and those the new site does not use are
+    /// removed before the swap (``SiteStaging/commit(retiring:)``). Otherwise (still running, nothing emptied) the
+    /// folder is made as without it.
     /// - Throws: ``SiteWriteError`` when the folder cannot be created.
-    public func begin() throws(SiteWriteError) -> SiteStaging {
+    public func begin(reusing removal: RetiredSitesRemoval? = nil) throws(SiteWriteError) -> SiteStaging {
         let manager = FileManager.default
         let parent = output.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".\(output.lastPathComponent).building-\(ProcessInfo.processInfo.processIdentifier)")
         try checkReplaceable()
         removeLeftovers(in: parent)
         try? manager.removeItem(at: staging)
+        var taken: [String]?
+        if let tree = removal?.take() {
+            if rename(tree.path, staging.path) == 0 {
+                taken = tree.folders
+            } else {
+                try? manager.removeItem(atPath: tree.path)
+            }
+        }
         do {
-            try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-            try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+            if taken == nil {
+                try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+                try manager.createDirectory(at: staging, withIntermediateDirectories: false)
+            }
             try writeMarker(into: staging)
         } catch {
             throw SiteWriteError(path: staging.path, message: "cannot create the output folder: \(Self.reason(error))")
         }
-        return SiteStaging(writer: self, folder: staging)
+        return SiteStaging(writer: self, folder: staging, taken: taken ?? [])
     }
 
     /// Puts `staging` in the place of the output folder; the previous site is removed, or with `retiring` renamed
