@@ -104,6 +104,57 @@ struct IncrementalBuildTests {
         #expect(csvs.contains { stamps[$0] != nil })
     }
 
+    /// A month's list of clients in one currency is a unit of its own (`month-list:`), keyed by that list's rows
+    /// (issue 46): after the oldest invoice changes, its client's row moves in every later month's list of its
+    /// currency, and the months' pages render again, but the months' lists in the other currencies (several pages
+    /// each at `--page-size 10`) keep their unit and are taken over without rendering; the site equals a full build.
+    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheMonthsOtherLists() throws {
+        let (project, paged) = try TestProject.paged()
+        let oldest = try StoreFixture.query(project.store, "SELECT id, currency FROM invoice WHERE id = (SELECT MIN(id) FROM invoice)")[0]
+        let currency = try #require(oldest["currency"])
+        let before = try project.unitInputs()
+        try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(oldest["id"]!)")
+        let summary = try project.expectSameAsFullBuild(paged)
+        let after = try project.unitInputs()
+        let kept = after.keys.filter { key in
+            guard key.hasPrefix("month-list:"), !key.hasSuffix(":\(currency)"), after[key] == before[key] else { return false }
+            let month = "month:" + key.dropFirst("month-list:".count).split(separator: ":")[0]
+            return after[month] != before[month]
+        }
+        #expect(!kept.isEmpty, "\(after.keys.sorted())")
+        // Their pages (several a list) were taken over, not rendered: at least those files are counted as reused.
+        let files = try project.files().keys
+        let keptFiles = kept.flatMap { key in
+            let cells = key.dropFirst("month-list:".count).split(separator: ":")
+            return files.filter { $0.hasPrefix("months/\(cells[0])/\(cells[1])/") }
+        }
+        #expect(keptFiles.count > kept.count, "a kept list of several pages")
+        let reused = try #require(TestProject.reused(summary), "\(summary)")
+        #expect(reused >= keptFiles.count, "\(summary)")
+        // The changed currency's lists render again.
+        #expect(after.contains { $0.key.hasPrefix("month-list:") && $0.key.hasSuffix(":\(currency)") && before[$0.key] != $0.value })
+    }
+
+    /// Clients added to a month's list in one currency give it more pages: the rebuilt site equals a full build
+    /// (the list's new pages written, the month's page linking them).
+    @Test(.temporaryFolder) func aMonthsListGrowingByPagesEqualsAFullBuild() throws {
+        let (project, paged) = try TestProject.paged()
+        let newest = try StoreFixture.query(
+            project.store, "SELECT id, currency, issuedOn, dueOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let month = String(try #require(newest["issuedOn"]).prefix(7))
+        let currency = try #require(newest["currency"])
+        let pages = { try project.files().keys.filter { $0.hasPrefix("months/\(month)/\(currency)/") }.count }
+        let before = try pages()
+        for number in 1...25 {
+            try project.sql("INSERT INTO client (id, number, name) VALUES (\(9000 + number), 'Z-\(900 + number)', 'Added \(number)')")
+            try project.sql(
+                "INSERT INTO invoice (id, identifier, clientId, amount, net, currency, issuedOn, dueOn) VALUES (\(90000 + number), "
+                    + "'ADD-\(number)', \(9000 + number), \(100 * number), \(100 * number), '\(currency)', '\(newest["issuedOn"]!)', '\(newest["dueOn"]!)')")
+        }
+        try project.expectSameAsFullBuild(paged)
+        #expect(try pages() > before, "\(month) \(currency): \(before) pages before")
+    }
+
     /// A payment, a write-off or a tax line renders its client's pages and the pages of the whole books; every
     /// other client's pages are taken over without rendering (they once all were: the site's base fingerprint
     /// held every payment).
@@ -328,6 +379,17 @@ extension TestProject {
             throw InitializedFailure(description: "invoices build: \(first.stdout)\(first.stderr)")
         }
         return folder.url
+    }
+
+    /// A project of 120 clients and 3,000 invoices built with `--page-size 10`, so a month's list of clients in
+    /// one currency has several pages; with the options to build it with.
+    static func paged() throws -> (TestProject, [String]) {
+        let project = try TestProject(store: "p/books.sqlite", templates: "p/templates")
+        let created = try CLI.run(["init", project.path("p"), "--clients", "120", "--invoices", "3000"])
+        guard created.status == 0 else { throw InitializedFailure(description: "invoices init: \(created.stderr)") }
+        let options = ["--page-size", "10"]
+        try project.buildSummary(project.site, options)
+        return (project, options)
     }
 
     struct InitializedFailure: Error, CustomStringConvertible { var description: String }

@@ -12,12 +12,13 @@ struct MonthPage: PageKind {
     var key: String { "month:\(report.months[offset])" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.months[offset], templates: ["month", "month-list"]) }
     func files() -> [File] { [page()] }
-    func pagedLists() -> [PagedList] { site.paged(lists()) }
+    /// Its lists' pages are units of their own (``MonthListPage``), in its job.
+    var jobGroup: String? { key }
 }
 
 extension MonthPage {
     static func jobs(in site: SiteView) -> [[any PageKind]] { site.report.months.indices.map { [MonthPage(site: site, offset: $0)] } }
-    static var templateContexts: [String: any PageContext.Type] { ["month": Context.self, "month-list": ListPageContext<ListFields, ListRows>.self] }
+    static var templateContexts: [String: any PageContext.Type] { ["month": Context.self] }
     static let rootNames = ["months"]
     /// Each month, with the latest day in it on which an invoice was issued or paid.
     static func sitemap(in site: SiteView) -> [SitemapEntry] {

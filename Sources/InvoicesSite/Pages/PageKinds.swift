@@ -21,6 +21,7 @@ public struct PageKinds: Sendable {
         NotFoundPage.self,
         ChangesPage.self,
         MonthPage.self,
+        MonthListPage.self,
         PeriodPage.self,
         QuarterListsPage.self,
         QuarterPackPage.self,
