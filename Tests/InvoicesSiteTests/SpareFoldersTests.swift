@@ -32,31 +32,46 @@ import Testing
         return lstat(path, &info) == 0 ? UInt(info.st_ino) : 0
     }
 
+    /// Two sites of `files` written by `writer`, so that the first is retired beside the second.
+    func writeTwice(_ files: [String: String], with writer: SiteWriter) throws {
+        for _ in 0..<2 {
+            let staging = try writer.begin()
+            try write(files, into: staging)
+            _ = try staging.commit(retiring: true)
+        }
+    }
+
+    /// A site of `files` written by `writer` into the retired site's folders, the removal waited for so they are taken.
+    func writeIntoRetired(_ files: [String: String], with writer: SiteWriter) throws {
+        let removal = writer.removeRetiredSites()
+        removal.wait()
+        let staging = try writer.begin(reusing: removal)
+        try write(files, into: staging)
+        _ = try staging.commit(retiring: true)
+    }
+
+    /// A site of `files` written into a new folder at `output`.
+    func writeAfresh(_ files: [String: String], to output: String) throws {
+        let staging = try SiteWriter(output: output).begin()
+        try write(files, into: staging)
+        _ = try staging.commit()
+    }
+
     @Test(.temporaryFolder) func aSiteWrittenIntoTheRetiredSitesFoldersEqualsOneWrittenAfresh() throws {
         let folder = try TemporaryFolder.current
         let output = folder.path("site")
         let writer = SiteWriter(output: output)
         let first = ["a/b/one.html": "1", "a/c/two.html": "2", "gone/deep/three.html": "3", "becomes-file/x.html": "4", "index.html": "i"]
-        for _ in 0..<2 {
-            let staging = try writer.begin()
-            try write(first, into: staging)
-            _ = try staging.commit(retiring: true)
-        }
+        try writeTwice(first, with: writer)
         let retired = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).first { $0.hasPrefix(".site.retired-") })
         #expect(chmod(folder.path(retired + "/a"), 0o700) == 0)
         let takenInode = inode(folder.path(retired + "/a/b"))
         // What the next site holds: some folders kept, one gone, a folder that became a file, a new folder.
         let second = ["a/b/one.html": "1", "a/new/five.html": "5", "becomes-file": "now a file", "index.html": "j"]
-        let removal = writer.removeRetiredSites()
-        removal.wait()
-        let staging = try writer.begin(reusing: removal)
-        try write(second, into: staging)
-        _ = try staging.commit(retiring: true)
+        try writeIntoRetired(second, with: writer)
         #expect(inode(output + "/a/b") == takenInode, "the retired site's folders were taken")
         let fresh = folder.path("fresh")
-        let freshStaging = try SiteWriter(output: fresh).begin()
-        try write(second, into: freshStaging)
-        _ = try freshStaging.commit()
+        try writeAfresh(second, to: fresh)
         #expect(tree(output) == tree(fresh))
         var info = stat()
         var freshInfo = stat()
@@ -68,11 +83,7 @@ import Testing
         let output = folder.path("site")
         let writer = SiteWriter(output: output)
         let files = ["a/b/one.html": "1", "a/c/two.html": "2", "index.html": "i"]
-        for _ in 0..<2 {
-            let staging = try writer.begin()
-            try write(files, into: staging)
-            _ = try staging.commit(retiring: true)
-        }
+        try writeTwice(files, with: writer)
         let retired = folder.path(try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).first { $0.hasPrefix(".site.retired-") }))
         let victim = folder.path("victim")
         try FileManager.default.createDirectory(atPath: victim + "/inner", withIntermediateDirectories: true)
@@ -104,23 +115,13 @@ import Testing
         let output = shared + "/site"
         let writer = SiteWriter(output: output)
         let files = ["a/b/one.html": "1", "a/c/two.html": "2", "index.html": "i"]
-        for _ in 0..<2 {
-            let staging = try writer.begin()
-            try write(files, into: staging)
-            _ = try staging.commit(retiring: true)
-        }
+        try writeTwice(files, with: writer)
         let retired = try #require(try FileManager.default.contentsOfDirectory(atPath: shared).first { $0.hasPrefix(".site.retired-") })
         let takenInode = inode(shared + "/" + retired + "/a/b")
-        let removal = writer.removeRetiredSites()
-        removal.wait()
-        let staging = try writer.begin(reusing: removal)
-        try write(files, into: staging)
-        _ = try staging.commit(retiring: true)
+        try writeIntoRetired(files, with: writer)
         #expect(inode(output + "/a/b") == takenInode, "the retired site's folders were taken")
         let fresh = shared + "/fresh"
-        let freshStaging = try SiteWriter(output: fresh).begin()
-        try write(files, into: freshStaging)
-        _ = try freshStaging.commit()
+        try writeAfresh(files, to: fresh)
         #expect(tree(fresh)["a/b"] == "folder 2755", "mkdir under a set-group-ID folder gives the bit")
         #expect(tree(output) == tree(fresh))
     }
