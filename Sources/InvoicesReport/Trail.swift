@@ -344,26 +344,41 @@ public struct Trail: Sendable, Equatable {
                     }
                 }
                 guard !atEnd, textStart + utf8.count < limit else { return nil }
-                var bytes = carriedStart == 0 && carriedEnd == carried.count ? carried : Array(carried[carriedStart..<carriedEnd])
                 let piece = try file.read(upTo: 1 << 20)
+                var bytes = carriedStart == 0 && carriedEnd == carried.count ? carried : Array(carried[carriedStart..<carriedEnd])
+                // `bytes` holds the only reference, so a long line grows in place rather than being copied with each
+                // megabyte read (a line of n megabytes copied n times took minutes under the address sanitizer).
+                carried = []
                 if !piece.isEmpty {
                     bytes.append(contentsOf: piece)
                 } else {
                     atEnd = true
                 }
-                let cut = atEnd ? bytes.count : (bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+                let cut = atEnd ? bytes.count : (Self.lastLineFeed(in: bytes).map { $0 + 1 } ?? 0)
                 // A line that has run past the budget without its end is refused before more is read.
                 guard bytes.count - cut <= budget.bytes else {
                     let before: Int = bytes[..<cut].count { $0 == 0x0A }
                     let number: Int = lineNumber + before + 1
                     throw RegularFile.Failure(path: file.path, kind: RegularFile.Failure.Kind.lineTooLong(budget, line: number))
                 }
-                carried = Array(bytes[cut...])
+                carried = cut == 0 ? bytes : Array(bytes[cut...])
                 carriedStart = 0
                 carriedEnd = carried.count
                 textStart += utf8.count
                 text = String(decoding: bytes[..<cut], as: UTF8.self)
                 position = 0
+            }
+        }
+
+        /// The offset of the last line feed in `bytes`, searched backwards through its buffer.
+        static func lastLineFeed(in bytes: [UInt8]) -> Int? {
+            bytes.withUnsafeBufferPointer { buffer in
+                var index = buffer.count
+                while index > 0 {
+                    index -= 1
+                    if buffer[index] == 0x0A { return index }
+                }
+                return nil
             }
         }
 
