@@ -40,6 +40,9 @@ public struct FileBudget: Sendable, Equatable, CustomStringConvertible {
     /// a store written by other tools may hold a note of a megabyte (`PathologicalSizeTests.aNoteOfOneMegabyte`),
     /// and its pages build; the comparison is linear in a line's length, so the budget bounds memory, not time.
     public static let trailLine = FileBudget(bytes: 8 << 20, what: "a trail line")
+    /// The kernel's status of the running process, `/proc/self/status`, read for the umask: 64 KB (it has about
+    /// 1.5 KB).
+    public static let processStatus = FileBudget(bytes: 64 << 10, what: "the process status file")
     /// A CSV or JSON file given to `import`: 1 GB.
     public static let importFile = FileBudget(bytes: 1 << 30, what: "an import file")
 

@@ -17,6 +17,13 @@ struct MonthListPage: PageKind {
     var key: String { "month-list:\(report.months[month.offset]):\(currency.code)" }
     /// In one job with its month's page (``MonthPage/jobGroup``).
     var jobGroup: String? { month.jobGroup }
+    /// The month's clients of every currency (whether the month's lists go to pages depends on all of them), once
+    /// ``prepared()`` has worked them out in one pass over the report's clients; else worked out where needed.
+    private var members: [CurrencyCode: MonthPage.Members]?
+
+    init(site: SiteView, month: MonthPage, currency: CurrencyCode) {
+        (self.site, self.month, self.currency) = (site, month, currency)
+    }
 }
 
 extension MonthListPage {
@@ -29,13 +36,24 @@ extension MonthListPage {
     }
     static var templateContexts: [String: any PageContext.Type] { ["month-list": ListPageContext<MonthPage.ListFields, MonthPage.ListRows>.self] }
 
+    func prepared() -> MonthListPage {
+        var kind = self
+        kind.members = members ?? month.membersByCurrency()
+        return kind
+    }
+    private func work() -> (lists: [PagedList], members: MonthPage.Members) {
+        let members = members ?? month.membersByCurrency()
+        return (month.lists(members), members[currency] ?? [])
+    }
+
     /// Whether the month's lists go to pages, and what each row of this currency's list shows: the client's index,
     /// name, number and address, its figures of the month and the month before.
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         let offset = month.offset
+        let (lists, members) = work()
         var data = Fingerprint(seed: inputs.base)
-        data.add(site.isPaged(month.lists()))
-        for (clientIndex, entry) in month.members(currency) {
+        data.add(site.isPaged(lists))
+        for (clientIndex, entry) in members {
             let client = books.clients[clientIndex]
             data.add(clientIndex)
             data.add(client.name)
@@ -48,6 +66,6 @@ extension MonthListPage {
     }
     func files() -> [File] { [] }
     func pagedLists() -> [PagedList] {
-        site.paged(month.lists()).filter { $0.folder == SitePaths.monthList(report.months[month.offset], currency.code) }
+        site.paged(work().lists).filter { $0.folder == SitePaths.monthList(report.months[month.offset], currency.code) }
     }
 }

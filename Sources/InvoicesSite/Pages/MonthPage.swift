@@ -73,7 +73,8 @@ extension MonthPage {
         let links = SitePaths.Links(from: path)
         var totals: [Joined<FiguresRow, MonthChange>] = []
         var sections: [Currency] = []
-        let monthLists = lists()
+        let members = membersByCurrency()
+        let monthLists = lists(members)
         let paged = site.isPaged(monthLists)
         let lists = Dictionary(uniqueKeysWithValues: monthLists.map { (String($0.folder.split(separator: "/").last ?? ""), $0) })
         for currency in report.currencies where currency.months[offset].isActive {
@@ -87,7 +88,7 @@ extension MonthPage {
                 let pages = site.pagesLinks(of: list, from: path)
                 (section.rowCount, section.pages) = (pages.rowCount, pages.pages)
             } else {
-                let members = members(currency.currency)
+                let members = members[currency.currency] ?? []
                 section.rows = rows(members, 0..<members.count, links: links)
             }
             sections.append(section)
@@ -104,12 +105,15 @@ extension MonthPage {
         return context
     }
 
-    /// The clients with figures in `currency` in the month, in client order.
-    func members(_ currency: CurrencyCode) -> [(client: Int, entry: Report.ClientCurrency)] {
-        var members: [(client: Int, entry: Report.ClientCurrency)] = []
+    typealias Members = [(client: Int, entry: Report.ClientCurrency)]
+
+    /// The clients with figures in the month, per currency, each in client order: one pass over the report's
+    /// clients for all the month's currencies.
+    func membersByCurrency() -> [CurrencyCode: Members] {
+        var members: [CurrencyCode: Members] = [:]
         for client in report.clients {
-            for entry in client.currencies where entry.currency == currency && entry.months[offset].isActive {
-                members.append((client.clientIndex, entry))
+            for entry in client.currencies where entry.months[offset].isActive {
+                members[entry.currency, default: []].append((client.clientIndex, entry))
             }
         }
         return members
@@ -117,7 +121,7 @@ extension MonthPage {
 
     /// The rows of `range` of a month's clients in one currency; client links made by `links`.
     func rows(
-        _ members: [(client: Int, entry: Report.ClientCurrency)], _ range: Range<Int>, links: SitePaths.Links
+        _ members: Members, _ range: Range<Int>, links: SitePaths.Links
     ) -> Rows<RowColumns> {
         let columns = TemplateSet.monthRowColumns
         return Rows(count: range.count) { [self] row, column in
@@ -141,10 +145,10 @@ extension MonthPage {
     /// A month's clients per currency, each list keyed by client number: on pages of their own
     /// (`months/2025-06/EUR/1.html` and on) when together they are more than a page, the month's page then keeping
     /// the totals and linking them.
-    func lists() -> [PagedList] {
+    func lists(_ byCurrency: [CurrencyCode: Members]) -> [PagedList] {
         let month = report.months[offset]
         return report.currencies.filter { $0.months[offset].isActive }.map { currency in
-            let members = members(currency.currency)
+            let members = byCurrency[currency.currency] ?? []
             let code = currency.currency.code
             let folder = SitePaths.monthList(month, code)
             return PagedList(

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Synchronization
+internal import InvoicesCore
 
 /// The previous site, once a build has swapped the new one into place, is retired rather than removed: renamed to
 /// ``SiteWriter/retiredURL`` beside the output (`.Output.retired-PID` for `Output`), and removed by the next build on a
@@ -142,7 +143,7 @@ struct SpareTree: Sendable {
         /// every folder made under it that bit too. Nil where either cannot be read, and then nothing is reused.
         static func current(under parent: String) -> Modes? {
             var info = stat()
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            guard let status = try? RegularFile.text("/proc/self/status", budget: .processStatus),
                 let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
                 let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8),
                 stat(parent, &info) == 0
