@@ -135,6 +135,33 @@ struct IncrementalBuildTests {
         #expect(after.contains { $0.key.hasPrefix("month-list:") && $0.key.hasSuffix(":\(currency)") && before[$0.key] != $0.value })
     }
 
+    /// An older invoice with tax lines changed: its quarter's CSV and the lists of its taxes render again, the
+    /// quarter's lists of its other taxes are taken over (each tax's list is a unit of its own).
+    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheQuartersOtherTaxLists() throws {
+        let (project, paged) = try TestProject.paged()
+        let before = try project.unitInputs()
+        // The lists of one quarter: more than one tax, each on pages of its own.
+        let listed = before.keys.filter { $0.hasPrefix("quarter-list:") }
+        #expect(listed.count > 1, "\(before.keys.sorted())")
+        // The identifier shows in the list of each tax the invoice has a line of.
+        try project.sql("UPDATE invoice SET identifier = identifier || '-R' WHERE id = (SELECT MIN(invoiceId) FROM taxLine)")
+        let summary = try project.expectSameAsFullBuild(paged)
+        let after = try project.unitInputs()
+        // `quarter-list:quarters/2024-Q3/tax-EUR-1`: the quarter's page is `quarters/2024-Q3.html`.
+        let quarter = { (key: String) in String(key.dropFirst("quarter-list:".count).split(separator: "/").prefix(2).joined(separator: "/")) + ".html" }
+        let changed = Set(listed.filter { after[$0] != before[$0] }.map(quarter))
+        #expect(changed.count == 1, "one quarter's list changed: \(changed)")
+        let kept = listed.filter { changed.contains(quarter($0)) && after[$0] == before[$0] }
+        #expect(!kept.isEmpty, "\(listed.sorted())")
+        // Their pages were taken over, not rendered.
+        let files = try project.files().keys
+        let keptFiles = kept.flatMap { key in files.filter { $0.hasPrefix(key.dropFirst("quarter-list:".count) + "/") } }
+        #expect(keptFiles.count >= kept.count, "\(kept)")
+        let reused = try #require(TestProject.reused(summary), "\(summary)")
+        #expect(reused >= keptFiles.count, "\(summary)")
+        #expect(changed.allSatisfy { before["lists:\($0)"] != after["lists:\($0)"] }, "the quarter's CSV renders again")
+    }
+
     /// Clients added to a month's list in one currency give it more pages: the rebuilt site equals a full build
     /// (the list's new pages written, the month's page linking them).
     @Test(.temporaryFolder) func aMonthsListGrowingByPagesEqualsAFullBuild() throws {

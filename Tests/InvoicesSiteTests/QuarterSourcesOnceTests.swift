@@ -22,7 +22,7 @@ import Testing
         #expect(shared.made == 2)
     }
 
-    /// The scheduler runs a quarter's page, lists and print pack in one job, in that order, where the quarter's page
+    /// The scheduler runs a quarter's page, CSV, tax lists and print pack in one job, in that order, where the quarter's page
     /// was; a year's page is a job of its own, and every unit is in exactly one job.
     @Test func aQuartersPageListsAndPackAreOneJob() throws {
         let folder = try TemporaryFolder()
@@ -35,7 +35,11 @@ import Testing
         try #require(!quarters.isEmpty)
         for quarter in quarters {
             let path = SitePaths.period(quarter)
-            #expect(jobs.contains(["period:" + path, "lists:" + path, "pack:" + SitePaths.quarterPack(quarter)]), "\(path): \(jobs)")
+            let job = try #require(jobs.first { $0.first == "period:" + path }, "\(path): \(jobs)")
+            #expect(Array(job.prefix(2)) == ["period:" + path, "lists:" + path] && job.last == "pack:" + SitePaths.quarterPack(quarter), "\(job)")
+            // Between them the list of each of the quarter's taxes (`quarter-list:quarters/2024-Q3/tax-EUR-1`).
+            let lists = job.dropFirst(2).dropLast()
+            #expect(!lists.isEmpty && lists.allSatisfy { $0.hasPrefix("quarter-list:" + path.dropLast(".html".count) + "/tax-") }, "\(job)")
         }
         let keys = jobs.joined()
         #expect(Set(keys).count == keys.count)

@@ -24,6 +24,7 @@ public struct PageKinds: Sendable {
         MonthListPage.self,
         PeriodPage.self,
         QuarterListsPage.self,
+        QuarterTaxListPage.self,
         QuarterPackPage.self,
         ClientPages.self,
         AddressFiles.self,

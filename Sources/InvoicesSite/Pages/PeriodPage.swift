@@ -131,35 +131,40 @@ extension PeriodPage {
         let sources = taxSources()
         // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row.
         var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
-        for totals in report.taxes {
-            let tax = books.taxes[totals.taxIndex]
-            data.add(totals.currency.code)
-            data.add(totals.taxIndex)
-            data.add(tax.name)
-            data.add(tax.milliPercent)
-            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
-            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
-            data.add(behind.count)
-            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
-            books.invoices.withUnsafeBufferPointer { invoices in
-                for source in behind {
-                    let invoice = invoices.baseAddress! + source.invoiceIndex
-                    let client = Int(invoice.pointee.clientIndex)
-                    data.add(invoice.pointee.identifier)
-                    data.add(invoice.pointee.issued.dayNumber)
-                    if clientFields[client] == nil {
-                        var fields = Fingerprint()
-                        fields.add(books.clients[client].number)
-                        fields.add(books.clients[client].name)
-                        fields.add(site.paths.client(client))
-                        clientFields[client] = fields.value
-                    }
-                    data.add(clientFields[client] ?? 0)
-                    SiteBuilder.add(source.figures, to: &data)
+        for totals in report.taxes { addRows(of: totals, sources: sources, to: &data, clientFields: &clientFields) }
+        return data.value
+    }
+
+    /// Adds to `data` what the quarter shows of one tax: its name, rate and figures over the period, and the
+    /// invoices behind it (identifier, issue date, client number, name and page, figures). `clientFields` keeps
+    /// each client's fields' fingerprint once worked out.
+    func addRows(of totals: Report.TaxTotals, sources: [TaxKey: [TaxSource]], to data: inout Fingerprint, clientFields: inout [UInt64?]) {
+        let tax = books.taxes[totals.taxIndex]
+        data.add(totals.currency.code)
+        data.add(totals.taxIndex)
+        data.add(tax.name)
+        data.add(tax.milliPercent)
+        for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+        let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+        data.add(behind.count)
+        // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+        books.invoices.withUnsafeBufferPointer { invoices in
+            for source in behind {
+                let invoice = invoices.baseAddress! + source.invoiceIndex
+                let client = Int(invoice.pointee.clientIndex)
+                data.add(invoice.pointee.identifier)
+                data.add(invoice.pointee.issued.dayNumber)
+                if clientFields[client] == nil {
+                    var fields = Fingerprint()
+                    fields.add(books.clients[client].number)
+                    fields.add(books.clients[client].name)
+                    fields.add(site.paths.client(client))
+                    clientFields[client] = fields.value
                 }
+                data.add(clientFields[client] ?? 0)
+                SiteBuilder.add(source.figures, to: &data)
             }
         }
-        return data.value
     }
 
     /// The page of a fiscal year or quarter: its totals, its months, and its taxes on both bases with the invoices
@@ -214,10 +219,17 @@ extension PeriodPage {
 
     /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
     /// the print pack lists them (``listsInPack(_:)``). Written by ``QuarterListsPage``.
+    /// The quarter's lists that go to pages of their own (each a unit, ``QuarterTaxListPage``): all of them when
+    /// they are more than a page together and not its pack's (``listsInPack(_:)``), else none.
     func taxListPages() -> [PagedList] {
         guard period.quarter != 0 else { return [] }
         let lists = taxLists(sources: taxSources()).map(\.list)
         return listsInPack(lists) ? [] : site.paged(lists)
+    }
+
+    /// The taxes of the report with anything in the period, in the taxes table's order: those a quarter lists.
+    func activeTaxes() -> [Report.TaxTotals] {
+        report.taxes.filter { TaxFigures.spanning($0.months[period.offsets])?.isActive == true }
     }
 
     /// Whether a quarter's `lists`, more than a page together, are the print pack's: the pack lists every row (at
@@ -232,8 +244,7 @@ extension PeriodPage {
     /// list that goes to pages of its own (`quarters/2024-Q3/tax-EUR-1/1.html` and on) when the quarter's lists are
     /// more than a page together; the quarter's page then keeps the totals and links them.
     func taxLists(sources: [TaxKey: [TaxSource]]) -> [(totals: Report.TaxTotals, list: PagedList)] {
-        report.taxes.compactMap { totals in
-            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { return nil }
+        activeTaxes().map { totals in
             let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             let tax = books.taxes[totals.taxIndex]
             let anchor = Self.taxAnchor(totals)
@@ -251,7 +262,8 @@ extension PeriodPage {
     }
 
     /// The same tax has the same anchor on every period page, so a year's row can link to its quarters' lists.
-    static func taxAnchor(_ totals: Report.TaxTotals) -> String { "tax-\(totals.currency.code)-\(totals.taxIndex + 1)" }
+    static func taxAnchor(_ totals: Report.TaxTotals) -> String { taxAnchor(TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)) }
+    static func taxAnchor(_ tax: TaxKey) -> String { "tax-\(tax.currency.code)-\(tax.taxIndex + 1)" }
 
     /// The rows of `range` of a tax row's invoices; client links made by `links`.
     func taxInvoiceRows(
@@ -288,9 +300,10 @@ extension PeriodPage {
         return page
     }
 
-    /// The kinds that take a quarter's sources in a build (``prepared(with:)``): its page, its lists
-    /// (``QuarterListsPage``) and its print pack (``QuarterPackPage``).
-    static let sourceTakers = 3
+    /// The units that take a quarter's sources in a build (``prepared(with:)``): its page, its CSV
+    /// (``QuarterListsPage``), its print pack (``QuarterPackPage``) and the list of each of its taxes
+    /// (``QuarterTaxListPage``).
+    func sourceTakers() -> Int { 3 + activeTaxes().count }
 
     /// The page with its quarter's sources, made once per build for the three kinds that show them
     /// (``SiteBuilder/Inputs/quarterSources``): one pass over the quarter's tax lines instead of one per kind and
@@ -298,7 +311,7 @@ extension PeriodPage {
     func prepared(with inputs: SiteBuilder.Inputs) -> PeriodPage {
         guard sources == nil, period.quarter != 0 else { return prepared() }
         var page = self
-        page.sources = inputs.quarterSources.take(SitePaths.period(period), takers: Self.sourceTakers) { taxSources() }
+        page.sources = inputs.quarterSources.take(SitePaths.period(period), takers: sourceTakers()) { taxSources() }
         return page
     }
 
@@ -313,8 +326,7 @@ extension PeriodPage {
     /// table's row.
     func csv(sources: [TaxKey: [TaxSource]]) -> String {
         var csv = CSVWriter(header: Self.periodCSVColumns, dialect: options.csvDialect, decimalColumns: ReportExports.decimalColumns)
-        for totals in report.taxes {
-            guard TaxFigures.spanning(totals.months[period.offsets])?.isActive == true else { continue }
+        for totals in activeTaxes() {
             let tax = books.taxes[totals.taxIndex]
             let digits = totals.currency.minorUnitDigits
             for source in sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? [] {

@@ -2,8 +2,8 @@ import Foundation
 internal import InvoicesCore
 
 /// A fiscal quarter's invoices behind its taxes, as a unit of their own beside the quarter's page (``PeriodPage``):
-/// the quarter's CSV (`quarters/2024-Q3.csv`) and the pages of its lists (`quarters/2024-Q3/tax-EUR-1/1.html` and
-/// on), or, when its print pack lists the rows, the small pages at those addresses that refresh to the pack.
+/// the quarter's CSV (`quarters/2024-Q3.csv`) and, when its print pack lists the rows, the small pages at its lists'
+/// addresses that refresh to the pack. The pages of each tax's list are a unit of their own (``QuarterTaxListPage``).
 ///
 /// They show the quarter's taxes and the invoices behind them, not its totals (``PeriodPage/rowsShown(_:)``): a
 /// change that only moves the totals (an older invoice's outstanding amount, carried into every later month)
@@ -31,11 +31,10 @@ extension QuarterListsPage {
     /// What the quarter's page shows of its taxes and their invoices, and the lists' template.
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(quarter.rowsShown(inputs), templates: ["period-list"]) }
     func files() -> [File] { quarter.listFiles() }
-    /// With the quarter's sources taken once for its fingerprint, its CSV and its list pages.
+    /// With the quarter's sources taken once for its fingerprint and its CSV.
     func prepared(with inputs: SiteBuilder.Inputs) -> QuarterListsPage {
         var kind = self
         kind.quarter = quarter.prepared(with: inputs)
         return kind
     }
-    func pagedLists() -> [PagedList] { quarter.taxListPages() }
 }
