@@ -107,8 +107,9 @@ struct IncrementalBuildTests {
     /// A month's list of clients in one currency is a unit of its own (`month-list:`), keyed by that list's rows
     /// (issue 46): after the oldest invoice changes, its client's row moves in every later month's list of its
     /// currency, and the months' pages render again, but the months' lists in the other currencies (several pages
-    /// each at `--page-size 10`) keep their unit and are taken over without rendering; the site equals a full build.
-    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheMonthsOtherLists() throws {
+    /// each at `--page-size 10`) keep their unit and are taken over without rendering; the site equals a full build. The
+    /// list of clients (`clients`) shows no amount and is kept too, until an invoice is added.
+    @Test(.temporaryFolder) func anOlderInvoiceChangedKeepsTheMonthsOtherListsAndTheClientList() throws {
         let (project, paged) = try TestProject.paged()
         let oldest = try StoreFixture.query(project.store, "SELECT id, currency FROM invoice WHERE id = (SELECT MIN(id) FROM invoice)")[0]
         let currency = try #require(oldest["currency"])
@@ -133,6 +134,12 @@ struct IncrementalBuildTests {
         #expect(reused >= keptFiles.count, "\(summary)")
         // The changed currency's lists render again.
         #expect(after.contains { $0.key.hasPrefix("month-list:") && $0.key.hasSuffix(":\(currency)") && before[$0.key] != $0.value })
+        // The list of clients shows no amount: it is kept; one more invoice of a client changes its invoice count.
+        #expect(after["clients"] != nil && after["clients"] == before["clients"])
+        try project.sql(
+            "INSERT INTO invoice (identifier, clientId, amount, net, currency, issuedOn, dueOn) SELECT 'ONE-MORE', clientId, 100, 100, currency, issuedOn, dueOn FROM invoice WHERE id = \(oldest["id"]!)")
+        try project.expectSameAsFullBuild(paged)
+        #expect(try project.unitInputs()["clients"] != after["clients"])
     }
 
     /// An older invoice with tax lines changed: its quarter's CSV and the lists of its taxes render again, the

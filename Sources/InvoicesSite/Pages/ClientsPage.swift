@@ -7,7 +7,15 @@ internal import InvoicesReport
 struct ClientsPage: SiteWidePageKind {
     let site: SiteView
     var key: String { "clients" }
-    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["clients", "clients-list"]) }
+    /// What its rows show of each client (``clientsEntries(_:)``: number, name, city, page, currencies and invoice
+    /// count), not its figures: an invoice's amount changed keeps the list (issue 46).
+    func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 {
+        var data = Fingerprint(seed: inputs.base)
+        for entry in clientsEntries(0..<books.clients.count) {
+            for field in entry { data.add(field) }
+        }
+        return fingerprint(data.value, templates: ["clients", "clients-list"])
+    }
     func files() -> [File] { [site.page(SitePaths.clients, template: "clients", title: site.word("nav.clients"), context())] + searchIndexFiles() }
     func pagedLists() -> [PagedList] { site.paged([clientsList()]) }
 }
