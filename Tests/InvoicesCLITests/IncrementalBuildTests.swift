@@ -136,6 +136,14 @@ struct IncrementalBuildTests {
         #expect(after.contains { $0.key.hasPrefix("month-list:") && $0.key.hasSuffix(":\(currency)") && before[$0.key] != $0.value })
         // The list of clients shows no amount: it is kept; one more invoice of a client changes its invoice count.
         #expect(after["clients"] != nil && after["clients"] == before["clients"])
+        // The collections page renders again (its months' outstanding moved); its lists on pages of their own
+        // (`collections-list:overdue-EUR`, `collections-list:days-to-pay`), each a unit, are kept where their rows are.
+        let collectionLists = after.keys.filter { $0.hasPrefix("collections-list:") }
+        #expect(collectionLists.count > 1 && after["collections"] != before["collections"], "\(after.keys.sorted())")
+        let keptLists = collectionLists.filter { after[$0] == before[$0] }
+        #expect(!keptLists.isEmpty)
+        let listFiles = keptLists.flatMap { key in files.filter { $0.hasPrefix("collections/" + key.dropFirst("collections-list:".count) + "/") } }
+        #expect(!listFiles.isEmpty && reused >= keptFiles.count + listFiles.count, "\(summary)")
         try project.sql(
             "INSERT INTO invoice (identifier, clientId, amount, net, currency, issuedOn, dueOn) SELECT 'ONE-MORE', clientId, 100, 100, currency, issuedOn, dueOn FROM invoice WHERE id = \(oldest["id"]!)")
         try project.expectSameAsFullBuild(paged)

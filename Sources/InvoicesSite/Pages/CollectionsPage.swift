@@ -3,13 +3,15 @@ internal import InvoicesCore
 internal import InvoicesReport
 
 /// collections.html: the overdue clients per currency, the days to pay per client and the DSO per month; its long
-/// lists go to pages of their own (`collections/overdue-EUR/1.html`) when they are more than a page together.
+/// lists go to pages of their own (`collections/overdue-EUR/1.html`) when they are more than a page together, each
+/// list a unit of its own (``CollectionsListPage``).
 struct CollectionsPage: SiteWidePageKind {
     let site: SiteView
     var key: String { "collections" }
     func inputs(_ inputs: SiteBuilder.Inputs) -> UInt64 { fingerprint(inputs.all, templates: ["collections", "collections-list"]) }
     func files() -> [File] { [page()] }
-    func pagedLists() -> [PagedList] { site.paged(lists(site.figures.collections).map(pagedList)) }
+    /// Its lists that go to pages of their own, each written by its own unit (``CollectionsListPage``).
+    func allPagedLists() -> [PagedList] { site.paged(lists(site.figures.collections).map(pagedList)) }
 }
 
 extension CollectionsPage {

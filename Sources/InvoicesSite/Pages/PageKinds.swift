@@ -18,6 +18,7 @@ public struct PageKinds: Sendable {
         OverviewPage.self,
         ClientsPage.self,
         CollectionsPage.self,
+        CollectionsListPage.self,
         NotFoundPage.self,
         ChangesPage.self,
         MonthPage.self,
