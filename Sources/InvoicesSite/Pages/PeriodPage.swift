@@ -217,8 +217,6 @@ extension PeriodPage {
         }
     }
 
-    /// A quarter's tax lists, when they go to pages of their own (a year's rows link its quarters' lists): none when
-    /// the print pack lists them (``listsInPack(_:)``). Written by ``QuarterListsPage``.
     /// The quarter's lists that go to pages of their own (each a unit, ``QuarterTaxListPage``): all of them when
     /// they are more than a page together and not its pack's (``listsInPack(_:)``), else none.
     func taxListPages() -> [PagedList] {
@@ -305,7 +303,7 @@ extension PeriodPage {
     /// (``QuarterTaxListPage``).
     func sourceTakers() -> Int { 3 + activeTaxes().count }
 
-    /// The page with its quarter's sources, made once per build for the three kinds that show them
+    /// The page with its quarter's sources, made once per build for the units that show them (``sourceTakers()``)
     /// (``SiteBuilder/Inputs/quarterSources``): one pass over the quarter's tax lines instead of one per kind and
     /// file (the page, the lists' CSV, their pages, the pack, the fingerprint of the rows).
     func prepared(with inputs: SiteBuilder.Inputs) -> PeriodPage {

@@ -2,7 +2,7 @@ import Foundation
 
 extension SiteBuilder.Inputs {
     /// Values worked out once per build for a known number of units that each take them once (a quarter's tax
-    /// sources: its page, its lists and its print pack, ``PeriodPage/prepared(with:)``), by key. A value is held
+    /// sources: its page, its CSV, its tax lists and its print pack, ``PeriodPage/prepared(with:)``), by key. A value is held
     /// from its first taker to its last and then let go, so the build does not keep every quarter's for its whole
     /// length; a value whose takers do not all come (a site without one of the kinds) is held until the build ends.
     /// Shared by the copies of the ``SiteBuilder/Inputs`` it was made with, like ``Memo``.
