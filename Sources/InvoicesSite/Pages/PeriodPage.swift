@@ -128,42 +128,46 @@ extension PeriodPage {
 
     private func rowsShownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var data = Fingerprint(seed: inputs.base)
-        let sources = taxSources()
-        // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row.
-        var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
-        for totals in report.taxes { addRows(of: totals, sources: sources, to: &data, clientFields: &clientFields) }
+        for totals in report.taxes { data.add(taxRowsShown(totals, inputs)) }
         return data.value
     }
 
-    /// Adds to `data` what the quarter shows of one tax: its name, rate and figures over the period, and the
-    /// invoices behind it (identifier, issue date, client number, name and page, figures). `clientFields` keeps
-    /// each client's fields' fingerprint once worked out.
-    func addRows(of totals: Report.TaxTotals, sources: [TaxKey: [TaxSource]], to data: inout Fingerprint, clientFields: inout [UInt64?]) {
-        let tax = books.taxes[totals.taxIndex]
-        data.add(totals.currency.code)
-        data.add(totals.taxIndex)
-        data.add(tax.name)
-        data.add(tax.milliPercent)
-        for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
-        let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
-        data.add(behind.count)
-        // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
-        books.invoices.withUnsafeBufferPointer { invoices in
-            for source in behind {
-                let invoice = invoices.baseAddress! + source.invoiceIndex
-                let client = Int(invoice.pointee.clientIndex)
-                data.add(invoice.pointee.identifier)
-                data.add(invoice.pointee.issued.dayNumber)
-                if clientFields[client] == nil {
-                    var fields = Fingerprint()
-                    fields.add(books.clients[client].number)
-                    fields.add(books.clients[client].name)
-                    fields.add(site.paths.client(client))
-                    clientFields[client] = fields.value
+    /// The fingerprint of what the period shows of one tax: its name, rate and figures over the period, and the
+    /// invoices behind it (identifier, issue date, client number, name and page, figures). Worked out once per build
+    /// for the period's page (``rowsShown(_:)``) and the tax's list (``QuarterTaxListPage``).
+    func taxRowsShown(_ totals: Report.TaxTotals, _ inputs: SiteBuilder.Inputs) -> UInt64 {
+        inputs.periodsShown.value("rows \(SitePaths.period(period)) \(Self.taxAnchor(totals))") {
+            var data = Fingerprint()
+            let tax = books.taxes[totals.taxIndex]
+            data.add(totals.currency.code)
+            data.add(totals.taxIndex)
+            data.add(tax.name)
+            data.add(tax.milliPercent)
+            for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
+            let behind = taxSources()[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+            data.add(behind.count)
+            // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row
+            // (0: not yet; a fingerprint of 0 is only worked out again).
+            var clientFields = [UInt64](repeating: 0, count: books.clients.count)
+            // Each field read in place (`pointee`): a copy of the invoice would retain and release its texts.
+            books.invoices.withUnsafeBufferPointer { invoices in
+                for source in behind {
+                    let invoice = invoices.baseAddress! + source.invoiceIndex
+                    let client = Int(invoice.pointee.clientIndex)
+                    data.add(invoice.pointee.identifier)
+                    data.add(invoice.pointee.issued.dayNumber)
+                    if clientFields[client] == 0 {
+                        var fields = Fingerprint()
+                        fields.add(books.clients[client].number)
+                        fields.add(books.clients[client].name)
+                        fields.add(site.paths.client(client))
+                        clientFields[client] = fields.value
+                    }
+                    data.add(clientFields[client])
+                    SiteBuilder.add(source.figures, to: &data)
                 }
-                data.add(clientFields[client] ?? 0)
-                SiteBuilder.add(source.figures, to: &data)
             }
+            return data.value
         }
     }
 

@@ -48,9 +48,8 @@ extension QuarterTaxListPage {
         let taxes = quarter.activeTaxes()
         var data = Fingerprint(seed: inputs.base)
         for totals in taxes { data.add(sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)]?.count ?? 0) }
-        var clientFields = [UInt64?](repeating: nil, count: books.clients.count)
         for totals in taxes where TaxKey(currency: totals.currency, taxIndex: totals.taxIndex) == tax {
-            quarter.addRows(of: totals, sources: sources, to: &data, clientFields: &clientFields)
+            data.add(quarter.taxRowsShown(totals, inputs))
         }
         return fingerprint(data.value, templates: ["period-list"])
     }
