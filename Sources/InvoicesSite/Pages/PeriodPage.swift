@@ -128,14 +128,16 @@ extension PeriodPage {
 
     private func rowsShownAnew(_ inputs: SiteBuilder.Inputs) -> UInt64 {
         var data = Fingerprint(seed: inputs.base)
-        for totals in report.taxes { data.add(taxRowsShown(totals, inputs)) }
+        let sources = taxSources()
+        for totals in report.taxes { data.add(taxRowsShown(totals, sources: sources, inputs)) }
         return data.value
     }
 
     /// The fingerprint of what the period shows of one tax: its name, rate and figures over the period, and the
     /// invoices behind it (identifier, issue date, client number, name and page, figures). Worked out once per build
-    /// for the period's page (``rowsShown(_:)``) and the tax's list (``QuarterTaxListPage``).
-    func taxRowsShown(_ totals: Report.TaxTotals, _ inputs: SiteBuilder.Inputs) -> UInt64 {
+    /// for the period's page (``rowsShown(_:)``) and the tax's list (``QuarterTaxListPage``), from the period's
+    /// `sources` (``taxSources()``, worked out once by the caller: not once per tax when the page is not prepared).
+    func taxRowsShown(_ totals: Report.TaxTotals, sources: [TaxKey: [TaxSource]], _ inputs: SiteBuilder.Inputs) -> UInt64 {
         inputs.periodsShown.value("rows \(SitePaths.period(period)) \(Self.taxAnchor(totals))") {
             var data = Fingerprint()
             let tax = books.taxes[totals.taxIndex]
@@ -144,7 +146,7 @@ extension PeriodPage {
             data.add(tax.name)
             data.add(tax.milliPercent)
             for offset in period.offsets { SiteBuilder.add(totals.months[offset], to: &data) }
-            let behind = taxSources()[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
+            let behind = sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)] ?? []
             data.add(behind.count)
             // What a row shows of its client (number, name, page), fingerprinted once per client, not once per row
             // (0: not yet; a fingerprint of 0 is only worked out again).

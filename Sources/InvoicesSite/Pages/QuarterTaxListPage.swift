@@ -49,7 +49,7 @@ extension QuarterTaxListPage {
         var data = Fingerprint(seed: inputs.base)
         for totals in taxes { data.add(sources[TaxKey(currency: totals.currency, taxIndex: totals.taxIndex)]?.count ?? 0) }
         for totals in taxes where TaxKey(currency: totals.currency, taxIndex: totals.taxIndex) == tax {
-            data.add(quarter.taxRowsShown(totals, inputs))
+            data.add(quarter.taxRowsShown(totals, sources: sources, inputs))
         }
         return fingerprint(data.value, templates: ["period-list"])
     }
