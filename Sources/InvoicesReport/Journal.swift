@@ -198,6 +198,9 @@ public struct BooksJournal: Sendable {
     public static let fileName = "books.journal"
     /// The beancount file's name beside `report.json`.
     public static let beancountFileName = "books.beancount"
+    /// The folder beside them that holds each fiscal year's transactions (`books/2025.journal`,
+    /// `books/2025.beancount`), which the two files include.
+    public static let folder = "books"
 
     /// The syntax the transactions are written in.
     public enum Syntax: Sendable {
@@ -215,16 +218,20 @@ public struct BooksJournal: Sendable {
     public let transactions: Transactions
     public let accounts: JournalAccounts
     public let syntax: Syntax
+    /// The month (1–12) the fiscal year starts in: each fiscal year's transactions are a file of their own.
+    public let fiscalYearStart: Int
 
     /// The journal of `transactions`, which were worked out from `books` and `report`
     /// (``Transactions/init(books:report:)``, once per build, in ``SiteFigures``): this type only writes them.
     public init(
-        books: Books, report: Report, transactions: Transactions, accounts: JournalAccounts = JournalAccounts(), syntax: Syntax = .ledger
+        books: Books, report: Report, transactions: Transactions, accounts: JournalAccounts = JournalAccounts(), syntax: Syntax = .ledger,
+        fiscalYearStart: Int = 1
     ) {
         self.books = books
         self.report = report
         self.transactions = transactions
         self.syntax = syntax
+        self.fiscalYearStart = fiscalYearStart
         // beancount's accounts are fixed: its roots are Assets, Liabilities, Equity, Income and Expenses.
         if syntax == .beancount {
             var fixed = JournalAccounts()
@@ -286,18 +293,26 @@ public struct BooksJournal: Sendable {
         }
     }
 
-    /// The journal's bytes, whole.
-    public func data() -> [UInt8] {
-        var bytes: [UInt8] = []
-        write { bytes.append(contentsOf: $0) }
-        return bytes
+    /// One file of the journal: its path in the site, its head and pieces, and for a year's file the index in the
+    /// layout's `runs` of each of its pieces (a run that crosses a fiscal year's end gives a piece to each year).
+    public struct FileLayout {
+        public let path: String
+        public let layout: ExportLayout
+        public let runs: [Int]
     }
 
-    /// The journal as text.
-    public func text() -> String { String(decoding: data(), as: UTF8.self) }
+    /// The journal's files with their bytes, whole, in ``layouts(runs:)``'s order (for tests and callers that do
+    /// not write in pieces).
+    public func files() -> [(path: String, data: [UInt8])] {
+        layouts().map { file in
+            var bytes: [UInt8] = []
+            file.layout.write { bytes.append(contentsOf: $0) }
+            return (file.path, bytes)
+        }
+    }
 
-    /// Hands the journal to `emit` in pieces of about a megabyte, each whole lines.
-    public func write(into emit: ReportExports.Emit) { layout().write(into: emit) }
+    /// The main file's text (``fileName``), for tests.
+    public func text() -> String { String(decoding: files()[0].data, as: UTF8.self) }
 
     /// The transactions of ``Transactions/entries`` in runs of `size` (the last shorter): a layout for a caller
     /// that does not choose its own runs.
@@ -306,12 +321,18 @@ public struct BooksJournal: Sendable {
         return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 
-    /// The journal as a head and pieces (``ExportLayout``, no separator, no tail). The head is what depends on
-    /// every client and the whole period: the comment lines, the declarations and the opening balances. The pieces
-    /// are `runs` (consecutive ranges of ``Transactions/entries`` covering them all, in order; by default
-    /// ``entryRuns(of:)``): each run's transactions, each starting with an empty line. A piece's bytes depend only
-    /// on its transactions' invoices, clients, taxes, payments and write-offs, the currencies and ``accounts``.
-    public func layout(runs: [Range<Int>]? = nil) -> ExportLayout {
+    /// The journal's files as heads and pieces (``ExportLayout``, no separator, no tail): first the main file
+    /// (``fileName``), then one per fiscal year the period touches (with or without transactions), in
+    /// ``folder``, which the main file includes in order (`include books/2025.journal`, beancount
+    /// `include "books/2025.beancount"`; both tools read an included path from the including file's folder).
+    ///
+    /// The main file is a head alone, made every build: what depends on every client and the whole period, the
+    /// comment lines, the declarations, the opening balances and the includes. A year's file is a comment line
+    /// and pieces: `runs` (consecutive ranges of ``Transactions/entries`` covering them all, in order; by default
+    /// ``entryRuns(of:)``) cut at the fiscal years' ends, each piece its transactions in that year, each starting
+    /// with an empty line. A piece's bytes depend only on its transactions' invoices, clients, taxes, payments and
+    /// write-offs, the currencies and ``accounts``; so a change to the books rewrites the years it falls in.
+    public func layouts(runs: [Range<Int>]? = nil) -> [FileLayout] {
         var out = Output()
         if syntax == .ledger {
             out.line("; books.journal: the books as a double-entry journal for hledger and Ledger (docs/exports.md).")
@@ -323,7 +344,7 @@ public struct BooksJournal: Sendable {
             out.line("; for each that is not a letter or digit; in strings, % and control characters are %XX.")
         }
         guard let start = transactions.start, let asOf = transactions.asOf else {
-            return ExportLayout(head: out.bytes, count: 0) { _, _ in }
+            return [FileLayout(path: fileName, layout: ExportLayout(head: out.bytes, count: 0) { _, _ in }, runs: [])]
         }
         let openingDay = min(start, asOf)
         out.line("; Period: \(start) to \(asOf) (the as-of date); accrual basis.")
@@ -379,14 +400,52 @@ public struct BooksJournal: Sendable {
         }
         let runs = runs ?? entryRuns()
         precondition(runs.first?.lowerBound ?? 0 == 0 && runs.last?.upperBound ?? 0 == entries.count, "runs cover the entries")
-        var piece = Output()
         // Captured as a constant: a captured variable is boxed and handed to each transaction's write as a copy.
         let made = names
-        return ExportLayout(head: out.bytes, count: runs.count) { index, bytes in
-            swap(&piece.bytes, &bytes)
-            for entry in entries[runs[index]] { write(entry, names: made, to: &piece) }
-            swap(&piece.bytes, &bytes)
+        let fileExtension = syntax == .ledger ? "journal" : "beancount"
+        var files: [FileLayout] = []
+        var includes = Output()
+        var year = start.month.fiscal(startingIn: fiscalYearStart).year
+        let lastYear = max(start, asOf).month.fiscal(startingIn: fiscalYearStart).year
+        // The entries come by day: each fiscal year's are consecutive.
+        var first = 0
+        var run = 0
+        while year <= lastYear {
+            var end = first
+            while end < entries.count, entries[end].day.month.fiscal(startingIn: fiscalYearStart).year <= year { end += 1 }
+            // The year's pieces: the runs that meet first..<end, cut to it.
+            var pieces: [Range<Int>] = []
+            var pieceRuns: [Int] = []
+            while run < runs.count, runs[run].lowerBound < end {
+                let cut = runs[run].clamped(to: first..<end)
+                if !cut.isEmpty {
+                    pieces.append(cut)
+                    pieceRuns.append(run)
+                }
+                if runs[run].upperBound > end { break }
+                run += 1
+            }
+            let path = "\(Self.folder)/\(year).\(fileExtension)"
+            let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
+            let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
+            var head = Output()
+            head.line(
+                "; \(path): the transactions from \(max(start, yearStart)) to \(min(max(start, asOf), yearEnd)), fiscal year \(year); "
+                    + "included by \(fileName).")
+            var piece = Output()
+            let layout = ExportLayout(head: head.bytes, count: pieces.count) { index, bytes in
+                swap(&piece.bytes, &bytes)
+                for entry in entries[pieces[index]] { write(entry, names: made, to: &piece) }
+                swap(&piece.bytes, &bytes)
+            }
+            files.append(FileLayout(path: path, layout: layout, runs: pieceRuns))
+            includes.line(syntax == .ledger ? "include \(path)" : "include \"\(path)\"")
+            first = end
+            year += 1
         }
+        out.line("")
+        out.bytes.append(contentsOf: includes.bytes)
+        return [FileLayout(path: fileName, layout: ExportLayout(head: out.bytes, count: 0) { _, _ in }, runs: [])] + files
     }
 
     /// Every balance event of the ledger: those before `start` summed into the opening balances (keyed by client

@@ -262,7 +262,7 @@ struct IncrementalBuildTests {
         #expect(result.status == 0, "\(result.stderr)")
         // report.json, totals.csv and aging.csv: one piece each of the changed client; taxes.csv: its one piece; the
         // journals: the run holding the invoice's transaction, if it is in the period (else only their heads change).
-        let journalRuns = try project.pieceKeys().filter { $0.key.hasPrefix("books.") }.map { path, runs in
+        let journalRuns = try project.pieceKeys().filter { $0.key.hasPrefix("books/") }.map { path, runs in
             Set(runs).subtracting(keys[path] ?? []).count
         }.reduce(0, +)
         #expect(journalRuns <= 2)
@@ -284,21 +284,37 @@ struct IncrementalBuildTests {
         try project.expectSameAsFullBuild()
     }
 
+    /// Each journal is a main file and a file per fiscal year (`books/2025.journal`) in runs of transactions: after
+    /// the newest invoice changed, its year's files make the invoice's run again and take every other run from the
+    /// previous file; the other years' files are the previous ones, linked (no run read, same inode).
     @Test(.temporaryFolder) func theJournalsTakeUnchangedRunsFromThePreviousBuild() throws {
         let project = try TestProject.initialized()
-        let journals = ["books.journal", "books.beancount"]
         let before = try project.pieceKeys()
-        for path in journals { #expect(before[path, default: []].count >= 4, "\(path): \(before[path, default: []])") }
-        let newest = try StoreFixture.query(project.store, "SELECT id FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let years = before.keys.filter { $0.hasPrefix("books/") }.sorted()
+        #expect(years.count >= 4 && years.count % 2 == 0, "\(years)")
+        for path in years { #expect(before[path, default: []].count >= 2, "\(path): \(before[path, default: []])") }
+        let newest = try StoreFixture.query(project.store, "SELECT id, issuedOn FROM invoice ORDER BY issuedOn DESC, id DESC LIMIT 1")[0]
+        let year = String(try #require(newest["issuedOn"]).prefix(4))
+        #expect(years.contains("books/\(year).journal") && years.contains("books/\(year).beancount"), "\(years)")
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: project.site + "/" + path)[.systemFileNumber] as? Int
+        }
+        let inodes = try years.map(inode)
         try project.sql("UPDATE invoice SET amount = amount + 1234, net = net + 1234 WHERE id = \(try #require(newest["id"]))")
         let result = try CLI.run(["build", "--store", project.store, "--templates", project.templates, "--output", project.site])
         #expect(result.status == 0, "\(result.stderr)")
-        // In each journal the run of the invoice's transaction is made, every other run is taken from the previous file.
         let after = try project.pieceKeys()
-        for path in journals {
+        for (path, inodeBefore) in zip(years, inodes) {
             let runs = after[path, default: []]
             #expect(runs.count == before[path, default: []].count, "\(path)")
-            #expect(runs.filter { !before[path, default: []].contains($0) }.count == 1, "\(path)")
+            if path.hasPrefix("books/\(year).") {
+                // The invoice's run is made, every other run is taken from the previous file.
+                #expect(runs.filter { !before[path, default: []].contains($0) }.count == 1, "\(path)")
+                #expect(try inode(path) != inodeBefore, "\(path)")
+            } else {
+                #expect(runs == before[path, default: []], "\(path)")
+                #expect(try inode(path) == inodeBefore, "\(path)")
+            }
         }
         // report.json, totals.csv, aging.csv: the client's piece; taxes.csv; a run in each journal.
         let counts = try #require(result.stderr.firstMatch(of: /export pieces: (\d+) reused, (\d+) made/), "\(result.stderr)")

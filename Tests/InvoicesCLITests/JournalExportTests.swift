@@ -33,6 +33,22 @@ struct JournalExportTests {
             asOf = period["as_of"] as? String ?? ""
         }
 
+        /// The files of a journal (``journal`` or ``beancount``): the main file, then each file it includes
+        /// (`include books/2025.journal`, `include "books/2025.beancount"`), in order, with their texts.
+        static func files(_ main: String) throws -> [(path: String, text: String)] {
+            let text = try String(contentsOfFile: main, encoding: .utf8)
+            let folder = (main as NSString).deletingLastPathComponent
+            var files = [(path: main, text: text)]
+            for line in text.split(separator: "\n") where line.hasPrefix("include ") {
+                let path = line.dropFirst("include ".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                files.append((path, try String(contentsOfFile: folder + "/" + path, encoding: .utf8)))
+            }
+            return files
+        }
+
+        /// The texts of a journal's files, joined.
+        static func text(_ main: String) throws -> String { try files(main).map(\.text).joined() }
+
         func csv(_ name: String) throws -> [[String]] {
             let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
             return text.split(separator: "\r\n").dropFirst().map { JournalExportTests.cells(String($0)) }
@@ -297,6 +313,29 @@ struct JournalExportTests {
             taxes: false)
     }
 
+    /// Each fiscal year's transactions are a file of their own (`books/2024.journal`, named by the year the fiscal
+    /// year starts in), included by the main file in order, which holds no transaction but the opening balances;
+    /// with `--fiscal-year-start 04` the years are cut at April, and both tools still read the books whole.
+    @Test(.temporaryFolder) func eachFiscalYearIsAFileTheMainFileIncludes() throws {
+        let folder = try TemporaryFolder.current
+        let site = try Self.build(folder, clients: 40, invoices: 1200, seed: 1, options: ["--fiscal-year-start", "04"])
+        try Self.checkAgainstExports(site)
+        for (main, suffix) in [(site.journal, "journal"), (site.beancount, "beancount")] {
+            let files = try Site.files(main)
+            let years = files.dropFirst().map { Int($0.path.dropFirst("books/".count).prefix(4))! }
+            #expect(files.dropFirst().map(\.path) == years.map { "books/\($0).\(suffix)" }, "\(main)")
+            #expect(years.count >= 2 && years == Array(years[0]...years[0] + years.count - 1), "\(years)")
+            // No transaction in the main file but the opening balances (none here: the period is every month).
+            #expect(files[0].text.firstMatch(of: /\n\d{4}-\d\d-\d\d (\(|\*)/) == nil, "\(main)")
+            for (file, year) in zip(files.dropFirst(), years) {
+                let days = file.text.matches(of: /\n(\d{4})-(\d\d)-\d\d (\(|\*)/).map { (Int($0.1)!, Int($0.2)!) }
+                #expect(!days.isEmpty, "\(file.path)")
+                // April of `year` to March of the next.
+                #expect(days.allSatisfy { $0.1 >= 4 ? $0.0 == year : $0.0 == year + 1 }, "\(file.path)")
+            }
+        }
+    }
+
     /// The issue's large books: sample --clients 200 --invoices 20000.
     @Test(.temporaryFolder) func largeSampleJournalEqualsTheExports() throws {
         let folder = try TemporaryFolder.current
@@ -350,11 +389,16 @@ struct JournalExportTests {
 
         // Every line is one the writer makes: the header, directives of the books' currencies and accounts, blank
         // lines, transaction lines, comment lines and postings; as many transaction lines as hledger reads.
-        let journal = try String(contentsOfFile: site.journal, encoding: .utf8)
-        let lines = journal.split(separator: "\n", omittingEmptySubsequences: false)
+        // The main file after its four comment lines, then each year's file after its comment line.
+        let journalFiles = try Site.files(site.journal)
+        #expect(journalFiles.count >= 2 && journalFiles.dropFirst().allSatisfy { $0.path.wholeMatch(of: /books\/\d{4}\.journal/) != nil })
+        let lines = journalFiles.enumerated().flatMap { index, file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(index == 0 ? 4 : 1)
+        }
         var transactions = 0
-        for line in lines.dropFirst(4) {
+        for line in lines {
             if line.isEmpty || line == "commodity CHF" || line == "commodity EUR"
+                || line.wholeMatch(of: /include books\/\d{4}\.journal/) != nil
                 || line.hasPrefix("    format 1000.00 ")
             {
                 continue
@@ -379,11 +423,15 @@ struct JournalExportTests {
         #expect(transactions > 10)
 
         // books.beancount: every line one the writer makes, as many transactions, the numbers back whole.
-        let beancount = try String(contentsOfFile: site.beancount, encoding: .utf8)
-        let beanLines = beancount.split(separator: "\n", omittingEmptySubsequences: false)
+        let beanFiles = try Site.files(site.beancount)
+        #expect(beanFiles.count == journalFiles.count)
+        let beanLines = beanFiles.enumerated().flatMap { index, file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(index == 0 ? 4 : 1)
+        }
         var beanTransactions = 0
         var beanNumbers: Set<String> = []
-        for line in beanLines.dropFirst(4) where !line.isEmpty {
+        for line in beanLines where !line.isEmpty {
+            if line.wholeMatch(of: /include "books\/\d{4}\.beancount"/) != nil { continue }
             if let open = line.wholeMatch(of: /\d{4}-\d\d-\d\d open ([A-Z][A-Za-z0-9-]*(?::[A-Z0-9][A-Za-z0-9-]*)+)/) {
                 #expect(["Assets:", "Income:", "Liabilities:", "Expenses:", "Equity:"].contains { open.1.hasPrefix($0) })
                 if open.1.hasPrefix("Assets:Receivables:") {
@@ -414,13 +462,13 @@ struct JournalExportTests {
             return try CLI.run(["build", "--quiet"], in: folder.url)
         }
         #expect(try build("  revenue: income:services\n  bank: assets:checking\n").status == 0)
-        let first = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
+        let first = try Site.text(folder.path("site/books.journal"))
         #expect(
             first.contains("\naccount income:services:MWST 7.7%\n")
                 && first.contains("\n    assets:checking:EUR  400.00 EUR\n"))
         #expect(!first.contains("income:sales"))
         #expect(try build("  revenue: revenue:consulting\n  bank: assets:checking\n").status == 0)
-        let second = try String(contentsOfFile: folder.path("site/books.journal"), encoding: .utf8)
+        let second = try Site.text(folder.path("site/books.journal"))
         #expect(second.contains("\naccount revenue:consulting:untaxed\n") && !second.contains("income:services"))
         let check = try Self.tool("hledger -f '\(folder.path("site/books.journal"))' check --strict")
         #expect(check.status == 0, "\(check.stderr)")

@@ -12,8 +12,8 @@ struct ExportPiecesReadOnceTests {
 
     /// A file like `report.json`: `[`, pieces joined by `,`, `]`; piece `index` is a small object, `changed` holding
     /// other letters.
-    static func layout(changed: Int? = nil) -> ExportLayout {
-        ExportLayout(head: Array("[".utf8), separator: Array(",".utf8), tail: Array("]\n".utf8), count: pieces) { index, bytes in
+    static func layout(changed: Int? = nil, head: String = "[") -> ExportLayout {
+        ExportLayout(head: Array(head.utf8), separator: Array(",".utf8), tail: Array("]\n".utf8), count: pieces) { index, bytes in
             let text = String(repeating: index == changed ? "y" : "x", count: 200 + index % 7)
             bytes.append(contentsOf: "{\"piece\":\(index),\"text\":\"\(text)\"}".utf8)
         }
@@ -51,14 +51,26 @@ struct ExportPiecesReadOnceTests {
         let first = try Self.build(site, Self.layout(), keys: Self.keys(), previous: nil)
         let before = try Data(contentsOf: URL(fileURLWithPath: site + "/report.json"))
         #expect(first.reused == 0 && first.file.size == before.count && before.count > Self.pieces * 200)
-        // Nothing changed: every piece taken, each byte of them (and its separator) read once, by the source; the
-        // writer reads back only what it made, the head and the tail.
+        let inode = try #require(FileManager.default.attributesOfItem(atPath: site + "/report.json")[.systemFileNumber] as? Int)
+        // Nothing changed: every piece's key where the previous file has it, the same head, separators and tail. The
+        // previous file is linked (the same inode): no piece read, only those 42 bytes, to compare them.
         let second = try Self.build(site, Self.layout(), keys: Self.keys(), previous: first)
         #expect(second.reused == Self.pieces)
-        #expect(second.piecesRead == before.count - 3, "the pieces and their separators, once")
-        #expect(second.compared == 3, "only the made head and tail are compared: \(second.compared) of \(before.count) bytes")
+        #expect(second.piecesRead == 1 + (Self.pieces - 1) + 2, "the head, the separators and the tail, not the pieces")
+        #expect(second.compared == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: site + "/report.json")[.systemFileNumber] as? Int == inode)
         #expect(try Data(contentsOf: URL(fileURLWithPath: site + "/report.json")) == before)
-        #expect(second.file.hash == first.file.hash)
+        #expect(second.file.hash == first.file.hash && second.index == first.index)
+
+        // Another head, the same pieces: every piece taken and read once, the file made anew; equal to a full build.
+        let third = try Self.build(site, Self.layout(head: "[ "), keys: Self.keys(), previous: second)
+        let full = try Self.build(folder.path("full"), Self.layout(head: "[ "), keys: Self.keys(), previous: nil)
+        #expect(third.reused == Self.pieces)
+        #expect(third.piecesRead >= before.count - 3, "the pieces and their separators, once")
+        #expect(third.compared <= 2, "\(third.compared) bytes read back")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: site + "/report.json")) == Data(contentsOf: URL(fileURLWithPath: folder.path("full/report.json"))))
+        #expect(third.file.hash == full.file.hash && third.index == full.index)
     }
 
     @Test(.temporaryFolder) func aRebuildWithAPieceChangedReadsTheOthersOnceAndEqualsAFullBuild() throws {

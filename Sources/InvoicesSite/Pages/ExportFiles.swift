@@ -53,7 +53,7 @@ struct ExportFiles: SiteWidePageKind, PiecedPageKind {
 }
 
 extension ExportFiles {
-    static let rootNames = ReportExports.File.allCases.map(\.rawValue) + [BooksJournal.fileName, BooksJournal.beancountFileName, DATEVExport.folder]
+    static let rootNames = ReportExports.File.allCases.map(\.rawValue) + [BooksJournal.fileName, BooksJournal.beancountFileName, BooksJournal.folder, DATEVExport.folder]
 }
 
 extension ExportFiles {
@@ -64,8 +64,8 @@ extension ExportFiles {
         for part in parts {
             files += part.reportFiles.map { File(path: $0.rawValue, data: exports.data($0)) }
             switch part {
-            case .journal: files.append(File(path: journal.fileName, data: Data(journal.data())))
-            case .beancount: files.append(File(path: beancount.fileName, data: Data(beancount.data())))
+            case .journal, .beancount:
+                files += (part == .journal ? journal : beancount).files().map { File(path: $0.path, data: Data($0.data)) }
             // The build checked the DATEV files before writing anything (BuildPipeline): a refusal writes none.
             case .datev: files += ((try? datevLayouts()) ?? []).map { file in
                     var data: [UInt8] = []
@@ -87,8 +87,10 @@ extension ExportFiles {
                 files.append(try staging.write(file.rawValue) { emit in exports.write(file, into: emit) })
             }
             switch part {
-            case .journal: files.append(try staging.write(journal.fileName) { emit in journal.write(into: emit) })
-            case .beancount: files.append(try staging.write(beancount.fileName) { emit in beancount.write(into: emit) })
+            case .journal, .beancount:
+                for file in (part == .journal ? journal : beancount).layouts() {
+                    files.append(try staging.write(file.path) { emit in file.layout.write(into: emit) })
+                }
             case .datev:
                 for file in try datevLayouts(staging) {
                     files.append(try staging.write(file.path) { emit in file.layout.write(into: emit) })
@@ -134,11 +136,15 @@ extension ExportFiles {
                     case .taxes: try write(path, exports.layout(file), keys: [SiteBuilder.Inputs.pieceKey(path, inputs.all)])
                     }
                 }
-            // The journals: a head made every time (declarations, opening balances), then runs of transactions.
+            // The journals: the main file made every time (declarations, opening balances, the years' includes), then
+            // each fiscal year's file, its runs of transactions cut at the year's ends (a piece's key is its run's
+            // and the year file's name).
             case .journal, .beancount:
                 let journal = part == .journal ? self.journal : beancount
                 let runs = shared.journalRuns { inputs.journalRuns(books, site.figures.journal) }
-                try write(journal.fileName, journal.layout(runs: runs.runs), keys: runs.keys.map { SiteBuilder.Inputs.pieceKey(journal.fileName, $0) })
+                for file in journal.layouts(runs: runs.runs) {
+                    try write(file.path, file.layout, keys: file.runs.map { SiteBuilder.Inputs.pieceKey(file.path, runs.keys[$0]) })
+                }
             case .datev:
                 let runs = shared.journalRuns { inputs.journalRuns(books, site.figures.journal) }
                 for file in try datevLayouts(staging, runs: runs) {
@@ -151,12 +157,15 @@ extension ExportFiles {
 
     /// `books.journal`, the double-entry journal for hledger and Ledger (docs/exports.md), with the `journal:` accounts.
     private var journal: BooksJournal {
-        BooksJournal(books: books, report: report, transactions: site.figures.journal, accounts: options.journalAccounts)
+        BooksJournal(
+            books: books, report: report, transactions: site.figures.journal, accounts: options.journalAccounts,
+            fiscalYearStart: options.fiscalYearStart)
     }
 
     /// `books.beancount`, the same transactions for beancount 3 (docs/exports.md).
     private var beancount: BooksJournal {
-        BooksJournal(books: books, report: report, transactions: site.figures.journal, syntax: .beancount)
+        BooksJournal(
+            books: books, report: report, transactions: site.figures.journal, syntax: .beancount, fiscalYearStart: options.fiscalYearStart)
     }
 
     private var exports: ReportExports {

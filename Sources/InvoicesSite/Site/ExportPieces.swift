@@ -138,6 +138,11 @@ extension ExportPieces {
     final class Source {
         private let file: PreviousFile
         private var byKey: [UInt64: Piece] = [:]
+        /// The previous manifest's entry of the file, and the manifest.
+        let recorded: SiteManifest.File
+        let manifest: SiteManifest
+        /// The previous file's pieces, in the file's order.
+        let pieces: [Piece]
 
         /// The previous file at `path` under `root`, when `index` describes it and `manifest` records it (in any
         /// unit) with the same fingerprint, and it still has those bytes; nil otherwise.
@@ -155,7 +160,38 @@ extension ExportPieces {
                 return nil
             }
             self.file = file
+            self.recorded = recorded
+            self.manifest = manifest
+            pieces = index.pieces
             for piece in index.pieces { byKey[piece.key] = piece }
+        }
+
+        /// Whether the previous file holds exactly what `layout` makes with `keys`: the same keys in the same
+        /// order, each piece at the offset it would be written at, and the same head, separators and tail (read
+        /// from the file and compared: the head is made on every build). A piece's bytes are those of any piece with
+        /// its key, so the file is then the one a build would write, and is linked without its pieces being read.
+        func holdsWhole(_ layout: ExportLayout, keys: [UInt64]) -> Bool {
+            guard keys.count == pieces.count else { return false }
+            var offset = layout.head.count
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { offset += layout.separator.count }
+                guard piece.key == keys[index], piece.offset == offset else { return false }
+                offset += piece.length
+            }
+            guard offset + layout.tail.count == recorded.size, bytes(at: 0, equal: layout.head),
+                bytes(at: recorded.size - layout.tail.count, equal: layout.tail)
+            else { return false }
+            guard !layout.separator.isEmpty else { return true }
+            return pieces.dropFirst().allSatisfy { bytes(at: $0.offset - layout.separator.count, equal: layout.separator) }
+        }
+
+        /// Whether the previous file's bytes at `offset` are `expected`.
+        private func bytes(at offset: Int, equal expected: [UInt8]) -> Bool {
+            guard !expected.isEmpty else { return true }
+            bytesRead += expected.count
+            var read = [UInt8](repeating: 0, count: expected.count)
+            let count = read.withUnsafeMutableBytes { readFully(file.descriptor, into: $0, at: offset) }
+            return count == expected.count && read == expected
         }
 
         deinit {
@@ -205,6 +241,11 @@ extension SiteStaging {
         _ path: String, layout: ExportLayout, keys: [UInt64], previous: ExportPieces.Source?
     ) throws(SiteWriteError) -> (file: SiteManifest.File, index: ExportPieces.FileIndex, reused: Int) {
         precondition(keys.count == layout.count, "one key per piece")
+        // Every piece where the previous build wrote it, with the same head and tail: the previous file, linked.
+        if let previous, previous.holdsWhole(layout, keys: keys), let kept = reuse([previous.recorded], from: previous.manifest) {
+            recordPieces(reused: keys.count, made: 0)
+            return (kept[0], ExportPieces.FileIndex(hash: kept[0].hash, pieces: previous.pieces), keys.count)
+        }
         var pieces: [ExportPieces.Piece] = []
         pieces.reserveCapacity(keys.count)
         var reused = 0
