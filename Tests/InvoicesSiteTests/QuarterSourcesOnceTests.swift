@@ -62,6 +62,10 @@ import Testing
         let manifest = try await site.write(to: staging)
         _ = try staging.commit()
         #expect(site.inputs.quarterSources.made == quarters.count, "one pass over a quarter's tax lines per build, not one per kind")
+        // A month's clients per currency: one pass per month for all its lists, let go after the last.
+        #expect(site.inputs.monthMembers.made == site.view.report.months.count, "one pass over the clients per month, not one per list")
+        #expect(site.inputs.monthMembers.count == 0)
+        #expect(site.inputs.monthMembers.mostHeld <= ProcessInfo.processInfo.activeProcessorCount)
         #expect(site.inputs.quarterSources.count == 0, "every quarter's sources let go once its page, lists and pack took them")
         // A quarter's three kinds run in one job, so no more quarters' sources are held at once than jobs run at once
         // (all of them were, from the first quarter's page to the last one's pack: 76 MiB at L).

@@ -41,6 +41,18 @@ extension MonthListPage {
         kind.members = members ?? month.membersByCurrency()
         return kind
     }
+
+    /// The list with its month's clients, worked out once per build for all the month's lists
+    /// (``SiteBuilder/Inputs/monthMembers``): one pass over the report's clients per month, not one per list (on a
+    /// one-invoice rebuild, where every list is fingerprinted and few rendered, the passes were 3.8 % of the time at S).
+    func prepared(with inputs: SiteBuilder.Inputs) -> MonthListPage {
+        var kind = self
+        kind.members = members ?? inputs.monthMembers.take(month.key, takers: Self.lists(of: month.offset, in: site)) { month.membersByCurrency() }
+        return kind
+    }
+
+    /// How many lists month `offset` has: one per currency active in it, as ``jobs(in:)`` makes them.
+    static func lists(of offset: Int, in site: SiteView) -> Int { site.report.currencies.count { $0.months[offset].isActive } }
     private func work() -> (lists: [PagedList], members: MonthPage.Members) {
         let members = members ?? month.membersByCurrency()
         return (month.lists(members), members[currency] ?? [])

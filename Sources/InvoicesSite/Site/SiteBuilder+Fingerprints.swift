@@ -25,6 +25,9 @@ extension SiteBuilder {
         /// A quarter's tax sources, made once per build for its page, its lists and its print pack
         /// (``PeriodPage/prepared(with:)``) and let go when the last of them has taken them.
         let quarterSources = SharedValues<[TaxKey: [TaxSource]]>()
+        /// A month's clients per currency, made once per build for the month's lists (``MonthListPage/prepared(with:)``)
+        /// and let go when the last of them has taken them.
+        let monthMembers = SharedValues<[CurrencyCode: MonthPage.Members]>()
         /// What the exports' units share in a build (``ExportValues``).
         let exportValues = ExportValues()
 
