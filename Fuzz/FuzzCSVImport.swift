@@ -1,6 +1,7 @@
-// Compiled by scripts/fuzz.sh together with the import reader's sources (Sources/InvoicesImport, without the
-// writer), against an InvoicesCore module built from Sources/InvoicesCore/*.swift and Model/Rules.swift.
+// Compiled by scripts/fuzz.sh against the import reader (Sources/InvoicesImport without the writer) and InvoicesCore,
+// static libraries built for testing.
 internal import InvoicesCore
+@testable internal import InvoicesImport
 
 /// The CSV importer on any bytes (issue 16): reading, format detection (ours, and the exports we only name) and
 /// row parsing of every format never crash or hang, and what comes out keeps the reader's promises: problems

@@ -1,4 +1,5 @@
-// Compiled together with Sources/InvoicesCore/*.swift by scripts/fuzz.sh.
+// Compiled by scripts/fuzz.sh against InvoicesCore, a static library built for testing.
+@testable import InvoicesCore
 
 /// Properties of the parsers the store loader and the CLI use for dates and amounts: no crash on any input,
 /// and round trips: `parse(format(x)) == x` and `format(parse(s)) == s` for canonical text.

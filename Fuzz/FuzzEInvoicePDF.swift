@@ -1,8 +1,9 @@
-// Compiled by scripts/fuzz.sh together with the import reader's sources (as FuzzCSVImport is), linking libqpdf and
-// zlib through Sources/CQPDF. Seeded with Fuzz/seeds/FuzzEInvoicePDF: the attack PDFs of issue 41 (a name tree
+// Compiled by scripts/fuzz.sh against the import reader and InvoicesCore (as FuzzCSVImport is), linking libqpdf
+// and zlib. Seeded with Fuzz/seeds/FuzzEInvoicePDF: the attack PDFs of issue 41 (a name tree
 // naming itself, a double-Flate zlib bomb, deep XML in a double-Flate attachment, an attachment named with escape
 // sequences) and a Factur-X PDF that imports.
 internal import InvoicesCore
+@testable internal import InvoicesImport
 
 /// The Factur-X reader on any bytes (issue 41): libqpdf, the name tree walk, the capped inflate and the XML reader
 /// never crash, hang or pass their budget (libFuzzer's -rss_limit_mb and -timeout in scripts/fuzz.sh make either a

@@ -4,8 +4,9 @@
 #
 #   scripts/fuzz.sh [seconds per target, default 60]
 #
-# Each target is one swiftc invocation over the product's own sources plus Fuzz/<Target>.swift, built with
-# -sanitize=fuzzer,address (SwiftPM renames an executable's main, which libFuzzer's main cannot replace).
+# Each target is Fuzz/<Target>.swift over the product's own sources, built with swiftc and -sanitize=fuzzer,address
+# (SwiftPM renames an executable's main, which libFuzzer's main cannot replace); InvoicesCore and the import readers
+# are static libraries built once (with -enable-testing, for the targets' @testable imports).
 # Corpora are kept in .build-fuzz/corpus/<Target> between runs; a crash leaves its input in .build-fuzz/.
 # FuzzTemplates links swift-mustache, compiled here from the package's checkout (swift package resolve).
 set -euo pipefail
@@ -20,8 +21,13 @@ FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6)
 export SWIFT_BACKTRACE=enable=no
 build() { "$SWIFTC" "$@" 2>&1 | grep -v "Cannot export local symbol '__asan" || true; }
 
-build "${FLAGS[@]}" -module-name FuzzCoreParsing -o "$OUT/FuzzCoreParsing" \
-    Sources/InvoicesCore/*.swift Fuzz/FuzzCoreParsing.swift
+# InvoicesCore once, a module of its own built for testing: FuzzCoreParsing and the import readers import it.
+UPCOMING=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault)  # as Package.swift
+mkdir -p "$OUT/InvoicesCore" "$OUT/InvoicesImport"
+build "${FLAGS[@]}" "${UPCOMING[@]}" -enable-testing -module-name InvoicesCore -emit-module -emit-module-path "$OUT/InvoicesCore/InvoicesCore.swiftmodule" \
+    -emit-library -static -o "$OUT/InvoicesCore/libInvoicesCore.a" Sources/InvoicesCore/*.swift Sources/InvoicesCore/Model/Rules.swift
+CORE=(-I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore)
+build "${FLAGS[@]}" -module-name FuzzCoreParsing -o "$OUT/FuzzCoreParsing" "${CORE[@]}" Fuzz/FuzzCoreParsing.swift
 build "${FLAGS[@]}" -module-name FuzzMarkdownEscaper -o "$OUT/FuzzMarkdownEscaper" -I Sources/Ccmark \
     Sources/InvoicesSite/Markdown/MarkdownEscaper.swift Sources/InvoicesSite/Markdown/MarkdownRenderer.swift \
     Fuzz/FuzzMarkdownEscaper.swift
@@ -38,29 +44,26 @@ build "${FLAGS[@]}" -module-name FuzzTemplates -o "$OUT/FuzzTemplates" -I "$OUT/
 # Seeds: the default templates, each one input.
 for file in Templates/*.md Templates/*.html; do cp "$file" "$OUT/corpus/FuzzTemplates/seed-$(basename "$file")"; done
 
-# The CSV importer (issue 16): InvoicesCore as a module of its own (the reader's sources import it), then the
-# reader without the writer (which needs GRDB and the contexts), seeded with the import tests' fixtures.
-# The reader of every import format, e-invoices (XML, and PDFs through libqpdf) among them: inputs starting with `<`
-# or `%PDF-` reach the XML and Factur-X readers.
-# Every source of the module but the writer's (ImportSession*, ImportWriter), so a new format's file is fuzzed too.
+# The CSV importer (issue 16) and the reader of every import format, e-invoices (XML, and PDFs through libqpdf) among
+# them: every source of InvoicesImport but the writer's (ImportSession*, ImportWriter, which need GRDB and the
+# contexts), so a new format's file is fuzzed too, built once as a module for testing that FuzzCSVImport (inputs
+# starting with `<` or `%PDF-` reach the XML and Factur-X readers) and FuzzEInvoicePDF both import.
 CSV_IMPORT_SOURCES=()
 for source in Sources/InvoicesImport/*.swift Sources/InvoicesImport/EInvoice/*.swift; do
     case "$source" in */ImportSession*.swift | */ImportWriter.swift) ;; *) CSV_IMPORT_SOURCES+=("$source") ;; esac
 done
-mkdir -p "$OUT/corpus/FuzzCSVImport" "$OUT/InvoicesCore"
-UPCOMING=(-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault)  # as Package.swift
-build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name InvoicesCore -emit-module -emit-module-path "$OUT/InvoicesCore/InvoicesCore.swiftmodule" \
-    -emit-library -static -o "$OUT/InvoicesCore/libInvoicesCore.a" Sources/InvoicesCore/*.swift Sources/InvoicesCore/Model/Rules.swift
-build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzCSVImport -o "$OUT/FuzzCSVImport" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore -I Sources/CQPDF \
-    "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzCSVImport.swift
-# The Factur-X reader (issue 41): the same sources, every input a PDF, seeded with the attack PDFs (Fuzz/seeds).
-mkdir -p "$OUT/corpus/FuzzEInvoicePDF"
-build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name FuzzEInvoicePDF -o "$OUT/FuzzEInvoicePDF" -I "$OUT/InvoicesCore" -L "$OUT/InvoicesCore" -lInvoicesCore -I Sources/CQPDF \
-    "${CSV_IMPORT_SOURCES[@]}" Fuzz/FuzzEInvoicePDF.swift
+mkdir -p "$OUT/corpus/FuzzCSVImport" "$OUT/corpus/FuzzEInvoicePDF"
+build "${FLAGS[@]}" "${UPCOMING[@]}" -enable-testing -module-name InvoicesImport -emit-module \
+    -emit-module-path "$OUT/InvoicesImport/InvoicesImport.swiftmodule" -emit-library -static -o "$OUT/InvoicesImport/libInvoicesImport.a" \
+    -I "$OUT/InvoicesCore" -I Sources/CQPDF "${CSV_IMPORT_SOURCES[@]}"
+# FuzzEInvoicePDF (issue 41): every input a PDF, seeded with the attack PDFs (Fuzz/seeds).
+for target in FuzzCSVImport FuzzEInvoicePDF; do
+    build "${FLAGS[@]}" "${UPCOMING[@]}" -module-name "$target" -o "$OUT/$target" -I "$OUT/InvoicesImport" -L "$OUT/InvoicesImport" -lInvoicesImport \
+        "${CORE[@]}" -I Sources/CQPDF -lqpdf -lz -lFoundationXML "Fuzz/$target.swift"
+done
 
 # Leaks that are not ours (Foundation's, named in the file) do not fail a run; any other still does.
 export LSAN_OPTIONS="suppressions=$(pwd)/Fuzz/lsan.supp"
-
 status=0
 for target in FuzzCoreParsing FuzzMarkdownEscaper FuzzTemplates; do
     echo "== $target: $SECONDS_PER_TARGET s"
