@@ -152,26 +152,8 @@ public struct DATEVExport: Sendable {
         let runs = runs ?? stride(from: 0, to: entries.count, by: 4096).map { $0..<min($0 + 4096, entries.count) }
         let rows = DATEVRows(self, debtors: try debtorAccounts())
         var files: [FileLayout] = []
-        var year = start.month.fiscal(startingIn: fiscalYearStart).year
-        let lastYear = asOf.month.fiscal(startingIn: fiscalYearStart).year
-        // The entries come by day: each fiscal year's are consecutive.
-        var first = 0
-        var run = 0
-        while year <= lastYear {
-            var end = first
-            while end < entries.count, entries[end].day.month.fiscal(startingIn: fiscalYearStart).year <= year { end += 1 }
-            // The year's pieces: the runs that meet first..<end, cut to it.
-            var pieces: [Range<Int>] = []
-            var pieceRuns: [Int] = []
-            while run < runs.count, runs[run].lowerBound < end {
-                let cut = runs[run].clamped(to: first..<end)
-                if !cut.isEmpty {
-                    pieces.append(cut)
-                    pieceRuns.append(run)
-                }
-                if runs[run].upperBound > end { break }
-                run += 1
-            }
+        for part in transactions.fiscalYears(of: runs, startingIn: fiscalYearStart, through: asOf) {
+            let (year, pieces) = (part.year, part.pieces)
             let head = header(year: year, start: start, asOf: asOf) + Self.columns.joined(separator: ";") + "\r\n"
             let layout = ExportLayout(head: Self.windows1252(head), count: pieces.count) { index, bytes in
                 var text = ""
@@ -184,9 +166,7 @@ public struct DATEVExport: Sendable {
                 }
                 bytes.append(contentsOf: Self.windows1252(text))
             }
-            files.append(FileLayout(path: "\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", layout: layout, runs: pieceRuns))
-            first = end
-            year += 1
+            files.append(FileLayout(path: "\(Self.folder)/EXTF_Buchungsstapel_\(year).csv", layout: layout, runs: part.runs))
         }
         return files
     }

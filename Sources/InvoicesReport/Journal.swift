@@ -291,6 +291,47 @@ public struct BooksJournal: Sendable {
             self.opening = opening
             self.entries = entries
         }
+
+        /// One fiscal year's part of the entries, cut from runs of them.
+        public struct FiscalYear {
+            /// The calendar year the fiscal year starts in.
+            public let year: Int
+            /// The runs that meet the year's entries, each cut to them, in order.
+            public let pieces: [Range<Int>]
+            /// The index in the runs of each piece's run (a run that crosses a year's end gives a piece to each year).
+            public let runs: [Int]
+        }
+
+        /// `runs` (consecutive ranges of ``entries`` covering them all, in order) cut at the fiscal years' ends, for
+        /// every fiscal year from ``start``'s to `last`'s, with or without entries. The entries come by day, so each
+        /// year's are consecutive.
+        public func fiscalYears(of runs: [Range<Int>], startingIn fiscalYearStart: Int, through last: CalendarDate) -> [FiscalYear] {
+            guard let start else { return [] }
+            var years: [FiscalYear] = []
+            var year = start.month.fiscal(startingIn: fiscalYearStart).year
+            let lastYear = last.month.fiscal(startingIn: fiscalYearStart).year
+            var first = 0
+            var run = 0
+            while year <= lastYear {
+                var end = first
+                while end < entries.count, entries[end].day.month.fiscal(startingIn: fiscalYearStart).year <= year { end += 1 }
+                var pieces: [Range<Int>] = []
+                var pieceRuns: [Int] = []
+                while run < runs.count, runs[run].lowerBound < end {
+                    let cut = runs[run].clamped(to: first..<end)
+                    if !cut.isEmpty {
+                        pieces.append(cut)
+                        pieceRuns.append(run)
+                    }
+                    if runs[run].upperBound > end { break }
+                    run += 1
+                }
+                years.append(FiscalYear(year: year, pieces: pieces, runs: pieceRuns))
+                first = end
+                year += 1
+            }
+            return years
+        }
     }
 
     /// One file of the journal: its path in the site, its head and pieces, and for a year's file the index in the
@@ -405,26 +446,8 @@ public struct BooksJournal: Sendable {
         let fileExtension = syntax == .ledger ? "journal" : "beancount"
         var files: [FileLayout] = []
         var includes = Output()
-        var year = start.month.fiscal(startingIn: fiscalYearStart).year
-        let lastYear = max(start, asOf).month.fiscal(startingIn: fiscalYearStart).year
-        // The entries come by day: each fiscal year's are consecutive.
-        var first = 0
-        var run = 0
-        while year <= lastYear {
-            var end = first
-            while end < entries.count, entries[end].day.month.fiscal(startingIn: fiscalYearStart).year <= year { end += 1 }
-            // The year's pieces: the runs that meet first..<end, cut to it.
-            var pieces: [Range<Int>] = []
-            var pieceRuns: [Int] = []
-            while run < runs.count, runs[run].lowerBound < end {
-                let cut = runs[run].clamped(to: first..<end)
-                if !cut.isEmpty {
-                    pieces.append(cut)
-                    pieceRuns.append(run)
-                }
-                if runs[run].upperBound > end { break }
-                run += 1
-            }
+        for part in transactions.fiscalYears(of: runs, startingIn: fiscalYearStart, through: max(start, asOf)) {
+            let (year, pieces) = (part.year, part.pieces)
             let path = "\(Self.folder)/\(year).\(fileExtension)"
             let yearStart = YearMonth(year: year, month: fiscalYearStart).firstDay
             let yearEnd = YearMonth(year: year + 1, month: fiscalYearStart).firstDay.adding(days: -1)
@@ -438,10 +461,8 @@ public struct BooksJournal: Sendable {
                 for entry in entries[pieces[index]] { write(entry, names: made, to: &piece) }
                 swap(&piece.bytes, &bytes)
             }
-            files.append(FileLayout(path: path, layout: layout, runs: pieceRuns))
+            files.append(FileLayout(path: path, layout: layout, runs: part.runs))
             includes.line(syntax == .ledger ? "include \(path)" : "include \"\(path)\"")
-            first = end
-            year += 1
         }
         out.line("")
         out.bytes.append(contentsOf: includes.bytes)

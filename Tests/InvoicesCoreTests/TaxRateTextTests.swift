@@ -1,3 +1,4 @@
+import InvoicesTesting
 import Testing
 
 @testable import InvoicesCore
@@ -20,7 +21,7 @@ struct TaxRateTextTests {
     /// characters, from a fixed seed: the same value (or none) both ways.
     @Test func bytesAndCharactersAgree() {
         let alphabet = ["0", "1", "5", "9", ".", ".", "+", "-", "a", " ", "é", "\r\n", "٣", "e\u{301}"]
-        var generator = SplitMix(seed: 46)
+        var generator = SeededRandom(seed: 46)
         var accepted = 0
         for _ in 0..<200_000 {
             let length = Int(generator.next() % 8)
@@ -32,15 +33,4 @@ struct TaxRateTextTests {
         #expect(accepted > 1_000)
     }
 
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }
