@@ -114,11 +114,7 @@ public struct DATEVExport: Sendable {
     ///   account, an invoice identifier over 36 characters, a text Windows-1252 cannot hold (naming the client).
     public func files() throws(DATEVError) -> [DATEVFile] {
         try check()
-        return try layouts().map { file in
-            var data: [UInt8] = []
-            file.layout.write { data.append(contentsOf: $0) }
-            return DATEVFile(path: file.path, data: data)
-        }
+        return try layouts().map { DATEVFile(path: $0.path, data: $0.layout.data()) }
     }
 
     /// Checks every row the files would hold without writing them: throws the refusal ``files()`` would, the
@@ -129,13 +125,8 @@ public struct DATEVExport: Sendable {
         for entry in transactions.entries { _ = try rows.lines(entry, make: false) }
     }
 
-    /// One Buchungsstapel file as a head and pieces (``ExportLayout``): its path, and per piece the index of the
-    /// run (of the `runs` given to ``layouts(runs:)``) whose transactions of the file's fiscal year it holds.
-    public struct FileLayout {
-        public let path: String
-        public let layout: ExportLayout
-        public let runs: [Int]
-    }
+    /// One Buchungsstapel file as a head and pieces (``ExportFileLayout``).
+    public typealias FileLayout = ExportFileLayout
 
     /// The files as heads and pieces, one per fiscal year the period touches (with or without rows). A head is the
     /// EXTF header line and the column names: what depends on the whole (the as-of date as Erzeugt am, the

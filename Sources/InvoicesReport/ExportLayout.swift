@@ -30,6 +30,13 @@ public struct ExportLayout {
     /// Appends piece `index`'s bytes to `bytes`.
     public func append(_ index: Int, to bytes: inout [UInt8]) { make(index, &bytes) }
 
+    /// The whole file's bytes, every piece made (for tests and callers that do not write in pieces).
+    public func data() -> [UInt8] {
+        var bytes: [UInt8] = []
+        write { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
     /// Hands the whole file to `emit` in pieces of about a megabyte, every piece made.
     public func write(into emit: ReportExports.Emit) {
         var bytes = head
@@ -44,6 +51,15 @@ public struct ExportLayout {
         bytes.append(contentsOf: tail)
         bytes.withUnsafeBytes(emit)
     }
+}
+
+/// One file of an export written per fiscal year (the journals' years, DATEV's Buchungsstapel) as a head and pieces:
+/// its path in the site, and per piece the index of the run (of the runs its layouts were made from) whose
+/// transactions of the file's year it holds (a run that crosses a fiscal year's end gives a piece to each year).
+public struct ExportFileLayout {
+    public let path: String
+    public let layout: ExportLayout
+    public let runs: [Int]
 }
 
 extension ReportExports {

@@ -334,26 +334,12 @@ public struct BooksJournal: Sendable {
         }
     }
 
-    /// One file of the journal: its path in the site, its head and pieces, and for a year's file the index in the
-    /// layout's `runs` of each of its pieces (a run that crosses a fiscal year's end gives a piece to each year).
-    public struct FileLayout {
-        public let path: String
-        public let layout: ExportLayout
-        public let runs: [Int]
-    }
+    /// One file of the journal, the main one or a year's, as a head and pieces (``ExportFileLayout``).
+    public typealias FileLayout = ExportFileLayout
 
     /// The journal's files with their bytes, whole, in ``layouts(runs:)``'s order (for tests and callers that do
     /// not write in pieces).
-    public func files() -> [(path: String, data: [UInt8])] {
-        layouts().map { file in
-            var bytes: [UInt8] = []
-            file.layout.write { bytes.append(contentsOf: $0) }
-            return (file.path, bytes)
-        }
-    }
-
-    /// The main file's text (``fileName``), for tests.
-    public func text() -> String { String(decoding: files()[0].data, as: UTF8.self) }
+    public func files() -> [(path: String, data: [UInt8])] { layouts().map { ($0.path, $0.layout.data()) } }
 
     /// The transactions of ``Transactions/entries`` in runs of `size` (the last shorter): a layout for a caller
     /// that does not choose its own runs.

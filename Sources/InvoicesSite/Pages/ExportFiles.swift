@@ -67,11 +67,7 @@ extension ExportFiles {
             case .journal, .beancount:
                 files += (part == .journal ? journal : beancount).files().map { File(path: $0.path, data: Data($0.data)) }
             // The build checked the DATEV files before writing anything (BuildPipeline): a refusal writes none.
-            case .datev: files += ((try? datevLayouts()) ?? []).map { file in
-                    var data: [UInt8] = []
-                    file.layout.write { data.append(contentsOf: $0) }
-                    return File(path: file.path, data: Data(data))
-                }
+            case .datev: files += ((try? datevLayouts()) ?? []).map { File(path: $0.path, data: Data($0.layout.data())) }
             case .json, .tables, .payments: break
             }
         }
