@@ -92,11 +92,12 @@ fuzz: setup
 # leaks reported are XCTest's own (XCTMain's suite objects, never freed before exit), not the product's.
 # Skipped there: the suites that drive publish's and serve's servers (sshd, nginx, the serve binary), which run in
 # `make test`, and the two loops that SIGKILL an import and a build at random moments (a killed process reports
-# nothing to ASan; what they hold is the store and the site after the kill, which `make test` checks). The PostgreSQL suites run under ASan: libpq's rows and COPY buffers are read by our code, a C boundary
-# where memory errors hide. Of the command line's suites, only those in ASAN_CLI run: the ones that feed hostile bytes
-# or cross a C library (qpdf, libqrencode, zbar, a Core Data file, the e-invoice XML). The others (builds with each
-# option, rebuilds, exports, serve, checks, the pathological sizes) run the code the in-process suites run under ASan,
-# by spawning the binary many times, some in Chromium or hledger, which ASan does not check (docs/reliability.md).
+# nothing to ASan; what they hold is the store and the site after the kill, which `make test` checks). The PostgreSQL
+# suites run under ASan: libpq's rows and COPY buffers are read by our code, a C boundary where memory errors hide. Of
+# the command line's suites, only those in ASAN_CLI run: the ones that feed hostile bytes or cross a C library (qpdf,
+# libqrencode, zbar, a Core Data file, the e-invoice XML). The others (builds with each option, rebuilds, exports,
+# serve, checks, the pathological sizes) run the code the in-process suites run under ASan, by spawning the binary
+# many times, some in Chromium or hledger, which ASan does not check (docs/reliability.md).
 ASAN_SKIP := PublishOverSSHTests|PublishLocalTests|SiteServerTests|PostgresServeTests|ImportCommandTests/anImportKilledPartWay|ReliabilityTests/aBuildKilledAtRandomMoments
 ASAN_CLI := HostileStoreTests|HostileStringsTests|EdgeInputsTests|RegularFileInputsTests|ReliabilityTests|EInvoiceImportTests|PaymentPagesTests|SwissQRBillPagesTests|CoreDataBuildTests
 sanitize: setup
