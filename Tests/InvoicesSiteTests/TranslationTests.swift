@@ -95,6 +95,26 @@ struct TranslationTests {
     }
 
     /// English stays as it was: ISO dates, English months, `en_US_POSIX` amounts, `lang="en"`, no `dir`.
+    /// The shipped tables are parsed when a language is first asked for (a build in German parses German and
+    /// English, not the seven), and hold what parsing them all at once holds; every one parses without a problem.
+    @Test func theShippedTablesAreParsedWhenTheirLanguageIsAskedFor() throws {
+        let (eager, problems) = TranslationTables.load(defaults: DefaultTemplates.files, directory: nil)
+        #expect(problems.isEmpty, "\(problems.map(\.message))")
+        #expect(eager.languages == ["de", "en", "es", "fr", "he", "it", "nl"])
+        let lazy = TranslationTables.parsedWhenAsked(DefaultTemplates.files)
+        #expect(lazy.languages == eager.languages)
+        #expect(lazy.parsedLanguages.isEmpty)
+        let german = lazy.translation(for: try #require(LanguageTag("de-CH")))
+        #expect(lazy.parsedLanguages == ["de", "en"])
+        #expect(german.table == "de")
+        #expect(german.words == eager.translation(for: try #require(LanguageTag("de-CH"))).words)
+        #expect(german["layout.defaultTitle"] == "Rechnungsbericht")
+        #expect(lazy.hasTable("fr") && !lazy.hasTable("pt"))
+        #expect(lazy.parsedLanguages == ["de", "en"], "asking whether a table exists parses none")
+        #expect(lazy.tables == eager.tables)
+        #expect(lazy.parsedLanguages == eager.languages)
+    }
+
     @Test func englishKeepsItsFormats() throws {
         let pages = Self.pages(try Self.site("en"))
         let month = try #require(pages["months/2024-03.html"])

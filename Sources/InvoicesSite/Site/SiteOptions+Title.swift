@@ -13,7 +13,7 @@ extension SiteOptions {
     /// keeps the shipped words here; the build refuses it.
     public func pageTitle(templates: String?) -> String {
         guard titleFollowsLanguage else { return title }
-        let tables = TranslationTables.load(defaults: DefaultTemplates.files, directory: templates).0
+        let tables = TranslationTables.load(directory: templates).0
         return pageTitle(in: tables.translation(for: LanguageTag(language) ?? .english))
     }
 }

@@ -31,7 +31,7 @@ struct ClientLanguages: Sendable {
             }
             let key = tag.text.lowercased()
             guard key != report.text.lowercased() else { continue }
-            guard tag.isEnglish || tag.fallbacks.contains(where: { templates.tables.tables[$0] != nil }) else {
+            guard tag.isEnglish || tag.fallbacks.contains(where: { templates.tables.hasTable($0) }) else {
                 warnings.append(
                     "\(name): no translation table for language '\(tag)' (nor for \(tag.fallbacks.dropFirst().map { "'\($0)'" }.joined(separator: ", ").nonEmpty ?? "a shorter tag")); "
                         + "its pages are in the report's language (\(report))")

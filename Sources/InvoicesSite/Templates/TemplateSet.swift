@@ -117,7 +117,7 @@ public struct TemplateSet: Sendable {
         self.fastTemplates = rowTemplates.isEmpty ? [] : Set(fastLists.keys)
         // The words the code puts into pages come from the tables too: those that differ from the shipped English
         // are part of every page's fingerprint (so a default English build keeps its fingerprints).
-        let english = TranslationTables.defaults.tables[TranslationTables.base] ?? [:]
+        let english = TranslationTables.defaults.table(TranslationTables.base) ?? [:]
         let words = translation.words.filter { english[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
         var fingerprinted = texts
         if !words.isEmpty { fingerprinted[TranslationTables.fingerprintName] = (words, "") }

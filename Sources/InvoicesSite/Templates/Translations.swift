@@ -8,22 +8,33 @@ internal import Yams
 ///
 /// A table is data, never markup: its text goes into a page as text, escaped as a value is (``TemplateText``).
 public struct TranslationTables: Sendable {
-    /// By lowercase tag (`de`, `de-ch`): key to text.
-    var tables: [String: [String: String]] = [:]
+    /// The tables the folder's files go over: by lowercase tag, each parsed when first asked for (``Shipped``).
+    private let shipped: Shipped
+    /// By lowercase tag: the keys the folder's `i18n/` files set, over the shipped table of the same language.
+    private var overrides: [String: [String: String]] = [:]
     /// By lowercase tag: where its table came from, for messages.
     var sources: [String: String] = [:]
 
-    /// The tables shipped with the tool, parsed once, and their problems (none: the tests hold them).
-    static let shipped = load(defaults: DefaultTemplates.files, directory: nil)
+    /// The tables shipped with the tool (`Templates/i18n/`, seven languages), each parsed the first time a build asks
+    /// for its language, once per process: a build in one language parses English and that one, not all seven (the
+    /// seven were 7 % of a small release build's samples). They have no problems: the tests parse every one.
+    static let shipped = parsedWhenAsked(DefaultTemplates.files)
 
-    /// The tables shipped with the tool, parsed once.
-    static var defaults: TranslationTables { shipped.0 }
+    /// The tables `files` holds (its `i18n/*.yaml` files), each parsed the first time its language is asked for.
+    static func parsedWhenAsked(_ files: [String: String]) -> TranslationTables {
+        TranslationTables(shipped: Shipped(texts: shippedTexts(files), parsed: nil))
+    }
 
-    /// The shipped tables (parsed once per process), each key replaced by `directory`'s `i18n/` files.
-    /// - Returns: The tables, and the problems of the shipped tables and of the folder's files.
+    /// The languages (lowercase) whose table has been parsed so far.
+    var parsedLanguages: [String] { shipped.parsedLanguages }
+
+    /// The tables shipped with the tool.
+    static var defaults: TranslationTables { shipped }
+
+    /// The shipped tables, each key replaced by `directory`'s `i18n/` files.
+    /// - Returns: The tables, and the problems of the folder's files.
     static func load(directory: String?) -> (TranslationTables, [TemplateError]) {
-        let (tables, problems) = shipped
-        return tables.overridden(by: directory, problems: problems)
+        shipped.overridden(by: directory, problems: [])
     }
 
     /// The name the words of a non-default language are fingerprinted under, among the assets.
@@ -32,21 +43,83 @@ public struct TranslationTables: Sendable {
     /// The language every key exists in, and every other falls back to.
     static let base = "en"
 
-    /// The default tables, each key replaced by the user's folder's `i18n/` files.
-    /// - Returns: The tables, and the problems of the folder's files (a file that is not a flat mapping of text).
+    private init(shipped: Shipped) {
+        self.shipped = shipped
+        sources = shipped.texts.mapValues(\.path)
+    }
+
+    /// The tables `defaults` holds (its `i18n/*.yaml` files), each parsed now, with `directory`'s `i18n/` files
+    /// over them.
+    /// - Returns: The tables, and the problems of the defaults' tables and of the folder's files (a file that is not a
+    ///   flat mapping of text).
     static func load(defaults: [String: String], directory: String?) -> (TranslationTables, [TemplateError]) {
-        var result = TranslationTables()
+        let texts = shippedTexts(defaults)
+        var parsed: [String: [String: String]] = [:]
         var problems: [TemplateError] = []
-        let folder = TemplateSet.translationsFolder + "/"
-        for (name, text) in defaults.sorted(by: { $0.key < $1.key }) where name.hasPrefix(folder) && name.hasSuffix(".yaml") {
-            let language = String(name.dropFirst(folder.count).dropLast(".yaml".count)).lowercased()
+        for (language, entry) in texts.sorted(by: { $0.key < $1.key }) {
             do throws(TemplateError) {
-                result.merge(try parse(text, path: "(default) " + name), language: language, source: "(default) " + name)
+                parsed[language] = try parse(entry.text, path: entry.path)
             } catch {
                 problems.append(error)
             }
         }
-        return result.overridden(by: directory, problems: problems)
+        let tables = TranslationTables(shipped: Shipped(texts: texts.filter { parsed[$0.key] != nil }, parsed: parsed))
+        return tables.overridden(by: directory, problems: problems)
+    }
+
+    /// The `i18n/*.yaml` files of `files` (name to text) by lowercase language, with the path messages name.
+    private static func shippedTexts(_ files: [String: String]) -> [String: (text: String, path: String)] {
+        var texts: [String: (text: String, path: String)] = [:]
+        let folder = TemplateSet.translationsFolder + "/"
+        for (name, text) in files where name.hasPrefix(folder) && name.hasSuffix(".yaml") {
+            let language = String(name.dropFirst(folder.count).dropLast(".yaml".count)).lowercased()
+            texts[language] = (text, "(default) " + name)
+        }
+        return texts
+    }
+
+    /// Tables by lowercase tag, each parsed from its text the first time it is asked for, and kept. Shared by the
+    /// copies of the ``TranslationTables`` it was made for.
+    private final class Shipped: @unchecked Sendable {
+        let texts: [String: (text: String, path: String)]
+        private let lock = NSLock()
+        private var parsed: [String: [String: String]]
+
+        init(texts: [String: (text: String, path: String)], parsed: [String: [String: String]]?) {
+            self.texts = texts
+            self.parsed = parsed ?? [:]
+        }
+
+        var parsedLanguages: [String] { lock.withLock { parsed.keys.sorted() } }
+
+        func table(_ language: String) -> [String: String]? {
+            guard let entry = texts[language] else { return nil }
+            if let table = lock.withLock({ parsed[language] }) { return table }
+            let table: [String: String]
+            do throws(TemplateError) {
+                table = try TranslationTables.parse(entry.text, path: entry.path)
+            } catch {
+                // Built into the executable and parsed by the tests (TranslationTests): a failure is the build's.
+                preconditionFailure("\(entry.path) does not parse: \(error.message)")
+            }
+            lock.withLock { parsed[language] = table }
+            return table
+        }
+    }
+
+    /// The table of `language` (lowercase): the shipped one with the folder's keys over it; nil when neither has one.
+    func table(_ language: String) -> [String: String]? {
+        let base = shipped.table(language)
+        guard let own = overrides[language] else { return base }
+        return (base ?? [:]).merging(own) { _, new in new }
+    }
+
+    /// Whether there is a table for `language` (lowercase), without parsing it.
+    func hasTable(_ language: String) -> Bool { shipped.texts[language] != nil || overrides[language] != nil }
+
+    /// Every table by lowercase tag, all parsed (the tests').
+    var tables: [String: [String: String]] {
+        Dictionary(uniqueKeysWithValues: languages.compactMap { language in table(language).map { (language, $0) } })
     }
 
     /// These tables with `directory`'s `i18n/` files over them; `problems` with the files' problems after them.
@@ -84,7 +157,7 @@ public struct TranslationTables: Sendable {
     }
 
     private mutating func merge(_ table: [String: String], language: String, source: String) {
-        tables[language, default: [:]].merge(table) { _, new in new }
+        overrides[language, default: [:]].merge(table) { _, new in new }
         sources[language] = sources[language].map { $0 + ", " + source } ?? source
     }
 
@@ -120,17 +193,17 @@ public struct TranslationTables: Sendable {
     }
 
     /// The languages with a table, lowercase.
-    public var languages: [String] { tables.keys.sorted() }
+    public var languages: [String] { Set(shipped.texts.keys).union(overrides.keys).sorted() }
 
     /// The words of `tag`: its table, else the table of its BCP 47 fallbacks (`de-ch`, then `de`), each key missing
     /// there taken from English.
     public func translation(for tag: LanguageTag) -> Translation {
-        let english = tables[Self.base] ?? [:]
+        let english = table(Self.base) ?? [:]
         var words = english
         var found: [String] = []
         var covered: Set<String> = []
         for language in tag.fallbacks.reversed() where language != Self.base {
-            guard let table = tables[language] else { continue }
+            guard let table = self.table(language) else { continue }
             found.append(language)
             for (key, text) in table where english[key] != nil {
                 words[key] = text
