@@ -94,7 +94,6 @@ struct TranslationTests {
         #expect(month.contains("<h1>\(name)</h1>"))
     }
 
-    /// English stays as it was: ISO dates, English months, `en_US_POSIX` amounts, `lang="en"`, no `dir`.
     /// The shipped tables are parsed when a language is first asked for (a build in German parses German and
     /// English, not the seven), and hold what parsing them all at once holds; every one parses without a problem.
     @Test func theShippedTablesAreParsedWhenTheirLanguageIsAskedFor() throws {
@@ -115,6 +114,7 @@ struct TranslationTests {
         #expect(lazy.parsedLanguages == eager.languages)
     }
 
+    /// English stays as it was: ISO dates, English months, `en_US_POSIX` amounts, `lang="en"`, no `dir`.
     @Test func englishKeepsItsFormats() throws {
         let pages = Self.pages(try Self.site("en"))
         let month = try #require(pages["months/2024-03.html"])
